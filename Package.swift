@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "vtourist",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "vtourist", targets: ["vtourist"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // System libraries (Debian packages).
+        .systemLibrary(
+            name: "CNcursesw",
+            path: "Sources/CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncursesw5-dev"])]
+        ),
+
+        // Pure libraries.
+        .target(name: "Terminal"),
+        .target(name: "WorldMap"),
+        .target(name: "Gazetteer", dependencies: ["WorldMap"]),
+        .target(name: "TouristCore", dependencies: ["Terminal", "WorldMap", "Gazetteer"]),
+        .target(name: "Store", dependencies: [
+            "TouristCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+
+        // The only module that talks to ncurses.
+        .target(name: "Curses", dependencies: ["CNcursesw", "Terminal"]),
+
+        // Command line, configuration and wiring.
+        .executableTarget(name: "vtourist", dependencies: [
+            "TouristCore", "Store", "Curses", "Terminal", "WorldMap", "Gazetteer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "vtourist-bench", dependencies: [
+            "TouristCore", "Terminal", "WorldMap", "Gazetteer", "Store",
+        ], path: "Sources/Bench"),
+
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap"]),
+        .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "WorldMap"]),
+        .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Terminal", "WorldMap"],
+                    resources: [.copy("Golden")]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TouristCore"]),
+        .testTarget(name: "EndToEndTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,51 @@
+/// A colour as the app's widgets ask for it; the backend maps it onto what
+/// the terminal can show (true colour, 256, 8 or none).
+public enum Color: Hashable, Sendable {
+    /// The terminal's own default foreground or background.
+    case `default`
+    /// An exact colour; quantised by the backend when needed.
+    case rgb(UInt8, UInt8, UInt8)
+
+    public init(hex: UInt32) {
+        self = .rgb(UInt8((hex >> 16) & 0xFF), UInt8((hex >> 8) & 0xFF), UInt8(hex & 0xFF))
+    }
+}
+
+/// Text attributes of a cell.
+public struct Attributes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let bold = Attributes(rawValue: 1 << 0)
+    public static let dim = Attributes(rawValue: 1 << 1)
+    public static let reverse = Attributes(rawValue: 1 << 2)
+    public static let underline = Attributes(rawValue: 1 << 3)
+}
+
+/// Foreground, background and attributes, applied together.
+public struct Style: Hashable, Sendable {
+    public var fg: Color
+    public var bg: Color
+    public var attributes: Attributes
+
+    public init(fg: Color = .default, bg: Color = .default, attributes: Attributes = []) {
+        self.fg = fg
+        self.bg = bg
+        self.attributes = attributes
+    }
+
+    public static let plain = Style()
+}
+
+/// One character cell of the screen.
+public struct Cell: Hashable, Sendable {
+    /// A single Unicode scalar of display width 1 (the app draws no wide glyphs).
+    public var symbol: Unicode.Scalar
+    public var style: Style
+
+    public init(_ symbol: Unicode.Scalar = " ", style: Style = .plain) {
+        self.symbol = symbol
+        self.style = style
+    }
+
+    public static let blank = Cell()
+}

@@ -1,0 +1,75 @@
+/// A rectangle of cells that widgets paint into. Row-major, (0,0) top left.
+/// The backend diffs two buffers and writes only the cells that changed.
+public struct CellBuffer: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int, fill: Cell = .blank) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.cells = Array(repeating: fill, count: self.width * self.height)
+    }
+
+    @inlinable
+    public func contains(x: Int, y: Int) -> Bool {
+        x >= 0 && y >= 0 && x < width && y < height
+    }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * width + x] }
+        set { if contains(x: x, y: y) { cells[y * width + x] = newValue } }
+    }
+
+    /// Fills every cell of a rectangle (clipped to the buffer).
+    public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, with cell: Cell) {
+        let x0 = max(0, x), y0 = max(0, y)
+        let x1 = min(width, x + w), y1 = min(height, y + h)
+        guard x0 < x1, y0 < y1 else { return }
+        for row in y0..<y1 {
+            let base = row * width
+            for col in x0..<x1 { cells[base + col] = cell }
+        }
+    }
+
+    /// Writes text from (x, y) on one line, clipped at `maxWidth` cells and the
+    /// buffer's edge. Control characters become U+FFFD; each scalar is one cell.
+    /// Returns the number of cells written.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, style: Style = .plain, maxWidth: Int = .max) -> Int {
+        guard y >= 0, y < height else { return 0 }
+        var col = x
+        let limit = min(width, x &+ max(0, maxWidth))
+        for scalar in text.unicodeScalars {
+            if col >= limit { break }
+            if col >= 0 { cells[y * width + col] = Cell(Cell.displayable(scalar), style: style) }
+            col += 1
+        }
+        return max(0, col - x)
+    }
+
+    /// The characters of one row, for tests and logs.
+    public func rowText(_ y: Int) -> String {
+        var s = String.UnicodeScalarView()
+        for x in 0..<width { s.append(self[x, y].symbol) }
+        return String(s)
+    }
+
+    /// All rows joined by newlines.
+    public var text: String {
+        (0..<height).map(rowText).joined(separator: "\n")
+    }
+}
+
+extension Cell {
+    /// Replaces anything that would move the terminal's cursor or start an
+    /// escape sequence with U+FFFD.
+    public static func displayable(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar.value {
+        case 0..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x200B...0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            return "\u{FFFD}"
+        default:
+            return scalar
+        }
+    }
+}
