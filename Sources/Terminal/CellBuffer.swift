@@ -39,7 +39,9 @@ public struct CellBuffer: Equatable, Sendable {
     public mutating func put(_ text: String, x: Int, y: Int, style: Style = .plain, maxWidth: Int = .max) -> Int {
         guard y >= 0, y < height else { return 0 }
         var col = x
-        let limit = min(width, x &+ max(0, maxWidth))
+        // maxWidth defaults to .max: avoid overflowing when adding it to x.
+        let (end, overflow) = x.addingReportingOverflow(max(0, maxWidth))
+        let limit = overflow ? width : min(width, end)
         for scalar in text.unicodeScalars {
             if col >= limit { break }
             if col >= 0 { cells[y * width + col] = Cell(Cell.displayable(scalar), style: style) }
