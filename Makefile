@@ -1,0 +1,58 @@
+# vtourist — build, run, test, benchmark, install.
+# `make run` and `make test` install the Debian packages that are missing first.
+
+SWIFT   ?= swift
+PREFIX  ?= /usr/local
+RELEASE := .build/release
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev pkg-config tmux ncurses-term python3
+
+.PHONY: all deps build run test unit-test e2e bench install uninstall clean data
+
+all: build
+
+# Installs only what is missing; uses sudo when not root.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "Swift is not installed (see README)"; exit 1; }
+
+build: deps
+	$(SWIFT) build -c release --product vtourist
+
+run: build
+	$(RELEASE)/vtourist $(ARGS)
+
+# Unit and integration tests, then the end-to-end tests that drive the
+# release binary in tmux.
+test: deps
+	$(SWIFT) build -c release --product vtourist
+	VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" $(SWIFT) test
+
+bench: deps
+	$(SWIFT) build -c release --product vtourist
+	$(SWIFT) build -c release --product vtourist-bench
+	$(RELEASE)/vtourist-bench
+	python3 bench/terminal_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench
+
+install: build
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vtourist"
+	install -m 755 $(RELEASE)/vtourist "$(DESTDIR)$(PREFIX)/bin/vtourist"
+	install -m 644 Resources/world.vtmap Resources/places.vtgaz "$(DESTDIR)$(PREFIX)/share/vtourist/"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/vtourist"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/vtourist"
+
+# Regenerates the bundled map and gazetteer from their sources (needs network).
+data:
+	python3 scripts/build_map.py
+	python3 scripts/build_places.py
+
+clean:
+	rm -rf .build

@@ -1,0 +1,122 @@
+import Foundation
+import Terminal
+import WorldMap
+
+/// Which screen has the keyboard (STYLE 9). Albums and settings come later.
+public enum Screen: Equatable, Sendable {
+    case map
+    case help
+}
+
+/// What the map screen is in the middle of.
+public enum MapMode: Equatable, Sendable {
+    case browsing
+    /// A pin is picked up; it follows the cursor until dropped or put back.
+    case dragging(pin: Pin.ID, from: GeoPoint)
+    case confirmDelete(pin: Pin.ID)
+    case goTo(GoToPrompt)
+}
+
+/// The go-to prompt: typed text, completions and the selected one.
+public struct GoToPrompt: Equatable, Sendable {
+    public var text: String = ""
+    public var suggestions: [PlaceSuggestion] = []
+    /// Index into `suggestions`, nil when none is selected.
+    public var selected: Int? = nil
+    /// Why the last Enter did nothing.
+    public var error: String? = nil
+
+    public init(text: String = "", suggestions: [PlaceSuggestion] = [], selected: Int? = nil, error: String? = nil) {
+        self.text = text
+        self.suggestions = suggestions
+        self.selected = selected
+        self.error = error
+    }
+}
+
+/// A place offered by the go-to prompt.
+public struct PlaceSuggestion: Equatable, Sendable {
+    public var name: String
+    public var displayName: String
+    public var coordinate: GeoPoint
+    public var population: Int
+
+    public init(name: String, displayName: String, coordinate: GeoPoint, population: Int) {
+        self.name = name
+        self.displayName = displayName
+        self.coordinate = coordinate
+        self.population = population
+    }
+}
+
+/// Settings the map screen obeys (SPEC 2.3).
+public struct MapSettings: Equatable, Sendable {
+    public var confirmDelete: Bool
+    public var allowDrag: Bool
+
+    public init(confirmDelete: Bool = true, allowDrag: Bool = true) {
+        self.confirmDelete = confirmDelete
+        self.allowDrag = allowDrag
+    }
+}
+
+/// A short message shown to the user until the next key.
+public struct StatusMessage: Equatable, Sendable {
+    public enum Kind: Sendable { case info, error }
+    public var text: String
+    public var kind: Kind
+
+    public init(_ text: String, kind: Kind = .info) {
+        self.text = text
+        self.kind = kind
+    }
+}
+
+/// Everything the app shows, in one value.
+public struct AppState: Equatable, Sendable {
+    public var screen: Screen = .map
+    public var mode: MapMode = .browsing
+    public var camera: MapCamera
+    public var pins: [Pin] = []
+    public var settings = MapSettings()
+    public var width: Int
+    public var height: Int
+    public var capabilities: TerminalCapabilities
+    public var message: StatusMessage?
+    /// Name of the place nearest the cursor and how far it is.
+    public var cursorPlace: (name: String, distanceKm: Double)?
+    /// When the left button went down on the map, for press-and-hold.
+    public var mousePress: (x: Int, y: Int, time: Double)?
+
+    public init(camera: MapCamera, width: Int, height: Int,
+                capabilities: TerminalCapabilities = TerminalCapabilities(unicode: true, colors: .indexed256)) {
+        self.camera = camera
+        self.width = width
+        self.height = height
+        self.capabilities = capabilities
+    }
+
+    public static func == (a: AppState, b: AppState) -> Bool {
+        a.screen == b.screen && a.mode == b.mode && a.camera == b.camera && a.pins == b.pins
+            && a.settings == b.settings && a.width == b.width && a.height == b.height
+            && a.capabilities == b.capabilities && a.message == b.message
+            && a.cursorPlace?.name == b.cursorPlace?.name && a.cursorPlace?.distanceKm == b.cursorPlace?.distanceKm
+            && a.mousePress?.x == b.mousePress?.x && a.mousePress?.y == b.mousePress?.y
+            && a.mousePress?.time == b.mousePress?.time
+    }
+
+    /// The smallest terminal the app draws in.
+    public static let minimumWidth = 40
+    public static let minimumHeight = 12
+
+    public var isTooSmall: Bool { width < AppState.minimumWidth || height < AppState.minimumHeight }
+
+    /// Rows given to the map (the last row is the status line).
+    public var mapHeight: Int { max(0, height - 1) }
+
+    public var viewport: Viewport { camera.viewport(width: width, height: mapHeight) }
+
+    public var cursorCell: (col: Int, row: Int) { camera.cursorCell(width: width, height: mapHeight) }
+
+    public func pin(_ id: Pin.ID) -> Pin? { pins.first { $0.id == id } }
+}

@@ -1,0 +1,61 @@
+import WorldMap
+
+/// Where pins land on screen at the current zoom. Pins that would share a
+/// cell (or crowd one 3-cell slot of a row) become one cluster with a count.
+public struct PinLayout: Equatable, Sendable {
+    public struct Marker: Equatable, Sendable {
+        public var col: Int
+        public var row: Int
+        /// Cells the marker covers from `col` (1 for a pin, the label's width for a cluster).
+        public var width: Int
+        public var pins: [Pin.ID]
+        public var isCluster: Bool { pins.count > 1 }
+
+        public func covers(col c: Int, row r: Int) -> Bool {
+            r == row && c >= col && c < col + width
+        }
+    }
+
+    /// Columns per clustering slot: wide enough for a three-character count.
+    public static let slotWidth = 3
+
+    public private(set) var markers: [Marker] = []
+
+    public init(pins: [Pin], viewport: Viewport, excluding excluded: Pin.ID? = nil) {
+        let w = viewport.width, h = viewport.height
+        guard w > 0, h > 0 else { return }
+        let slotsPerRow = (w + PinLayout.slotWidth - 1) / PinLayout.slotWidth
+        // Per slot: index of its marker in `markers`, or -1.
+        var slotMarker = [Int](repeating: -1, count: slotsPerRow * h)
+        for pin in pins where pin.id != excluded {
+            let cell = viewport.cell(for: pin.coordinate)
+            guard cell.col >= 0, cell.row >= 0, cell.col < w, cell.row < h else { continue }
+            let slot = cell.row * slotsPerRow + cell.col / PinLayout.slotWidth
+            let existing = slotMarker[slot]
+            if existing < 0 {
+                slotMarker[slot] = markers.count
+                markers.append(Marker(col: cell.col, row: cell.row, width: 1, pins: [pin.id]))
+            } else {
+                markers[existing].pins.append(pin.id)
+                markers[existing].col = min(markers[existing].col, cell.col)
+            }
+        }
+        for i in markers.indices where markers[i].isCluster {
+            let labelWidth = PinLayout.countLabel(markers[i].pins.count).unicodeScalars.count
+            let slotEnd = (markers[i].col / PinLayout.slotWidth + 1) * PinLayout.slotWidth
+            markers[i].width = labelWidth
+            markers[i].col = max(0, min(markers[i].col, min(slotEnd, w) - labelWidth))
+        }
+    }
+
+    /// The marker drawn over a cell, if any.
+    public func marker(atCol col: Int, row: Int) -> Marker? {
+        markers.first { $0.covers(col: col, row: row) }
+    }
+
+    /// A cluster's count in at most three characters.
+    public static func countLabel(_ n: Int) -> String {
+        if n < 1000 { return String(n) }
+        return "\(min(n / 1000, 99))k"
+    }
+}

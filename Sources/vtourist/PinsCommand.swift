@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import Store
+import TouristCore
+
+struct Pins: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the pins.")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Flag(name: .long, help: "Print a JSON array.")
+    var json = false
+
+    func run() throws {
+        try reportingFailures {
+            let store = try database.open()
+            let pins: [Pin]
+            do { pins = try store.pins() } catch { throw CommandFailure("cannot read pins: \(error)") }
+            if json {
+                print(PinJSON.encode(pins))
+            } else {
+                print(PinTable.render(pins), terminator: "")
+            }
+        }
+    }
+}
+
+/// `pins --json`: the objects SPEC 4 names.
+enum PinJSON {
+    struct Entry: Encodable {
+        var id: Int64
+        var latitude: Double
+        var longitude: Double
+        var name: String?
+        var state: String
+        var photos: Int
+        var downloaded: Int
+        var createdAt: String
+
+        enum CodingKeys: String, CodingKey { case id, latitude, longitude, name, state, photos, downloaded, createdAt }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(latitude, forKey: .latitude)
+            try c.encode(longitude, forKey: .longitude)
+            try c.encode(name, forKey: .name)  // null rather than absent
+            try c.encode(state, forKey: .state)
+            try c.encode(photos, forKey: .photos)
+            try c.encode(downloaded, forKey: .downloaded)
+            try c.encode(createdAt, forKey: .createdAt)
+        }
+    }
+
+    static func entry(_ pin: Pin) -> Entry {
+        Entry(id: pin.id, latitude: pin.coordinate.latitude, longitude: pin.coordinate.longitude,
+              name: pin.name, state: pin.albumState.rawValue, photos: pin.photoCount,
+              downloaded: pin.downloadedCount, createdAt: ISO8601DateFormatter().string(from: pin.createdAt))
+    }
+
+    static func encode(_ pins: [Pin]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(pins.map(entry)), let text = String(data: data, encoding: .utf8) else {
+            return "[]"
+        }
+        return text
+    }
+}
+
+/// `pins` without --json: one aligned row per pin.
+enum PinTable {
+    static func render(_ pins: [Pin]) -> String {
+        if pins.isEmpty { return "No pins yet.\n" }
+        var out = row(["ID", "LAT", "LON", "STATE", "PHOTOS", "NAME"])
+        for p in pins {
+            out += row([String(p.id),
+                        String(format: "%.4f", p.coordinate.latitude),
+                        String(format: "%.4f", p.coordinate.longitude),
+                        p.albumState.rawValue,
+                        "\(p.downloadedCount)/\(p.photoCount)",
+                        sanitized(p.name ?? "-")])
+        }
+        return out
+    }
+
+    private static let widths = [6, 9, 10, 11, 7]
+
+    private static func row(_ fields: [String]) -> String {
+        var line = ""
+        for (i, f) in fields.enumerated() {
+            if i < widths.count {
+                let pad = String(repeating: " ", count: max(0, widths[i] - f.count))
+                line += (i == 3 ? f + pad : pad + f) + "  "
+            } else {
+                line += f
+            }
+        }
+        return line + "\n"
+    }
+
+    /// Text from the store never carries control characters to the terminal.
+    static func sanitized(_ s: String) -> String {
+        String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "\u{FFFD}" : $0 }))
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Store
+import TouristCore
+
+@main
+struct VTourist: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "vtourist",
+        abstract: "Virtual Tourist for the terminal: drop pins on a world map and collect photo albums of the places.",
+        version: version,
+        subcommands: [App.self, Pins.self],
+        defaultSubcommand: App.self
+    )
+}
+
+/// Options every command shares.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The SQLite database (default: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).", valueName: "path"))
+    var db: String?
+
+    /// Where the database lives: --db, then VTOURIST_DB, then the XDG data folder.
+    func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let db, !db.isEmpty { return db }
+        if let env = environment["VTOURIST_DB"], !env.isEmpty { return env }
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            dataHome = home + "/.local/share"
+        }
+        return dataHome + "/vtourist/vtourist.sqlite"
+    }
+
+    func open() throws -> AppDatabase {
+        do {
+            return try AppDatabase.open(path: path())
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}
+
+/// A failure reported as one line on stderr with a non-zero exit.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
+extension ParsableCommand {
+    /// Runs a body, turning failures into one line on stderr and exit status 1.
+    func reportingFailures(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as CommandFailure {
+            FileHandle.standardError.write(Data("vtourist: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

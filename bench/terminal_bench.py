@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Benchmarks of the real binary in a pseudo-terminal (200x60 map + status line).
+
+- cold start to the first drawn frame with a 10,000-pin database, and peak memory;
+- bytes written to the terminal when the cursor moves one cell.
+
+Prints medians of several runs.
+"""
+import argparse
+import fcntl
+import os
+import pty
+import select
+import statistics
+import struct
+import tempfile
+import termios
+import time
+
+ROWS, COLS = 61, 200  # a 200x60 map plus the status line
+
+
+def spawn(binary, db):
+    pid, fd = pty.fork()
+    if pid == 0:
+        env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        env.pop("NO_COLOR", None)
+        os.execve(binary, [binary, "--db", db], env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+    return pid, fd
+
+
+def read_until(fd, marker=None, quiet=0.25, limit=10.0):
+    """Reads output until `marker` was seen and nothing came for `quiet` seconds."""
+    data = b""
+    seen = marker is None
+    start = time.monotonic()
+    first_marker_time = None
+    while time.monotonic() - start < limit:
+        r, _, _ = select.select([fd], [], [], quiet)
+        if not r:
+            if seen:
+                break
+            continue
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+        if not seen and marker in data:
+            seen = True
+            first_marker_time = time.monotonic()
+    return data, first_marker_time
+
+
+def finish(pid, fd):
+    os.write(fd, b"q")
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                os.read(fd, 65536)
+        except OSError:
+            pass
+        wpid, status, usage = os.wait4(pid, os.WNOHANG)
+        if wpid:
+            os.close(fd)
+            return usage.ru_maxrss / 1024.0  # MiB
+    os.kill(pid, 9)
+    _, _, usage = os.wait4(pid, 0)
+    os.close(fd)
+    return usage.ru_maxrss / 1024.0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--bench-binary", required=True)
+    ap.add_argument("--runs", type=int, default=7)
+    args = ap.parse_args()
+
+    work = tempfile.mkdtemp(prefix="vtourist-bench-")
+    db = os.path.join(work, "bench.sqlite")
+    os.system(f"{args.bench_binary} make-db {db} 10000")
+
+    starts, peaks, move_bytes = [], [], []
+    for run in range(args.runs):
+        t0 = time.monotonic()
+        pid, fd = spawn(args.binary, db)
+        _, t_frame = read_until(fd, marker=b"help")
+        if t_frame is None:
+            raise SystemExit("the app drew no frame")
+        starts.append((t_frame - t0) * 1000)
+        # Cursor moves: right, down, left, up — one cell each.
+        for key in (b"l", b"j", b"h", b"k"):
+            os.write(fd, key)
+            out, _ = read_until(fd, quiet=0.15)
+            move_bytes.append(len(out))
+        peaks.append(finish(pid, fd))
+
+    print(f"Cold start to first frame, 10,000 pins, {COLS}x{ROWS - 1} map: "
+          f"median {statistics.median(starts):.1f} ms (min {min(starts):.1f}, max {max(starts):.1f}, n={len(starts)})"
+          "  [target < 150 ms]")
+    print(f"Peak memory (max RSS): median {statistics.median(peaks):.1f} MiB "
+          f"(max {max(peaks):.1f})  [target < 60 MB]")
+    print(f"Bytes written per one-cell cursor move: median {statistics.median(move_bytes):.0f} "
+          f"(min {min(move_bytes)}, max {max(move_bytes)}, n={len(move_bytes)})  [target < 300]")
+
+
+if __name__ == "__main__":
+    main()
