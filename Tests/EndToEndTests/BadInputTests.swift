@@ -1,0 +1,178 @@
+import Foundation
+import XCTest
+
+/// SPEC 8 for this release: small terminals, resizes, locales, terminals
+/// without colour, bad databases, two instances, bad coordinates.
+final class BadInputTests: XCTestCase {
+    func app(_ db: String, width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws -> TmuxSession {
+        try TmuxSession(command: [try vtouristBinary(), "--db", db], width: width, height: height, environment: environment)
+    }
+
+    func newDatabase() throws -> String {
+        try temporaryDirectory().appendingPathComponent("vt.sqlite").path
+    }
+
+    func testTooSmallTerminalSaysSoAndRecovers() throws {
+        let t = try app(try newDatabase(), width: 30, height: 10)
+        t.wait(forText: "Terminal too small")
+        try t.keys("p")  // ignored while too small
+        try t.resize(width: 90, height: 26)
+        let screen = t.wait(forText: "? help")
+        XCTAssertFalse(screen.contains("Terminal too small"))
+        XCTAssertTrue(screen.contains("0 pins"), screen)
+        try t.resize(width: 39, height: 20)
+        t.wait(forText: "Terminal too small")
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
+    func testResizeInTheMiddleOfADialogAndADrag() throws {
+        let db = try newDatabase()
+        let t = try app(db)
+        t.wait(forText: "? help")
+        try t.keys("g")
+        try t.type("Par")
+        t.wait(forText: "Paris")
+        try t.resize(width: 60, height: 16)
+        t.wait(for: "the prompt after a resize") { $0.contains("Go to") && $0.contains("> Par") }
+        try t.resize(width: 120, height: 40)
+        t.wait(for: "the prompt after a second resize") { $0.contains("Go to") && $0.contains("> Par") }
+        try t.keys("Escape")
+        t.wait(for: "the prompt to close") { !$0.contains("Go to") }
+
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        try t.keys("m")
+        t.wait(forText: "MOVING PIN")
+        try t.resize(width: 70, height: 20)
+        t.wait(forText: "MOVING PIN")
+        try t.keys("l", "Enter")
+        t.wait(for: "the drop") { !$0.contains("MOVING PIN") && $0.contains("1 pin ") }
+        try t.resize(width: 20, height: 8)
+        t.wait(forText: "too small")
+        try t.resize(width: 100, height: 30)
+        t.wait(forText: "1 pin ")
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
+    func testNonUTF8LocaleDrawsASCII() throws {
+        let t = try app(try newDatabase(), environment: ["LANG": "C", "LC_ALL": "C"])
+        let screen = t.wait(forText: "? help")
+        XCTAssertTrue(screen.unicodeScalars.allSatisfy { $0.isASCII }, "non-ASCII on a C locale:\n\(screen)")
+        XCTAssertTrue(screen.contains("|"), screen)
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
+    func testNoColourTerminalsStillWork() throws {
+        for env in [["NO_COLOR": "1"], ["TERM": "vt100"]] {
+            let t = try app(try newDatabase(), environment: env)
+            let screen = t.wait(forText: "? help")
+            XCTAssertFalse(t.screenWithEscapes().contains("\u{1B}[38;5;"), "256-colour output with \(env)")
+            XCTAssertTrue(screen.contains("z"), screen)
+            try t.keys("p")
+            t.wait(forText: "1 pin ")
+            try t.keys("q")
+            XCTAssertEqual(t.waitForExit(), 0, "\(env)")
+        }
+    }
+
+    func testDumbTerminalGetsAClearMessage() throws {
+        let db = try newDatabase()
+        let r = try cli(["--db", db], environment: ["TERM": "dumb"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.hasPrefix("vtourist: "), r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+    }
+
+    func testGoToOutOfRangeCoordinatesShowAMessageAndNothingMoves() throws {
+        let t = try app(try newDatabase())
+        let status = statusLine(t.wait(forText: "? help"))
+        try t.keys("g")
+        try t.type("95, 200")
+        try t.keys("Enter")
+        t.wait(forText: "Latitude")
+        XCTAssertTrue(t.screen().contains("Go to"))
+        try t.keys("Escape")
+        let after = t.wait(for: "the prompt to close") { !$0.contains("Go to") }
+        XCTAssertEqual(coordinates(statusLine(after)), coordinates(status))
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
+    func testTwoInstancesOnOneDatabase() throws {
+        let db = try newDatabase()
+        let a = try app(db)
+        let b = try app(db)
+        a.wait(forText: "? help")
+        b.wait(forText: "? help")
+        try a.keys("p")
+        try b.keys("l", "l", "l", "l", "l", "l", "p")
+        // Each sees the other's pin within the poll interval.
+        a.wait(forText: "2 pins")
+        b.wait(forText: "2 pins")
+        try a.keys("q")
+        try b.keys("q")
+        XCTAssertEqual(a.waitForExit(), 0)
+        XCTAssertEqual(b.waitForExit(), 0)
+        XCTAssertEqual(try pins(db: db).count, 2)
+    }
+
+    // MARK: - Bad databases: one line on stderr before the screen is taken, file untouched.
+
+    func assertRefused(_ path: String, mentioning words: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        let before = FileManager.default.fileExists(atPath: path) ? try sha256(path) : nil
+        let listing = directoryListing(dir)
+        for args in [["--db", path], ["pins", "--db", path]] {
+            let r = try cli(args, environment: ["TERM": "xterm-256color"])
+            XCTAssertNotEqual(r.status, 0, "\(args) accepted \(path)", file: file, line: line)
+            let lines = r.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, "not one line: \(r.stderr)", file: file, line: line)
+            XCTAssertTrue(r.stderr.hasPrefix("vtourist: "), r.stderr, file: file, line: line)
+            for w in words {
+                XCTAssertTrue(r.stderr.lowercased().contains(w.lowercased()), "\(r.stderr) lacks \(w)", file: file, line: line)
+            }
+            XCTAssertFalse(r.stdout.contains("\u{1B}["), "the screen was taken", file: file, line: line)
+        }
+        if let before { XCTAssertEqual(try sha256(path), before, "the file changed", file: file, line: line) }
+        XCTAssertEqual(directoryListing(dir), listing, "files appeared or vanished", file: file, line: line)
+    }
+
+    func testADirectoryInsteadOfADatabase() throws {
+        let dir = try temporaryDirectory().appendingPathComponent("folder.sqlite")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try assertRefused(dir.path, mentioning: [dir.path])
+    }
+
+    func testAFileThatIsNotADatabase() throws {
+        let path = try temporaryDirectory().appendingPathComponent("notes.sqlite").path
+        try Data("these are my holiday notes, not a database\n".utf8).write(to: URL(fileURLWithPath: path))
+        try assertRefused(path, mentioning: [path])
+    }
+
+    func testACorruptDatabase() throws {
+        let db = try newDatabase()
+        XCTAssertEqual(try cli(["pins", "--db", db]).status, 0)
+        // Keep SQLite's header, wreck the pages after it.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        for i in 100..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: i &* 31 &+ 7) }
+        try bytes.write(to: URL(fileURLWithPath: db))
+        try assertRefused(db, mentioning: [db])
+    }
+
+    func testADatabaseFromANewerVersion() throws {
+        let db = try newDatabase()
+        XCTAssertEqual(try cli(["pins", "--db", db]).status, 0)
+        let r = try run("/usr/bin/sqlite3", [db, "INSERT INTO grdb_migrations VALUES ('v99-from-the-future');"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        try assertRefused(db, mentioning: ["newer"])
+    }
+
+    func testAParentThatIsAFile() throws {
+        let file = try temporaryDirectory().appendingPathComponent("plain-file")
+        try Data("x".utf8).write(to: file)
+        try assertRefused(file.appendingPathComponent("vt.sqlite").path, mentioning: [file.path])
+    }
+}

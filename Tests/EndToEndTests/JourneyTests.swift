@@ -1,0 +1,136 @@
+import Foundation
+import XCTest
+
+/// The release binary in a real terminal (tmux), driven with the keys of SPEC 3.
+final class JourneyTests: XCTestCase {
+    func app(_ db: String, width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws -> TmuxSession {
+        try TmuxSession(command: [try vtouristBinary(), "--db", db], width: width, height: height, environment: environment)
+    }
+
+    func testMoveZoomGoToDropDragDeleteQuitAndRestart() throws {
+        let db = try temporaryDirectory().appendingPathComponent("journey.sqlite").path
+        let t = try app(db)
+        var screen = t.wait(forText: "? help")
+        XCTAssertTrue(screen.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }, "no braille map:\n\(screen)")
+
+        // Move: the cursor's coordinates change.
+        let start = statusLine(screen)
+        try t.keys("Right", "Right", "Down")
+        screen = t.wait(for: "the cursor to move") { statusLine($0) != start }
+
+        // Zoom in keeps the map drawn and shows the new level.
+        let zoomBefore = zoomLevel(statusLine(screen))
+        try t.keys("+")
+        screen = t.wait(for: "zoom in") { zoomLevel(statusLine($0)) == zoomBefore.map { $0 + 1 } }
+
+        // Go to Naples with completion.
+        try t.keys("g")
+        t.wait(forText: "Go to")
+        try t.type("Napl")
+        t.wait(forText: "Naples, Campania, IT")
+        try t.keys("Enter")
+        screen = t.wait(forText: "Went to Naples")
+        XCTAssertTrue(statusLine(screen).contains("40.85"), statusLine(screen))
+
+        // Drop two pins three cells apart.
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        try t.keys("l", "l", "l", "l", "p")
+        t.wait(forText: "2 pins")
+        var stored = try waitForPins(db, count: 2)
+        XCTAssertEqual(stored.first?.name, "Naples, Campania, IT")
+        XCTAssertNotNil(stored.last?.name)
+        let second = try XCTUnwrap(stored.last)
+
+        // Drag the second pin two cells down.
+        try t.keys("m")
+        t.wait(forText: "MOVING PIN")
+        try t.keys("j", "j", "Enter")
+        t.wait(for: "the drag to end") { !$0.contains("MOVING PIN") }
+        stored = try waitFor("the pin to move") {
+            let p = try pins(db: db)
+            return p.first { $0.id == second.id && $0.latitude < second.latitude } != nil ? p : nil
+        }
+        XCTAssertEqual(stored.count, 2)
+
+        // Delete the first pin (Tab jumps to it), with the confirmation.
+        try t.keys("Tab")
+        try t.keys("x")
+        t.wait(forText: "Delete pin")
+        try t.keys("y")
+        t.wait(forText: "1 pin ")
+        stored = try waitForPins(db, count: 1)
+        XCTAssertEqual(stored.first?.id, second.id)
+
+        let viewBefore = statusLine(t.screen())
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+
+        // Restart: the same view, cursor and the remaining pin.
+        let again = try app(db)
+        screen = again.wait(forText: "1 pin ")
+        XCTAssertEqual(coordinates(statusLine(screen)), coordinates(viewBefore))
+        XCTAssertEqual(zoomLevel(statusLine(screen)), zoomLevel(viewBefore))
+        XCTAssertTrue(screen.contains("\u{25CF}") || screen.contains("\u{253C}"), screen)
+        try again.keys("q")
+        XCTAssertEqual(again.waitForExit(), 0)
+    }
+
+    func testKillDashNineLosesNothing() throws {
+        let db = try temporaryDirectory().appendingPathComponent("kill.sqlite").path
+        let t = try app(db)
+        t.wait(forText: "? help")
+        try t.keys("+", "+", "l", "l", "l", "p")
+        t.wait(forText: "1 pin ")
+        try t.keys("k", "k", "p")
+        t.wait(forText: "2 pins")
+        try t.keys("h")
+        let view = statusLine(t.wait(for: "the last move") { !$0.contains("Pin dropped") })
+        _ = try waitForPins(db, count: 2)
+        Thread.sleep(forTimeInterval: 0.3)  // the view write is asynchronous; give it a moment, as a person would
+        let pid = try XCTUnwrap(t.panePID)
+        Foundation.kill(pid, SIGKILL)
+        XCTAssertNotNil(t.waitForExit())
+
+        XCTAssertEqual(try pins(db: db).count, 2)
+        let check = try run("/usr/bin/sqlite3", [db, "PRAGMA integrity_check;"])
+        XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "ok")
+        let again = try app(db)
+        let screen = again.wait(forText: "2 pins")
+        XCTAssertEqual(coordinates(statusLine(screen)), coordinates(view))
+        try again.keys("q")
+        XCTAssertEqual(again.waitForExit(), 0)
+    }
+
+    // MARK: - Helpers
+
+    func waitFor<T>(_ what: String, timeout: Double = 10, _ probe: () throws -> T?) throws -> T {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let value = try probe() { return value }
+            usleep(50_000)
+        }
+        throw TmuxError(message: "timed out waiting for \(what)")
+    }
+
+    func waitForPins(_ db: String, count: Int) throws -> [PinRow] {
+        try waitFor("\(count) stored pins") {
+            let p = try pins(db: db)
+            return p.count == count ? p : nil
+        }
+    }
+}
+
+/// "40.8522°N 14.2681°E" from the status line.
+func coordinates(_ status: String) -> String {
+    let words = status.split(separator: " ")
+    return words.prefix(2).joined(separator: " ")
+}
+
+/// The zoom level shown in the status line ("z10").
+func zoomLevel(_ status: String) -> Int? {
+    for word in status.split(separator: " ") where word.hasPrefix("z") {
+        if let n = Int(word.dropFirst()) { return n }
+    }
+    return nil
+}
