@@ -1,0 +1,93 @@
+import GRDB
+
+/// The database schema, as an ordered list of migrations.
+///
+/// Rule: a migration that has shipped is never edited; change the schema by
+/// registering a new one after it (see docs/store.md).
+enum Schema {
+    /// Marks a file as ours in the SQLite header ('vTou'), so foreign databases are refused.
+    static let applicationID: Int32 = 0x7654_6F75
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+
+            try db.execute(sql: """
+                CREATE TABLE pin (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    latitude REAL NOT NULL CHECK (latitude BETWEEN -90 AND 90),
+                    longitude REAL NOT NULL CHECK (longitude BETWEEN -180 AND 180),
+                    name TEXT,
+                    createdAt DATETIME NOT NULL,
+                    albumState TEXT NOT NULL DEFAULT 'empty'
+                        CHECK (albumState IN ('downloading', 'ready', 'empty', 'failed')),
+                    albumError TEXT,
+                    albumPage INTEGER,
+                    albumPageCount INTEGER,
+                    albumSource TEXT
+                )
+                """)
+
+            try db.execute(sql: """
+                CREATE TABLE photo (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    pinId INTEGER NOT NULL REFERENCES pin(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    source TEXT NOT NULL,
+                    sourceId TEXT NOT NULL,
+                    title TEXT,
+                    author TEXT,
+                    dateTaken DATETIME,
+                    url TEXT NOT NULL,
+                    pageURL TEXT,
+                    license TEXT,
+                    width INTEGER,
+                    height INTEGER,
+                    state TEXT NOT NULL DEFAULT 'pending'
+                        CHECK (state IN ('pending', 'stored', 'failed')),
+                    error TEXT,
+                    UNIQUE (pinId, source, sourceId)
+                )
+                """)
+            // The album grid reads photos in order.
+            try db.execute(sql: "CREATE INDEX photo_on_pinId_position ON photo(pinId, position)")
+            // Covers the per-pin counts in pins(), so the map never scans photo rows.
+            try db.execute(sql: "CREATE INDEX photo_on_pinId_state ON photo(pinId, state)")
+
+            // Image bytes live apart so listing photos never reads blobs.
+            try db.execute(sql: """
+                CREATE TABLE photoImage (
+                    photoId INTEGER PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
+                    bytes BLOB NOT NULL
+                )
+                """)
+
+            try db.execute(sql: """
+                CREATE TABLE setting (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                )
+                """)
+
+            try db.execute(sql: """
+                CREATE TABLE mapView (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    centerLatitude REAL NOT NULL CHECK (centerLatitude BETWEEN -90 AND 90),
+                    centerLongitude REAL NOT NULL CHECK (centerLongitude BETWEEN -180 AND 180),
+                    zoom INTEGER NOT NULL CHECK (zoom >= 0),
+                    cursorLatitude REAL NOT NULL CHECK (cursorLatitude BETWEEN -90 AND 90),
+                    cursorLongitude REAL NOT NULL CHECK (cursorLongitude BETWEEN -180 AND 180)
+                )
+                """)
+        }
+
+        // Migrations of later versions go here, after "v1", each with a new name.
+
+        return migrator
+    }
+
+    /// Tables whose integrity is checked at open: small, and what the map screen needs first.
+    static let tablesCheckedAtOpen = ["pin", "mapView", "setting"]
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+import TouristCore
+import WorldMap
+
+/// Everything that can go wrong with the database, each as one line the user can act on.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// The database path is an empty string.
+    case emptyPath
+    /// The path names a directory.
+    case isDirectory(path: String)
+    /// A component of the path that should be a folder is a file.
+    case parentNotDirectory(path: String, parent: String)
+    /// The folders leading to the database could not be created.
+    case cannotCreateFolder(path: String, folder: String, reason: String)
+    /// The file exists but this user may not read it.
+    case unreadable(path: String)
+    /// The file exists but this user may not write it.
+    case readOnlyFile(path: String)
+    /// SQLite needs to create files next to the database and cannot.
+    case readOnlyFolder(path: String, folder: String)
+    /// The file is not SQLite at all.
+    case notADatabase(path: String)
+    /// The file is an SQLite database of another program.
+    case foreignDatabase(path: String)
+    /// The file is SQLite but damaged.
+    case corrupt(path: String, detail: String)
+    /// A later vtourist migrated the file to a schema this one does not know.
+    case newerVersion(path: String, migrations: [String])
+    /// Another program held the write lock for longer than we wait.
+    case locked(path: String, waited: TimeInterval)
+    /// The disk (or quota) is full.
+    case diskFull(path: String)
+    /// A coordinate outside latitude −90…90, longitude −180…180 (or not a number).
+    case invalidCoordinate(latitude: Double, longitude: Double)
+    /// A map view that cannot be stored (centre or cursor off the Earth, negative zoom).
+    case invalidMapView(MapViewState)
+    /// Any other SQLite or file-system failure, with SQLite's own words.
+    case failure(path: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .emptyPath:
+            return "the database path is empty"
+        case .isDirectory(let path):
+            return "cannot open database \(path): it is a directory, not a file"
+        case .parentNotDirectory(let path, let parent):
+            return "cannot open database \(path): \(parent) is a file, not a directory"
+        case .cannotCreateFolder(let path, let folder, let reason):
+            return "cannot create the directory \(folder) for database \(path): \(reason)"
+        case .unreadable(let path):
+            return "cannot open database \(path): permission denied (not readable by this user)"
+        case .readOnlyFile(let path):
+            return "cannot open database \(path): the file is read-only for this user, and vtourist needs to save pins in it"
+        case .readOnlyFolder(let path, let folder):
+            return "cannot open database \(path): the directory \(folder) is read-only for this user, and SQLite needs to create its -wal and -shm files there"
+        case .notADatabase(let path):
+            return "cannot open database \(path): it is not a vtourist database (not an SQLite file)"
+        case .foreignDatabase(let path):
+            return "cannot open database \(path): it is not a vtourist database (an SQLite database of another program)"
+        case .corrupt(let path, let detail):
+            return "database \(path) is damaged (\(detail)); move it aside to start afresh, or restore a backup"
+        case .newerVersion(let path, let migrations):
+            let list = migrations.sorted().joined(separator: ", ")
+            return "cannot open database \(path): it was written by a newer version of vtourist (unknown schema \(list)); please update vtourist"
+        case .locked(let path, let waited):
+            return "database \(path) is locked by another program (waited \(Self.seconds(waited))); try again when it has finished"
+        case .diskFull(let path):
+            return "cannot write database \(path): the disk is full"
+        case .invalidCoordinate(let latitude, let longitude):
+            return "invalid coordinate \(latitude), \(longitude): latitude must be within −90…90 and longitude within −180…180"
+        case .invalidMapView(let view):
+            return "invalid map view: centre \(view.center.latitude), \(view.center.longitude), cursor \(view.cursor.latitude), \(view.cursor.longitude), zoom \(view.zoom)"
+        case .failure(let path, let detail):
+            return "database \(path): \(detail)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    private static func seconds(_ t: TimeInterval) -> String {
+        t < 1 ? "\(Int((t * 1000).rounded())) ms" : "\(Int(t.rounded())) s"
+    }
+}
+
+extension StoreError {
+    /// Turns whatever SQLite or the file system threw into the one-line error for `path`.
+    static func from(_ error: any Error, path: String, busyTimeout: TimeInterval) -> StoreError {
+        if let storeError = error as? StoreError { return storeError }
+        guard let dbError = error as? DatabaseError else {
+            return .failure(path: path, detail: Self.oneLine(String(describing: error)))
+        }
+        let detail = Self.oneLine(dbError.message ?? "\(dbError.resultCode)")
+        switch dbError.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .locked(path: path, waited: busyTimeout)
+        case .SQLITE_CORRUPT:
+            return .corrupt(path: path, detail: detail)
+        case .SQLITE_NOTADB:
+            return .notADatabase(path: path)
+        case .SQLITE_READONLY:
+            return .readOnlyFile(path: path)
+        case .SQLITE_FULL:
+            return .diskFull(path: path)
+        case .SQLITE_PERM, .SQLITE_AUTH:
+            return .unreadable(path: path)
+        default:
+            return .failure(path: path, detail: detail)
+        }
+    }
+
+    /// SQLite messages can hold newlines (e.g. quick_check lists); the user gets one line.
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+}

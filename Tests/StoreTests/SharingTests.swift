@@ -1,0 +1,135 @@
+import Foundation
+import XCTest
+import TouristCore
+import WorldMap
+@testable import Store
+
+/// The app and `vtourist pins`/`drop` from another shell share one file.
+final class SharingTests: XCTestCase {
+    func testTwoInstancesWritingLoseNothing() throws {
+        let path = try makeTempFolder(self) + "/vtourist.sqlite"
+        let first = try AppDatabase.open(path: path)
+        let second = try AppDatabase.open(path: path)
+        defer { try? first.close(); try? second.close() }
+
+        let perWriter = 150
+        let failures = LockedCounter()
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            let db = writer == 0 ? first : second
+            for i in 0..<perWriter {
+                do {
+                    let pin = try db.insertPin(at: .init(latitude: Double(writer), longitude: Double(i)), name: "w\(writer)")
+                    if i % 10 == 0 { try db.setSetting("last\(writer)", "\(pin.id)") }
+                    if i % 15 == 0 { _ = try db.movePin(id: pin.id, to: .init(latitude: -Double(writer), longitude: Double(i)), name: nil) }
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        XCTAssertEqual(failures.values, [])
+        for db in [first, second] {
+            let pins = try db.pins()
+            XCTAssertEqual(pins.count, 2 * perWriter)
+            XCTAssertEqual(Set(pins.map(\.id)).count, 2 * perWriter)
+            XCTAssertEqual(pins.filter { $0.name == "w0" }.count, perWriter - 10)
+        }
+        XCTAssertNotNil(try first.setting("last1"))
+        XCTAssertNotNil(try second.setting("last0"))
+    }
+
+    func testDataVersionChangesWhenAnotherInstanceWrites() throws {
+        let path = try makeTempFolder(self) + "/vtourist.sqlite"
+        let app = try AppDatabase.open(path: path)
+        let other = try AppDatabase.open(path: path)
+        defer { try? app.close(); try? other.close() }
+
+        let v0 = try app.dataVersion()
+        XCTAssertEqual(try app.dataVersion(), v0, "no writes, no change")
+        _ = try app.pins()
+        XCTAssertEqual(try app.dataVersion(), v0, "reads are not changes")
+
+        try other.insertPin(at: .init(latitude: 1, longitude: 1), name: "from another shell")
+        let v1 = try app.dataVersion()
+        XCTAssertNotEqual(v1, v0)
+        XCTAssertEqual(try app.pins().map(\.name), ["from another shell"])
+
+        try other.setSetting("k", "v")
+        XCTAssertNotEqual(try app.dataVersion(), v1)
+    }
+
+    func testDataVersionPollIsCheap() throws {
+        let db = try AppDatabase.openTemporary()
+        defer { try? db.close() }
+        let start = Date()
+        for _ in 0..<1000 { _ = try db.dataVersion() }
+        let perCall = Date().timeIntervalSince(start) / 1000
+        print("dataVersion(): \(String(format: "%.1f", perCall * 1_000_000)) µs per call")
+        XCTAssertLessThan(perCall, 0.005)
+    }
+
+    /// Another process holds the write lock past the busy timeout: writes fail with a clear
+    /// error, reads go on (WAL), and writes work again once it lets go.
+    func testALockedDatabase() throws {
+        guard let python = findProgram("python3") else { throw XCTSkip("python3 is needed to hold a lock from another process") }
+        let path = try makeTempFolder(self) + "/vtourist.sqlite"
+        let db = try AppDatabase.open(path: path, busyTimeout: 0.3)
+        defer { try? db.close() }
+        let pin = try db.insertPin(at: .init(latitude: 1, longitude: 1), name: "before")
+
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: python)
+        holder.arguments = ["-c", """
+            import sqlite3, sys, time
+            c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=5)
+            c.execute("BEGIN EXCLUSIVE")
+            c.execute("INSERT INTO setting (key, value) VALUES ('holder', 'yes')")
+            print("locked", flush=True)
+            time.sleep(2.0)
+            c.execute("COMMIT")
+            """, path]
+        let pipe = Pipe()
+        holder.standardOutput = pipe
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        let line = String(decoding: pipe.fileHandleForReading.availableDataOrLine(), as: UTF8.self)
+        XCTAssertEqual(line.trimmingCharacters(in: .whitespacesAndNewlines), "locked")
+
+        let start = Date()
+        XCTAssertThrowsError(try db.insertPin(at: .init(latitude: 2, longitude: 2), name: "during")) { error in
+            XCTAssertEqual(error as? StoreError, .locked(path: path, waited: 0.3))
+            assertOneLine("\(error)", naming: path)
+        }
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.25, "waited the busy timeout first")
+        XCTAssertEqual(try db.pins().map(\.id), [pin.id], "reading works during another's write")
+        // A second app instance still opens: an up-to-date file needs no write lock.
+        let another = try AppDatabase.open(path: path, busyTimeout: 0.3)
+        XCTAssertEqual(try another.pins().count, 1)
+        try another.close()
+
+        holder.waitUntilExit()
+        XCTAssertEqual(holder.terminationStatus, 0)
+        try db.insertPin(at: .init(latitude: 3, longitude: 3), name: "after")
+        XCTAssertEqual(try db.pins().map(\.name), ["before", "after"])
+        XCTAssertEqual(try db.setting("holder"), "yes")
+    }
+}
+
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func add(_ value: String) { lock.lock(); stored.append(value); lock.unlock() }
+    var values: [String] { lock.lock(); defer { lock.unlock() }; return stored }
+}
+
+extension FileHandle {
+    /// Reads until a newline or end of file.
+    func availableDataOrLine() -> Data {
+        var data = Data()
+        while true {
+            let byte = readData(ofLength: 1)
+            if byte.isEmpty { return data }
+            data.append(byte)
+            if byte == Data([0x0A]) { return data }
+        }
+    }
+}
