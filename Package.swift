@@ -16,7 +16,6 @@ let package = Package(
         .systemLibrary(
             name: "CNcursesw",
             path: "Sources/CNcursesw",
-            pkgConfig: "ncursesw",
             providers: [.apt(["libncursesw5-dev"])]
         ),
 

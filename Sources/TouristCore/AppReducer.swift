@@ -39,7 +39,7 @@ public struct PlaceLookup: Sendable {
     }
 
     public static func live(_ gazetteer: Gazetteer) -> PlaceLookup {
-        func suggestion(_ p: Place) -> PlaceSuggestion {
+        @Sendable func suggestion(_ p: Place) -> PlaceSuggestion {
             PlaceSuggestion(name: p.name, displayName: p.displayName, coordinate: p.coordinate, population: p.population)
         }
         return PlaceLookup(

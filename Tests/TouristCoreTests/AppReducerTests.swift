@@ -155,7 +155,7 @@ final class AppReducerTests: XCTestCase {
     }
 
     func testTabCyclesPinsInOrder() {
-        var state = makeState(zoom: 5)
+        var state = makeState(at: GeoPoint(latitude: 0, longitude: 0), zoom: 5)
         let a = Pin(id: 1, coordinate: GeoPoint(latitude: 40.85, longitude: 14.27), name: "A")
         let b = Pin(id: 2, coordinate: GeoPoint(latitude: 41.89, longitude: 12.51), name: "B")
         state.pins = [b, a]
@@ -276,17 +276,18 @@ final class AppReducerTests: XCTestCase {
 
 final class PinLayoutTests: XCTestCase {
     func testPinsSharingACellCluster() {
-        let vp = Viewport(center: GeoPoint(latitude: 40.85, longitude: 14.27), zoom: 3, width: 40, height: 12)
+        // Centred away from the pins: the centre lies on a cell boundary.
+        let vp = Viewport(center: GeoPoint(latitude: 40, longitude: 13), zoom: 3, width: 40, height: 12)
         let pins = [
             Pin(id: 1, coordinate: GeoPoint(latitude: 40.85, longitude: 14.27), name: nil),
-            Pin(id: 2, coordinate: GeoPoint(latitude: 40.86, longitude: 14.28), name: nil),
+            Pin(id: 2, coordinate: GeoPoint(latitude: 40.8530, longitude: 14.2730), name: nil),
             Pin(id: 3, coordinate: GeoPoint(latitude: -33.9, longitude: 151.2), name: nil),  // off screen
         ]
         let layout = PinLayout(pins: pins, viewport: vp)
         XCTAssertEqual(layout.markers.count, 1)
         XCTAssertEqual(layout.markers[0].pins, [1, 2])
         XCTAssertEqual(layout.markers[0].width, 1)
-        let zoomed = PinLayout(pins: pins, viewport: Viewport(center: GeoPoint(latitude: 40.85, longitude: 14.27), zoom: 14, width: 40, height: 12))
+        let zoomed = PinLayout(pins: pins, viewport: Viewport(center: GeoPoint(latitude: 40.85, longitude: 14.27), zoom: 15, width: 40, height: 12))
         XCTAssertEqual(zoomed.markers.count, 2)
     }
 

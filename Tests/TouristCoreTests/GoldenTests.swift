@@ -1,0 +1,134 @@
+import Terminal
+import TouristCore
+import WorldMap
+import XCTest
+
+/// The screen as text: each test renders a state into a buffer and compares it
+/// with a golden file. `VTOURIST_UPDATE_GOLDEN=1 swift test` rewrites them.
+final class GoldenTests: XCTestCase {
+    static let geometry: WorldGeometry? = try? WorldGeometry.bundled()
+
+    func geometry() throws -> WorldGeometry {
+        try XCTUnwrap(GoldenTests.geometry, "the bundled map did not load")
+    }
+
+    func state(center: GeoPoint, zoom: Int, width: Int = 80, height: Int = 24, cursor: GeoPoint? = nil,
+               unicode: Bool = true, colors: TerminalCapabilities.ColorDepth = .indexed256) -> AppState {
+        let c = Mercator.project(center)
+        let k = Mercator.project(cursor ?? center)
+        var s = AppState(camera: MapCamera(centerX: c.x, centerY: c.y, zoom: zoom, cursorX: k.x, cursorY: k.y),
+                         width: width, height: height,
+                         capabilities: TerminalCapabilities(unicode: unicode, colors: colors))
+        AppReducer(places: testPlaces).updateCursorPlace(&s)
+        return s
+    }
+
+    func render(_ s: AppState) throws -> CellBuffer {
+        AppView.render(s, raster: rasterize(try geometry(), viewport: s.viewport))
+    }
+
+    func assertGolden(_ buffer: CellBuffer, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+        let url = dir.appendingPathComponent(name + ".txt")
+        let actual = buffer.text + "\n"
+        if ProcessInfo.processInfo.environment["VTOURIST_UPDATE_GOLDEN"] == "1" {
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        if actual != expected {
+            let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+            let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let first = zip(a, e).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, e.count)
+            XCTFail("\(name) differs from its golden file, first at row \(first):\nexpected: \(first < e.count ? String(e[first]) : "<none>")\nactual:   \(first < a.count ? String(a[first]) : "<none>")\n--- actual ---\n\(actual)", file: file, line: line)
+        }
+    }
+
+    func testWorldView() throws {
+        let s = state(center: GeoPoint(latitude: 20, longitude: 0), zoom: 1)
+        let buffer = try render(s)
+        try assertGolden(buffer, "world-80x24")
+        // Land and sea differ: Sahara on land, mid-Atlantic at sea.
+        let theme = Theme.forDepth(.indexed256)
+        let sahara = s.viewport.cell(for: GeoPoint(latitude: 23, longitude: 12))
+        let atlantic = s.viewport.cell(for: GeoPoint(latitude: 10, longitude: -35))
+        XCTAssertEqual(buffer[sahara.col, sahara.row].style.bg, theme.land.bg)
+        XCTAssertEqual(buffer[atlantic.col, atlantic.row].style.bg, theme.sea.bg)
+    }
+
+    func testWorldViewInASCII() throws {
+        let s = state(center: GeoPoint(latitude: 20, longitude: 0), zoom: 1, unicode: false, colors: .none)
+        let buffer = try render(s)
+        XCTAssertTrue(buffer.cells.allSatisfy { $0.symbol.isASCII })
+        try assertGolden(buffer, "world-ascii-80x24")
+    }
+
+    func testNaplesWithPinsAndACluster() throws {
+        let naples = GeoPoint(latitude: 40.8522, longitude: 14.2681)
+        var s = state(center: naples, zoom: 10, cursor: GeoPoint(latitude: 40.80, longitude: 14.10))
+        s.pins = [
+            Pin(id: 1, coordinate: naples, name: "Naples"),
+            Pin(id: 2, coordinate: GeoPoint(latitude: 40.8525, longitude: 14.2684), name: "Naples too"),
+            Pin(id: 3, coordinate: GeoPoint(latitude: 40.75, longitude: 14.45), name: "Vesuvius side"),
+        ]
+        let buffer = try render(s)
+        try assertGolden(buffer, "naples-z10-pins")
+        let cluster = s.viewport.cell(for: naples)
+        XCTAssertEqual(buffer[cluster.col, cluster.row].symbol, "2")
+        XCTAssertEqual(buffer[cluster.col, cluster.row].style, Theme.forDepth(.indexed256).cluster)
+        let single = s.viewport.cell(for: s.pins[2].coordinate)
+        XCTAssertEqual(buffer[single.col, single.row].symbol, "\u{25CF}")
+        let cursor = s.cursorCell
+        XCTAssertEqual(buffer[cursor.col, cursor.row].symbol, "\u{253C}")
+    }
+
+    func testPinUnderTheCursorIsHighlighted() throws {
+        let naples = GeoPoint(latitude: 40.8522, longitude: 14.2681)
+        var s = state(center: naples, zoom: 12)
+        s.pins = [Pin(id: 1, coordinate: naples, name: "Naples")]
+        let buffer = try render(s)
+        let cell = s.cursorCell
+        XCTAssertEqual(buffer[cell.col, cell.row].symbol, "\u{25CF}")
+        XCTAssertEqual(buffer[cell.col, cell.row].style, Theme.forDepth(.indexed256).highlight)
+    }
+
+    func testStatusLine() throws {
+        let s = state(center: GeoPoint(latitude: 40.8522, longitude: 14.2681), zoom: 10)
+        let status = try render(s).rowText(23)
+        XCTAssertTrue(status.hasPrefix(" 40.8522\u{00B0}N 14.2681\u{00B0}E \u{2502} z10 \u{2502} Naples, Campania, IT"), status)
+        XCTAssertTrue(status.hasSuffix("0 pins \u{2502} ? help "), status)
+    }
+
+    func testGoToPromptAndDeleteDialog() throws {
+        let naples = GeoPoint(latitude: 40.8522, longitude: 14.2681)
+        var s = state(center: naples, zoom: 10)
+        s.mode = .goTo(GoToPrompt(text: "Na", suggestions: testPlaces.complete("Na", 6), selected: 0))
+        try assertGolden(try render(s), "goto-prompt")
+        s.pins = [Pin(id: 1, coordinate: naples, name: "Naples, Campania, IT")]
+        s.mode = .confirmDelete(pin: 1)
+        try assertGolden(try render(s), "delete-dialog")
+    }
+
+    func testHelpOverlay() throws {
+        var s = state(center: GeoPoint(latitude: 20, longitude: 0), zoom: 1)
+        s.screen = .help
+        try assertGolden(try render(s), "help")
+    }
+
+    func testTooSmall() throws {
+        let s = state(center: GeoPoint(latitude: 20, longitude: 0), zoom: 1, width: 30, height: 8)
+        let text = AppView.render(s, raster: nil).text
+        XCTAssertTrue(text.contains("Terminal too small"), text)
+        XCTAssertTrue(text.contains("30x8; need 40x12"), text)
+    }
+
+    func testControlCharactersInNamesNeverReachTheScreen() throws {
+        let naples = GeoPoint(latitude: 40.8522, longitude: 14.2681)
+        var s = state(center: naples, zoom: 10)
+        s.pins = [Pin(id: 1, coordinate: naples, name: "Evil\u{1B}[2J\u{07}name")]
+        s.mode = .confirmDelete(pin: 1)
+        let buffer = try render(s)
+        XCTAssertFalse(buffer.cells.contains { $0.symbol.value < 0x20 || $0.symbol.value == 0x7F })
+        XCTAssertTrue(buffer.text.contains("Evil\u{FFFD}[2J\u{FFFD}name"))
+    }
+}
