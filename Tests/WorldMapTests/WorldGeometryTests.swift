@@ -1,0 +1,210 @@
+import Foundation
+import XCTest
+@testable import WorldMap
+
+/// The bundled map file, decoded once for all tests.
+let bundledGeometry: Result<WorldGeometry, Error> = Result { try WorldGeometry.bundled() }
+
+func geometry() throws -> WorldGeometry {
+    try bundledGeometry.get()
+}
+
+func bundledBytes() throws -> [UInt8] {
+    let url = try XCTUnwrap(ResourceLocator.url(for: WorldGeometry.resourceName))
+    return [UInt8](try Data(contentsOf: url))
+}
+
+final class WorldGeometryTests: XCTestCase {
+    func testEveryLevelDecodes() throws {
+        let g = try geometry()
+        var previous = 0
+        for detail in MapDetail.allCases {
+            let level = try g.level(detail)
+            XCTAssertEqual(level.detail, detail)
+            XCTAssertFalse(level.land.chunks.isEmpty)
+            XCTAssertFalse(level.lakes.chunks.isEmpty)
+            XCTAssertFalse(level.borders.chunks.isEmpty)
+            XCTAssertGreaterThan(level.pointCount, previous, "finer levels have more points")
+            previous = level.pointCount
+        }
+        XCTAssertEqual(try g.level(.coarse).toleranceDegrees, 0.08, accuracy: 1e-9)
+    }
+
+    func testChunksAreContinuousAndWithinTheirBoxes() throws {
+        let g = try geometry()
+        for detail in MapDetail.allCases {
+            let level = try g.level(detail)
+            for layer in [level.land, level.lakes, level.borders] {
+                var previousEnd: (Int32, Int32)?
+                for c in layer.chunks {
+                    XCTAssertLessThanOrEqual(c.count, 256)
+                    let first = Int(c.start)
+                    if !c.startsPart, let end = previousEnd {
+                        XCTAssertTrue(end == (layer.xs[first], layer.ys[first]))
+                    }
+                    for i in first..<first + Int(c.count) {
+                        XCTAssertTrue((c.minX...c.maxX).contains(layer.xs[i]) && (c.minY...c.maxY).contains(layer.ys[i]))
+                    }
+                    let last = first + Int(c.count) - 1
+                    previousEnd = (layer.xs[last], layer.ys[last])
+                }
+            }
+        }
+    }
+
+    func testRingsAreClosed() throws {
+        let level = try geometry().level(.medium)
+        for layer in [level.land, level.lakes] {
+            var start: (Int32, Int32) = (0, 0)
+            for (n, c) in layer.chunks.enumerated() {
+                if c.startsPart { start = (layer.xs[Int(c.start)], layer.ys[Int(c.start)]) }
+                let isLastOfPart = n + 1 == layer.chunks.count || layer.chunks[n + 1].startsPart
+                if isLastOfPart {
+                    let end = Int(c.start + c.count) - 1
+                    XCTAssertTrue(start == (layer.xs[end], layer.ys[end]))
+                }
+            }
+        }
+    }
+
+    func testKnownPlacesAtEveryLevel() throws {
+        let g = try geometry()
+        let land = [("Paris", 48.85, 2.35), ("Sahara", 23.0, 10.0), ("Brasília", -15.8, -47.9),
+                    ("Moscow", 55.75, 37.6), ("Alice Springs", -23.7, 133.9)]
+        let water = [("mid-Atlantic", 0.0, -30.0), ("Lake Victoria", -1.0, 33.0), ("Caspian Sea", 42.0, 50.5),
+                     ("Lake Superior", 47.6, -87.5), ("Pacific", 0.0, -150.0)]
+        for detail in MapDetail.allCases {
+            for (name, lat, lon) in land {
+                XCTAssertTrue(g.isLand(GeoPoint(latitude: lat, longitude: lon), detail: detail), "\(name) at \(detail)")
+            }
+            for (name, lat, lon) in water {
+                XCTAssertFalse(g.isLand(GeoPoint(latitude: lat, longitude: lon), detail: detail), "\(name) at \(detail)")
+            }
+        }
+    }
+
+    func testNaplesCoastAtFineLevel() throws {
+        let g = try geometry()
+        XCTAssertTrue(g.isLand(GeoPoint(latitude: 40.853, longitude: 14.268), detail: .fine), "Naples centre")
+        XCTAssertFalse(g.isLand(GeoPoint(latitude: 40.80, longitude: 14.22), detail: .fine), "Gulf of Naples")
+        XCTAssertTrue(g.isLand(GeoPoint(latitude: 40.55, longitude: 14.24), detail: .fine), "Capri")
+        let vp = Viewport(center: GeoPoint(latitude: 40.83, longitude: 14.25), zoom: 12, width: 40, height: 12)
+        XCTAssertEqual(MapDetail(viewport: vp), .fine)
+        let raster = rasterize(g, viewport: vp)
+        let coastDots = raster.coast.reduce(0) { $0 + $1.nonzeroBitCount }
+        XCTAssertGreaterThan(coastDots, 40, "the shore runs through this view")
+        XCTAssertGreaterThan(raster.land.reduce(0) { $0 + $1.nonzeroBitCount }, 100)
+    }
+
+    func testLevelsDecodeOnceFromManyThreads() throws {
+        let g = try WorldGeometry(bytes: try bundledBytes())
+        let counts = LockedCounts()
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            let detail: MapDetail = i % 2 == 0 ? .fine : .medium
+            counts.add(detail, (try? g.level(detail).pointCount) ?? -1)
+        }
+        XCTAssertEqual(counts.distinct(.fine).count, 1)
+        XCTAssertEqual(counts.distinct(.medium).count, 1)
+        XCTAssertFalse(counts.distinct(.fine).contains(-1))
+    }
+
+    func testPreloadDecodesEveryLevel() throws {
+        let g = try WorldGeometry(bytes: try bundledBytes())
+        XCTAssertNoThrow(try g.preload())
+    }
+}
+
+/// Collects results from concurrent work. `@unchecked`: guarded by the lock.
+final class LockedCounts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [MapDetail: Set<Int>] = [:]
+    func add(_ d: MapDetail, _ v: Int) {
+        lock.lock(); defer { lock.unlock() }
+        values[d, default: []].insert(v)
+    }
+    func distinct(_ d: MapDetail) -> Set<Int> {
+        lock.lock(); defer { lock.unlock() }
+        return values[d] ?? []
+    }
+}
+
+final class MapFileErrorTests: XCTestCase {
+    func testTruncatedFilesThrow() throws {
+        let bytes = try bundledBytes()
+        for length in [0, 3, 7, 8, 20, 67, 68, 200, bytes.count / 3, bytes.count / 2, bytes.count - 1] {
+            XCTAssertThrowsError(try WorldGeometry(bytes: Array(bytes[0..<length])), "length \(length)") { error in
+                XCTAssertTrue(error is MapDataError)
+                XCTAssertFalse(String(describing: error).isEmpty)
+            }
+        }
+    }
+
+    func testGarbageThrows() {
+        var rng = SplitMix(seed: 7)
+        let garbage = (0..<5000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        XCTAssertThrowsError(try WorldGeometry(bytes: garbage)) { error in
+            XCTAssertEqual(error as? MapDataError, .notAMapFile)
+        }
+        XCTAssertThrowsError(try WorldGeometry(bytes: Array("VTMP".utf8) + [9, 0, 26, 3])) { error in
+            XCTAssertEqual(error as? MapDataError, .unsupportedVersion(9))
+        }
+    }
+
+    func testMissingFileThrowsWithItsPath() {
+        let url = URL(fileURLWithPath: "/nonexistent/world.vtmap")
+        XCTAssertThrowsError(try WorldGeometry.load(from: url)) { error in
+            XCTAssertTrue(String(describing: error).contains("/nonexistent/world.vtmap"))
+        }
+    }
+
+    /// Flipped bytes anywhere in the coarse level must give an error or a
+    /// usable map, never a crash.
+    func testCorruptedCoarseLevelNeverCrashes() throws {
+        let bytes = try bundledBytes()
+        let coarseStart = 8 + 20 * 3
+        var rng = SplitMix(seed: 42)
+        var errors = 0
+        for _ in 0..<150 {
+            var damaged = bytes
+            for _ in 0..<3 {
+                let at = coarseStart + Int(rng.next() % 116_000)
+                damaged[at] = UInt8(truncatingIfNeeded: rng.next())
+            }
+            do {
+                let g = try WorldGeometry(bytes: damaged)
+                _ = rasterize(g, viewport: Viewport(centerX: 0.5, centerY: 0.5, zoom: 1, width: 40, height: 12))
+            } catch {
+                XCTAssertTrue(error is MapDataError)
+                errors += 1
+            }
+        }
+        XCTAssertGreaterThan(errors, 100, "most damage is detected")
+    }
+
+    func testCorruptedFineLevelFallsBackToCoarse() throws {
+        var bytes = try bundledBytes()
+        // The fine level's directory entry: offset at +8, length at +12.
+        let entry = 8 + 20 * 2
+        let offset = Int(bytes[entry + 8]) | Int(bytes[entry + 9]) << 8 | Int(bytes[entry + 10]) << 16 | Int(bytes[entry + 11]) << 24
+        for i in 0..<64 { bytes[offset + 1 + i] = 0xFF }
+        let g = try WorldGeometry(bytes: bytes)
+        XCTAssertThrowsError(try g.level(.fine))
+        XCTAssertThrowsError(try g.level(.fine), "the failure is remembered")
+        XCTAssertEqual(g.levelForDrawing(.fine).detail, .coarse)
+        let vp = Viewport(center: GeoPoint(latitude: 40.85, longitude: 14.27), zoom: 12, width: 20, height: 6)
+        _ = rasterize(g, viewport: vp)
+    }
+}
+
+/// A small deterministic generator so tests never depend on chance.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
