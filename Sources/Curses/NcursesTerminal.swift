@@ -1,0 +1,246 @@
+@preconcurrency import CNcursesw
+import Terminal
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The app's only connection to the terminal. It sets ncurses up, turns keys,
+/// mouse reports and resizes into `Event`s, and writes the cells of a
+/// `CellBuffer` that changed since the last frame. Use it from one thread
+/// only (the UI loop); other threads reach it through `waker`.
+public final class NcursesTerminal {
+    /// What the terminal can show, decided at start.
+    public private(set) var capabilities: TerminalCapabilities
+    /// Wakes `nextEvent` from other threads.
+    public let waker: TerminalWaker
+
+    private var screen: OpaquePointer?
+    /// The buffer as last written; nil forces a full repaint.
+    private var lastDrawn: CellBuffer?
+    /// Set by a resize: the next draw clears the physical screen first.
+    private var screenGarbled = false
+    private var lastReportedSize: (width: Int, height: Int)
+    var colorPairs: ColorPairs
+    var styleCache: [Style: (attributes: attr_t, pair: Int32)] = [:]
+    var cellScratch: [cchar_t] = []
+    var keyMap: KeyMap
+    var mouseButtonDown = false
+
+    public init() throws {
+        guard !cursesActive else { throw TerminalError.alreadyActive }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+
+        setlocale(LC_ALL, "")
+        // A non-UTF-8 locale means the terminal most likely is not UTF-8 either:
+        // keep that locale (ncurses then writes plain ASCII) and fall back to ASCII.
+        let codeset = String(cString: nl_langinfo(Int32(CODESET))).uppercased()
+        let unicode = codeset == "UTF-8" || codeset == "UTF8"
+
+        waker = try TerminalWaker()
+        // Before newterm: ncurses only installs its own handlers over defaults.
+        installSignalHandlers(resizeFD: waker.writeFD)
+        registerExitHook()
+
+        guard !term.isEmpty,
+              let screen = newterm(nil, vt_stdout(), vt_stdin()) else {
+            removeSignalHandlers()
+            throw TerminalError.unusableTerminal(term: term)
+        }
+        set_term(screen)
+        // Without cursor addressing (TERM=dumb, hard-copy types) a full screen cannot work.
+        guard vt_terminfo_string("cup") != nil else {
+            endwin()
+            delscreen(screen)
+            removeSignalHandlers()
+            throw TerminalError.unusableTerminal(term: term)
+        }
+        self.screen = screen
+        cursesActive = true
+
+        cbreak()
+        noecho()
+        nonl()
+        keypad(stdscr, true)
+        curs_set(0)
+        // The cursor is hidden: let ncurses leave it wherever the last write ended.
+        leaveok(stdscr, true)
+        set_escdelay(25)
+        mousemask(vt_mouse_all_events() | vt_mouse_report_position(), nil)
+        mouseinterval(0)
+
+        let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
+        var depth = TerminalCapabilities.ColorDepth.none
+        var defaultColors = false
+        if !noColor, has_colors(), start_color() == OK {
+            defaultColors = use_default_colors() == OK
+            depth = switch COLORS {
+            case (1 << 24)...: .trueColor
+            case 256...: .indexed256
+            case 8...: .eight
+            default: .none
+            }
+        }
+        capabilities = TerminalCapabilities(unicode: unicode, colors: depth)
+        colorPairs = ColorPairs(capacity: depth == .none ? 0 : Int(COLOR_PAIRS) - 1,
+                                hasDefaultColors: defaultColors)
+        keyMap = KeyMap()
+        lastReportedSize = (0, 0)
+        lastReportedSize = size
+        erase()
+        refresh()
+    }
+
+    deinit { shutdown() }
+
+    /// The screen's size in cells.
+    public var size: (width: Int, height: Int) {
+        guard cursesActive else { return (0, 0) }
+        return (Int(getmaxx(stdscr)), Int(getmaxy(stdscr)))
+    }
+
+    /// Gives the terminal back: the normal screen, echo, the cursor and the
+    /// original signal handlers. Safe to call more than once.
+    public func shutdown() {
+        guard let screen else { return }
+        self.screen = nil
+        if cursesActive {
+            cursesActive = false
+            endwin()
+        }
+        delscreen(screen)
+        removeSignalHandlers()
+    }
+
+    /// Writes the cells that changed since the last call, then updates the
+    /// terminal once. A buffer larger than the screen is clipped; the screen
+    /// outside a smaller one is left blank.
+    public func draw(_ buffer: CellBuffer) {
+        guard screen != nil else { return }
+        let sizeChanged = lastDrawn.map { $0.width != buffer.width || $0.height != buffer.height } ?? true
+        if screenGarbled || sizeChanged { lastDrawn = nil }
+        if lastDrawn == nil {
+            erase()
+            // After a resize the terminal's picture is unknown: repaint it whole.
+            if screenGarbled { clearok(stdscr, true) }
+            screenGarbled = false
+        }
+        if !write(buffer.changes(from: lastDrawn), allowRecycling: false) {
+            // Out of colour pairs: start over with fresh ones and a full repaint.
+            colorPairs.reset()
+            styleCache.removeAll(keepingCapacity: true)
+            erase()
+            clearok(stdscr, true)
+            _ = write(buffer.changes(from: nil), allowRecycling: true)
+        }
+        refresh()
+        lastDrawn = buffer
+    }
+
+    /// Makes the next `draw` repaint every cell (for example after another
+    /// program used the terminal).
+    public func invalidate() {
+        lastDrawn = nil
+        screenGarbled = true
+    }
+
+    /// Makes a blocked or the next `nextEvent` return nil; callable from this
+    /// thread. Other threads use `waker.wake()`.
+    public func wake() { waker.wake() }
+
+    /// Writes runs into ncurses' screen; false when colour pairs ran out.
+    private func write(_ runs: [CellRun], allowRecycling: Bool) -> Bool {
+        let rows = Int(getmaxy(stdscr)), cols = Int(getmaxx(stdscr))
+        for run in runs where run.y < rows && run.x < cols {
+            let count = min(run.symbols.count, cols - run.x)
+            guard let (attrs, pair) = look(run.style, allowRecycling: allowRecycling) else { return false }
+            if cellScratch.count < count { cellScratch = Array(repeating: cchar_t(), count: count) }
+            for i in 0..<count {
+                let symbol = printable(run.symbols[i])
+                _ = vt_set_cell(&cellScratch[i], wchar_t(bitPattern: symbol.value), attrs, pair)
+            }
+            _ = mvadd_wchnstr(Int32(run.y), Int32(run.x), cellScratch, Int32(count))
+        }
+        return true
+    }
+
+    /// A scalar the terminal can show in one cell.
+    private func printable(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        let safe = Cell.displayable(scalar)
+        if safe.isASCII { return safe }
+        guard capabilities.unicode else { return asciiFallback(safe) }
+        // Wide and zero-width glyphs would shift the rest of the row.
+        return vt_wcwidth(wchar_t(bitPattern: safe.value)) == 1 ? safe : "\u{FFFD}"
+    }
+
+    /// The ncurses attributes and colour pair for a style.
+    private func look(_ style: Style, allowRecycling: Bool) -> (attr_t, Int32)? {
+        if let cached = styleCache[style] { return cached }
+        var attrs: attr_t = 0
+        if style.attributes.contains(.bold) { attrs |= vt_attr_bold() }
+        if style.attributes.contains(.dim) { attrs |= vt_attr_dim() }
+        if style.attributes.contains(.reverse) { attrs |= vt_attr_reverse() }
+        if style.attributes.contains(.underline) { attrs |= vt_attr_underline() }
+        let fg = quantize(style.fg, to: capabilities.colors).colorNumber
+        let bg = quantize(style.bg, to: capabilities.colors).colorNumber
+        guard let pair = colorPairs.pair(fg: fg, bg: bg, recycle: allowRecycling) else { return nil }
+        styleCache[style] = (attrs, pair)
+        return (attrs, pair)
+    }
+
+    // Called by the input side.
+    func noteResize() -> Event? {
+        var rows: Int32 = 0, cols: Int32 = 0
+        if vt_window_size(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 {
+            resizeterm(rows, cols)
+        }
+        screenGarbled = true
+        let now = size
+        lastReportedSize = now
+        return .resize(width: now.width, height: now.height)
+    }
+
+    /// KEY_RESIZE from ncurses: reported unless it repeats the last size.
+    func noteCursesResize() -> Event? {
+        screenGarbled = true
+        let now = size
+        guard now != lastReportedSize else { return nil }
+        lastReportedSize = now
+        return .resize(width: now.width, height: now.height)
+    }
+}
+
+/// Colour pairs numbered by us (1 …), cached by (foreground, background).
+struct ColorPairs {
+    private let capacity: Int
+    private let hasDefaultColors: Bool
+    private var pairs: [Int: Int32] = [:]
+    private var next: Int32 = 1
+
+    init(capacity: Int, hasDefaultColors: Bool) {
+        self.capacity = max(0, capacity)
+        self.hasDefaultColors = hasDefaultColors
+    }
+
+    /// The pair for these colour numbers (-1 = default); nil when all pairs
+    /// are in use, unless `recycle`, which then answers the default pair.
+    mutating func pair(fg: Int, bg: Int, recycle: Bool) -> Int32? {
+        if fg == -1 && bg == -1 { return 0 }
+        guard capacity > 0 else { return 0 }
+        let key = fg << 32 | (bg & 0xFFFF_FFFF)
+        if let pair = pairs[key] { return pair }
+        guard Int(next) <= capacity else { return recycle ? 0 : nil }
+        // Without default-colour support, -1 is not a colour: use white on black.
+        let f = Int32(fg == -1 && !hasDefaultColors ? 7 : fg)
+        let b = Int32(bg == -1 && !hasDefaultColors ? 0 : bg)
+        guard init_extended_pair(next, f, b) == OK else { return 0 }
+        pairs[key] = next
+        next += 1
+        return next - 1
+    }
+
+    mutating func reset() {
+        pairs.removeAll(keepingCapacity: true)
+        next = 1
+    }
+}
