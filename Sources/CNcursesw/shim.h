@@ -60,7 +60,12 @@ static inline const char *vt_terminfo_string(const char *name) {
 }
 
 // sigaction's struct and function share a name; keep both on the C side.
-static inline int vt_install_signal_handler(int sig, void (*handler)(int), struct sigaction *previous) {
+// A signal the user's shell ignores (nohup, background jobs) stays ignored:
+// returns 1 and leaves it alone when `keep_ignored` is set.
+static inline int vt_install_signal_handler(int sig, void (*handler)(int), struct sigaction *previous,
+                                            int keep_ignored) {
+    if (sigaction(sig, NULL, previous) != 0) return -1;
+    if (keep_ignored && previous->sa_handler == SIG_IGN) return 1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = handler;

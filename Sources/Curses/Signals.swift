@@ -54,9 +54,11 @@ func installSignalHandlers(resizeFD: Int32) {
     resizeNotifyFD = resizeFD
     _ = vt_install_alternate_stack()
     for sig in terminatingSignals {
-        _ = vt_install_signal_handler(sig, restoreTerminalAndReraise, previousAction(sig))
+        // Crashes are always caught; ignored INT/TERM/HUP/QUIT stay ignored.
+        let crash = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP].contains(sig)
+        _ = vt_install_signal_handler(sig, restoreTerminalAndReraise, previousAction(sig), crash ? 0 : 1)
     }
-    _ = vt_install_signal_handler(SIGWINCH, notifyResize, previousAction(SIGWINCH))
+    _ = vt_install_signal_handler(SIGWINCH, notifyResize, previousAction(SIGWINCH), 0)
 }
 
 /// Puts back the dispositions found at install time.
