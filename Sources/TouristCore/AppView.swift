@@ -143,8 +143,7 @@ public enum AppView {
     }
 
     static func renderGoTo(_ prompt: GoToPrompt, state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        let rows = 4 + max(1, prompt.suggestions.count)
-        let p = panel(width: 64, height: rows + 1, title: "Go to", state: state, theme: theme, top: 1, into: &buffer)
+        let p = panel(width: 64, height: 4 + prompt.suggestions.count, title: "Go to", state: state, theme: theme, top: 1, into: &buffer)
         let cursorGlyph = state.capabilities.unicode ? "\u{2581}" : "_"
         let shown = truncate(prompt.text, to: max(1, p.width - 2))
         buffer.put("> " + shown + cursorGlyph, x: p.x, y: p.y, style: theme.dialogTitle, maxWidth: p.width)
@@ -152,7 +151,7 @@ public enum AppView {
         if let error = prompt.error {
             buffer.put(truncate(error, to: p.width), x: p.x, y: y, style: theme.error)
         } else {
-            buffer.put(truncate("Place name or LAT, LON. \u{2191}\u{2193} pick, Tab complete, Enter go, Esc cancel", to: p.width)
+            buffer.put(truncate("Place or LAT, LON. \u{2191}\u{2193} pick, Tab completes, Esc cancels", to: p.width)
                 .asciiIfNeeded(state.capabilities.unicode), x: p.x, y: y, style: theme.dim)
         }
         y += 1

@@ -165,7 +165,7 @@ final class BadInputTests: XCTestCase {
     func testADatabaseFromANewerVersion() throws {
         let db = try newDatabase()
         XCTAssertEqual(try cli(["pins", "--db", db]).status, 0)
-        let r = try run("/usr/bin/sqlite3", [db, "INSERT INTO grdb_migrations VALUES ('v99-from-the-future');"])
+        let r = try runProcess("/usr/bin/sqlite3", [db, "INSERT INTO grdb_migrations VALUES ('v99-from-the-future');"])
         XCTAssertEqual(r.status, 0, r.stderr)
         try assertRefused(db, mentioning: ["newer"])
     }

@@ -93,7 +93,7 @@ final class JourneyTests: XCTestCase {
         XCTAssertNotNil(t.waitForExit())
 
         XCTAssertEqual(try pins(db: db).count, 2)
-        let check = try run("/usr/bin/sqlite3", [db, "PRAGMA integrity_check;"])
+        let check = try runProcess("/usr/bin/sqlite3", [db, "PRAGMA integrity_check;"])
         XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "ok")
         let again = try app(db)
         let screen = again.wait(forText: "2 pins")

@@ -14,7 +14,7 @@ func cli(_ arguments: [String], environment extra: [String: String] = [:]) throw
     var env = ProcessInfo.processInfo.environment
     env["VTOURIST_DB"] = nil
     env.merge(extra) { $1 }
-    return try run(try vtouristBinary(), arguments, environment: env)
+    return try runProcess(try vtouristBinary(), arguments, environment: env)
 }
 
 struct PinRow: Decodable, Equatable {
@@ -39,7 +39,7 @@ func statusLine(_ screen: String) -> String {
 }
 
 func sha256(_ path: String) throws -> String {
-    try run("/usr/bin/sha256sum", [path]).stdout.split(separator: " ").first.map(String.init) ?? ""
+    try runProcess("/usr/bin/sha256sum", [path]).stdout.split(separator: " ").first.map(String.init) ?? ""
 }
 
 func directoryListing(_ dir: String) -> [String] {

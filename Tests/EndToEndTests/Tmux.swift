@@ -3,7 +3,7 @@ import XCTest
 
 /// Runs a command and returns its exit status and output.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
          stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -68,7 +68,7 @@ final class TmuxSession {
 
     @discardableResult
     func tmux(_ args: [String]) throws -> String {
-        let r = try run(TmuxSession.tmux, ["-L", socket] + args)
+        let r = try runProcess(TmuxSession.tmux, ["-L", socket] + args)
         if r.status != 0 { throw TmuxError(message: "tmux \(args.joined(separator: " ")): \(r.stderr)") }
         return r.stdout
     }
@@ -139,7 +139,7 @@ final class TmuxSession {
     }
 
     func kill() {
-        _ = try? run(TmuxSession.tmux, ["-L", socket, "kill-server"])
+        _ = try? runProcess(TmuxSession.tmux, ["-L", socket, "kill-server"])
     }
 }
 
