@@ -1,0 +1,315 @@
+import Foundation
+import WorldMap
+
+/// GeoNames places with at least 1000 inhabitants: nearest place to a point
+/// and name completion for the go-to prompt.
+///
+/// The file is memory-mapped and read in place: loading checks the header,
+/// queries decode only the records they return.
+public final class Gazetteer: Sendable {
+    public static let resourceName = "places.vtgaz"
+
+    private let data: Data
+    private let layout: PlacesLayout
+
+    private init(data: Data, layout: PlacesLayout) {
+        self.data = data
+        self.layout = layout
+    }
+
+    public static func load(from url: URL) throws -> Gazetteer {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .alwaysMapped)
+        } catch {
+            throw GazetteerError.unreadable(path: url.path, reason: error.localizedDescription)
+        }
+        let layout = data.withUnsafeBytes { bytes in Result { () throws(PlacesLayoutError) in try PlacesLayout(bytes) } }
+        switch layout {
+        case .success(let layout): return Gazetteer(data: data, layout: layout)
+        case .failure(let error): throw GazetteerError.invalidFormat(path: url.path, reason: error.reason)
+        }
+    }
+
+    /// The copy shipped with the app, found by `ResourceLocator`.
+    public static func bundled() throws -> Gazetteer {
+        guard let url = ResourceLocator.url(for: resourceName) else {
+            throw GazetteerError.missingResource(resourceName)
+        }
+        return try load(from: url)
+    }
+
+    /// Number of places.
+    public var count: Int { layout.count }
+
+    /// The place of a given rank (0 = most populous), if in range.
+    public func place(rank: Int) -> Place? {
+        guard rank >= 0, rank < layout.count else { return nil }
+        return data.withUnsafeBytes { decode(rank, ByteReader($0)) }
+    }
+
+    // MARK: Nearest place
+
+    /// The place closest to `point` along the great circle.
+    public func nearest(to point: GeoPoint) -> (place: Place, distanceKm: Double)? {
+        guard point.latitude.isFinite, point.longitude.isFinite, layout.count > 0 else { return nil }
+        var lon = point.longitude.truncatingRemainder(dividingBy: 360)
+        if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        let p = GeoPoint(latitude: min(max(point.latitude, -90), 90), longitude: lon)
+        return data.withUnsafeBytes { raw -> (place: Place, distanceKm: Double)? in
+            let r = ByteReader(raw)
+            var best: (rank: Int, km: Double)?
+            var radius = 25.0
+            while true {
+                let wholeWorld = scan(around: p, radiusKm: radius, r, best: &best)
+                if let found = best, found.km <= radius || wholeWorld {
+                    return decode(found.rank, r).map { ($0, found.km) }
+                }
+                if wholeWorld { return nil }
+                // Everything closer than the best so far lies within its distance.
+                radius = best.map { $0.km } ?? radius * 2
+            }
+        }
+    }
+
+    private static let earthRadiusKm = 6371.0088
+    private static let kmPerDegree = earthRadiusKm * .pi / 180
+
+    /// Looks at every place in the grid cells that cover the spherical cap of
+    /// `radiusKm` around `p`; returns whether those cells were the whole grid.
+    private func scan(around p: GeoPoint, radiusKm: Double, _ r: ByteReader, best: inout (rank: Int, km: Double)?) -> Bool {
+        let cols = PlacesLayout.gridColumns, rows = PlacesLayout.gridRows
+        let margin = 0.001  // degrees, for rounding at cell edges
+        let angle = min(radiusKm / Self.earthRadiusKm, .pi)
+        let spanLat = angle * 180 / .pi + margin
+        let latLow = p.latitude - spanLat, latHigh = p.latitude + spanLat
+        var allLongitudes = latLow <= -90 || latHigh >= 90
+        var spanLon = 180.0
+        if !allLongitudes {
+            let s = sin(angle) / cos(p.latitude * .pi / 180)
+            if s >= 1 { allLongitudes = true } else { spanLon = asin(s) * 180 / .pi + margin }
+        }
+        let rowLow = max(0, Int((latLow + 90).rounded(.down)))
+        let rowHigh = min(rows - 1, Int((latHigh + 90).rounded(.down)))
+        var colLow = 0, colCount = cols
+        if !allLongitudes {
+            colLow = Int((p.longitude - spanLon + 180).rounded(.down))
+            colCount = min(cols, Int((p.longitude + spanLon + 180).rounded(.down)) - colLow + 1)
+        }
+        let latRad = p.latitude * .pi / 180
+        for row in rowLow...rowHigh {
+            // Skip rows whose nearest latitude is already farther than the best.
+            let rowSouth = Double(row - 90), rowNorth = rowSouth + 1
+            let gap = max(0, rowSouth - p.latitude, p.latitude - rowNorth)
+            if let b = best, gap * Self.kmPerDegree > b.km { continue }
+            for k in 0..<colCount {
+                let col = ((colLow + k) % cols + cols) % cols
+                let cell = row * cols + col
+                let start = Int(r.u32(layout.gridStarts + 4 * cell))
+                let end = min(Int(r.u32(layout.gridStarts + 4 * cell + 4)), layout.gridItemCount)
+                guard start < end else { continue }
+                for item in start..<end {
+                    let rank = Int(r.u32(layout.gridItems + 4 * item))
+                    guard rank < layout.count else { continue }
+                    let base = layout.records + rank * PlacesLayout.recordSize
+                    let lat = Double(r.i32(base)) / 100_000
+                    // Latitude difference alone is a lower bound on the distance.
+                    if let b = best, abs(lat - p.latitude) * Self.kmPerDegree > b.km { continue }
+                    let lon = Double(r.i32(base + 4)) / 100_000
+                    let km = haversineKm(latRad, p.longitude, lat, lon)
+                    if let b = best, km > b.km || (km == b.km && rank > b.rank) { continue }
+                    best = (rank, km)
+                }
+            }
+        }
+        return rowLow == 0 && rowHigh == rows - 1 && colCount == cols
+    }
+
+    /// Same formula as `distanceKm`, with the query's latitude already in radians.
+    @inline(__always) private func haversineKm(_ la1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let la2 = lat2 * .pi / 180
+        let dLat = la2 - la1
+        let dLon = (lon2 - lon1) * .pi / 180
+        let h = sin(dLat / 2) * sin(dLat / 2) + cos(la1) * cos(la2) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * Self.earthRadiusKm * asin(min(1, sqrt(h)))
+    }
+
+    // MARK: Names
+
+    /// Places whose name starts with `query`, ignoring case and accents,
+    /// most populous first. "paris, tex" narrows by region or country
+    /// ("Paris, Texas"); alternate names such as "Napoli" also match.
+    public func complete(_ query: String, limit: Int) -> [Place] {
+        guard limit > 0, let q = NameQuery(query) else { return [] }
+        return data.withUnsafeBytes { raw in
+            let r = ByteReader(raw)
+            var ranks = best(q.name, q.qualifiers, limit: limit, exactOnly: false, r)
+            if ranks.isEmpty, !q.qualifiers.isEmpty {
+                // A name with a comma in it, or qualifiers that match nothing.
+                ranks = best(q.whole, [], limit: limit, exactOnly: false, r)
+            }
+            return ranks.compactMap { decode($0, r) }
+        }
+    }
+
+    /// The place meant by a full name typed at the go-to prompt: the most
+    /// populous exact match, else the most populous completion.
+    public func place(named query: String) -> Place? {
+        guard let q = NameQuery(query) else { return nil }
+        return data.withUnsafeBytes { raw in
+            let r = ByteReader(raw)
+            let rank = best(q.name, q.qualifiers, limit: 1, exactOnly: true, r).first
+                ?? best(q.name, q.qualifiers, limit: 1, exactOnly: false, r).first
+                ?? (q.qualifiers.isEmpty ? nil : best(q.whole, [], limit: 1, exactOnly: false, r).first)
+            return rank.flatMap { decode($0, r) }
+        }
+    }
+
+    /// The `limit` smallest ranks among index entries whose key starts with
+    /// (or, if `exactOnly`, equals) `prefix` and whose place matches every
+    /// qualifier. Places found only through the start of an alternate name
+    /// ("Sao Petersburgo" for "sao p") come after all the others.
+    private func best(_ prefix: [UInt8], _ qualifiers: [[UInt8]], limit: Int, exactOnly: Bool, _ r: ByteReader) -> [Int] {
+        let low = partitionPoint { compareKey($0, prefix, r) >= 0 }
+        let high = partitionPoint { compareKey($0, prefix, r) > 0 }
+        var names = TopRanks(capacity: limit)
+        var aliases = TopRanks(capacity: 2 * limit)  // room for places also in `names`
+        for entry in low..<high {
+            let exact = keyLength(entry, r) == prefix.count
+            if exactOnly && !exact { break }  // exact keys sort first
+            let value = r.u24(layout.index + entry * PlacesLayout.indexEntrySize + 3)
+            let rank = Int(value & ~PlacesLayout.aliasFlag)
+            guard rank < layout.count else { continue }
+            let isAliasPrefix = value & PlacesLayout.aliasFlag != 0 && !exact
+            guard isAliasPrefix ? aliases.wouldTake(rank) : names.wouldTake(rank) else { continue }
+            if !qualifiers.isEmpty && !matches(rank, qualifiers, r) { continue }
+            if isAliasPrefix { aliases.insert(rank) } else { names.insert(rank) }
+        }
+        let more = aliases.ranks.filter { !names.ranks.contains($0) }
+        return Array((names.ranks + more).prefix(limit))
+    }
+
+    /// First index entry for which `isAtOrAfter` holds (it must be monotonic).
+    private func partitionPoint(_ isAtOrAfter: (Int) -> Bool) -> Int {
+        var low = 0, high = layout.indexCount
+        while low < high {
+            let mid = (low + high) / 2
+            if isAtOrAfter(mid) { high = mid } else { low = mid + 1 }
+        }
+        return low
+    }
+
+    /// Compares an entry's key, cut to the prefix's length, with the prefix:
+    /// −1, 0 (the key starts with the prefix) or 1. ASCII capitals in keys
+    /// that point at place names are lowered on the way.
+    private func compareKey(_ entry: Int, _ prefix: [UInt8], _ r: ByteReader) -> Int {
+        let (start, length) = keyBytes(entry, r)
+        let n = min(length, prefix.count)
+        for i in 0..<n {
+            var b = r.u8(start + i)
+            if b >= 0x41 && b <= 0x5A { b += 0x20 }
+            if b != prefix[i] { return b < prefix[i] ? -1 : 1 }
+        }
+        return length < prefix.count ? -1 : 0
+    }
+
+    private func keyLength(_ entry: Int, _ r: ByteReader) -> Int { keyBytes(entry, r).length }
+
+    private func keyBytes(_ entry: Int, _ r: ByteReader) -> (start: Int, length: Int) {
+        let offset = Int(r.u24(layout.index + entry * PlacesLayout.indexEntrySize))
+        return stringBytes(offset, r) ?? (0, 0)
+    }
+
+    /// Does every qualifier start the place's region, its country's name, or equal its country code?
+    private func matches(_ rank: Int, _ qualifiers: [[UInt8]], _ r: ByteReader) -> Bool {
+        let base = layout.records + rank * PlacesLayout.recordSize
+        let admin = r.u16(base + 16)
+        let country = Int(r.u8(base + 18))
+        var fields: [(start: Int, length: Int)] = []
+        if admin != PlacesLayout.noAdmin1, Int(admin) < layout.admin1Count,
+           let folded = stringBytes(Int(r.u32(layout.admin1 + Int(admin) * PlacesLayout.admin1Size + 4)), r) {
+            fields.append(folded)
+        }
+        let countryBase = layout.countries + country * PlacesLayout.countrySize
+        if country < layout.countryCount,
+           let folded = stringBytes(Int(r.u32(countryBase + 6)), r) {
+            fields.append(folded)
+        }
+        let code = [r.u8(countryBase) | 0x20, r.u8(countryBase + 1) | 0x20]
+        return qualifiers.allSatisfy { q in
+            q == code || fields.contains { field in
+                field.length >= q.count && q.indices.allSatisfy { r.u8(field.start + $0) == q[$0] }
+            }
+        }
+    }
+
+    // MARK: Decoding
+
+    /// Start and length of the string at `offset` in the string section, if it fits there.
+    private func stringBytes(_ offset: Int, _ r: ByteReader) -> (start: Int, length: Int)? {
+        guard offset < layout.stringsLength else { return nil }
+        let length = Int(r.u8(layout.strings + offset))
+        guard offset + 1 + length <= layout.stringsLength else { return nil }
+        return (layout.strings + offset + 1, length)
+    }
+
+    private func string(_ offset: Int, _ r: ByteReader) -> String? {
+        guard let (start, length) = stringBytes(offset, r) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: r.bytes[start..<start + length]), as: UTF8.self)
+    }
+
+    private func decode(_ rank: Int, _ r: ByteReader) -> Place? {
+        guard rank >= 0, rank < layout.count else { return nil }
+        let base = layout.records + rank * PlacesLayout.recordSize
+        let admin = r.u16(base + 16)
+        let country = Int(r.u8(base + 18))
+        var admin1: String?
+        if admin != PlacesLayout.noAdmin1, Int(admin) < layout.admin1Count {
+            admin1 = string(Int(r.u32(layout.admin1 + Int(admin) * PlacesLayout.admin1Size)), r)
+        }
+        var code = "??"
+        if country < layout.countryCount {
+            let c = layout.countries + country * PlacesLayout.countrySize
+            code = String(decoding: [r.u8(c), r.u8(c + 1)], as: UTF8.self)
+        }
+        let point = GeoPoint(latitude: Double(r.i32(base)) / 100_000, longitude: Double(r.i32(base + 4)) / 100_000)
+        return Place(name: string(Int(r.u32(base + 12)), r) ?? "?", admin1: admin1, countryCode: code,
+                     coordinate: point, population: Int(r.u32(base + 8)))
+    }
+}
+
+/// The smallest distinct ranks seen, in order.
+private struct TopRanks {
+    let capacity: Int
+    var ranks: [Int] = []
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        ranks.reserveCapacity(capacity + 1)
+    }
+
+    func wouldTake(_ rank: Int) -> Bool {
+        if ranks.count == capacity, let worst = ranks.last, rank >= worst { return false }
+        return !ranks.contains(rank)
+    }
+
+    mutating func insert(_ rank: Int) {
+        ranks.insert(rank, at: ranks.firstIndex { $0 > rank } ?? ranks.count)
+        if ranks.count > capacity { ranks.removeLast() }
+    }
+}
+
+/// A go-to query split at commas: "Paris, Texas" → name "paris", qualifiers ["texas"].
+private struct NameQuery {
+    var name: [UInt8]
+    var qualifiers: [[UInt8]]
+    var whole: [UInt8]
+
+    init?(_ text: String) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
+        guard let first = parts.first, !first.isEmpty else { return nil }
+        name = first
+        qualifiers = parts.dropFirst().filter { !$0.isEmpty }
+        whole = Array(searchFold(text).utf8)
+    }
+}

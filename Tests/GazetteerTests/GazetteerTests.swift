@@ -1,0 +1,219 @@
+import Foundation
+import WorldMap
+import XCTest
+
+@testable import Gazetteer
+
+final class GazetteerTests: XCTestCase {
+    // Loaded once: the file is mapped, so sharing it between tests is free.
+    static let shared = Result { try Gazetteer.bundled() }
+
+    func gazetteer() throws -> Gazetteer { try Self.shared.get() }
+
+    // MARK: Nearest
+
+    func testNearestToNaplesIsNaples() throws {
+        let found = try XCTUnwrap(gazetteer().nearest(to: GeoPoint(latitude: 40.85, longitude: 14.27)))
+        XCTAssertEqual(found.place.name, "Naples")
+        XCTAssertEqual(found.place.countryCode, "IT")
+        XCTAssertEqual(found.place.admin1, "Campania")
+        XCTAssertEqual(found.place.displayName, "Naples, Campania, IT")
+        XCTAssertLessThan(found.distanceKm, 1)
+    }
+
+    func testNearestAcrossTheAntimeridian() throws {
+        let g = try gazetteer()
+        // Egvekinot lies at 179.1° W; from 179.99° E it is 40 km east, across ±180.
+        let chukotka = try XCTUnwrap(g.nearest(to: GeoPoint(latitude: 66.3, longitude: 179.99)))
+        XCTAssertEqual(chukotka.place.name, "Egvekinot")
+        XCTAssertLessThan(chukotka.distanceKm, 60)
+        // And the other way round: from 179.9° W, Savusavu on Vanua Levu (179.3° E).
+        let fiji = try XCTUnwrap(g.nearest(to: GeoPoint(latitude: -16.8, longitude: -179.9)))
+        XCTAssertEqual(fiji.place.name, "Savusavu")
+        XCTAssertEqual(fiji.place.countryCode, "FJ")
+    }
+
+    func testNearestNearThePolesAndOutOfRangeInput() throws {
+        let g = try gazetteer()
+        let north = try XCTUnwrap(g.nearest(to: GeoPoint(latitude: 90, longitude: 0)))
+        XCTAssertEqual(north.place.name, "Longyearbyen")
+        let south = try XCTUnwrap(g.nearest(to: GeoPoint(latitude: -90, longitude: 123)))
+        XCTAssertGreaterThan(south.distanceKm, 2000)
+        XCTAssertNotNil(g.nearest(to: GeoPoint(latitude: 89.999, longitude: 180)))
+        XCTAssertNotNil(g.nearest(to: GeoPoint(latitude: -89.5, longitude: -180)))
+        // Longitudes past ±180 wrap; NaN has no nearest place.
+        XCTAssertEqual(g.nearest(to: GeoPoint(latitude: 40.85, longitude: 374.27))?.place.name, "Naples")
+        XCTAssertNil(g.nearest(to: GeoPoint(latitude: .nan, longitude: 0)))
+    }
+
+    func testNearestAgreesWithExhaustiveSearch() throws {
+        let g = try gazetteer()
+        let all = (0..<g.count).compactMap { g.place(rank: $0)?.coordinate }
+        XCTAssertEqual(all.count, g.count)
+        var rng = SplitMix(seed: 42)
+        var points = [GeoPoint(latitude: 0, longitude: 180), GeoPoint(latitude: -48.9, longitude: -123.4),
+                      GeoPoint(latitude: 85, longitude: -179.9), GeoPoint(latitude: -60, longitude: 179.999)]
+        for _ in 0..<20 {
+            points.append(GeoPoint(latitude: rng.next(in: -90...90), longitude: rng.next(in: -180...180)))
+        }
+        for p in points {
+            let expected = all.map { distanceKm(p, $0) }.min() ?? .infinity
+            let found = try XCTUnwrap(g.nearest(to: p))
+            XCTAssertEqual(found.distanceKm, expected, accuracy: 1e-6, "at \(p)")
+            XCTAssertEqual(distanceKm(p, found.place.coordinate), found.distanceKm, accuracy: 1e-6)
+        }
+    }
+
+    // MARK: Completion
+
+    func testCompletionIgnoresCaseAndRanksByPopulation() throws {
+        let results = try gazetteer().complete("PARIS", limit: 20)
+        XCTAssertEqual(results.first?.displayName, "Paris, Ile-de-France, FR")
+        XCTAssertTrue(results.contains { $0.displayName == "Paris, Texas, US" })
+        // Places named Paris… by population; Warsaw ("Paris of the North") only after them.
+        let byName = results.prefix { searchFold($0.name).hasPrefix("paris") || searchFold($0.name) == "parys" }
+        XCTAssertGreaterThan(byName.count, 10)
+        XCTAssertEqual(byName.map(\.population), byName.map(\.population).sorted(by: >))
+        // Districts such as "Paris 15 Vaugirard" are left out of the data.
+        XCTAssertFalse(results.contains { $0.name.contains(where: \.isNumber) })
+    }
+
+    func testCompletionIgnoresAccents() throws {
+        let g = try gazetteer()
+        for query in ["zurich", "Zürich", "ZUR", "zür"] {
+            XCTAssertEqual(g.complete(query, limit: 3).first?.name, "Zürich", query)
+        }
+        XCTAssertEqual(g.complete("sao p", limit: 3).first?.displayName, "São Paulo, São Paulo, BR")
+        XCTAssertEqual(g.complete("São Pau", limit: 3).first?.name, "São Paulo")
+        XCTAssertEqual(g.complete("naples", limit: 5).first?.displayName, "Naples, Campania, IT")
+    }
+
+    func testCompletionFindsAlternateNames() throws {
+        let g = try gazetteer()
+        XCTAssertEqual(g.complete("napoli", limit: 1).first?.displayName, "Naples, Campania, IT")
+        XCTAssertEqual(g.place(named: "Cologne")?.name, "Köln")
+        XCTAssertEqual(g.place(named: "Lisboa")?.displayName, "Lisbon, Lisbon, PT")
+        // A place found only by the start of an alternate name comes after
+        // places whose own name matches: "sao p" is São Paulo and São Pedro…,
+        // not Saint Petersburg ("Sao Petersburgo").
+        let saoP = g.complete("sao p", limit: 10)
+        XCTAssertEqual(saoP.count, 10)
+        XCTAssertTrue(saoP.allSatisfy { searchFold($0.name).hasPrefix("sao p") })
+    }
+
+    func testCompletionNarrowsByRegionOrCountry() throws {
+        let g = try gazetteer()
+        XCTAssertEqual(g.complete("paris, tex", limit: 5).map(\.displayName), ["Paris, Texas, US"])
+        XCTAssertEqual(g.complete("Paris, Tennessee, US", limit: 5).map(\.displayName), ["Paris, Tennessee, US"])
+        let inCanada = g.complete("paris, ca", limit: 5)
+        XCTAssertFalse(inCanada.isEmpty)
+        XCTAssertTrue(inCanada.allSatisfy { $0.countryCode == "CA" })
+        XCTAssertEqual(g.complete("naples, united st", limit: 1).first?.displayName, "Naples, Florida, US")
+    }
+
+    func testEmptyAndUnknownQueries() throws {
+        let g = try gazetteer()
+        XCTAssertEqual(g.complete("", limit: 10), [])
+        XCTAssertEqual(g.complete("  , ", limit: 10), [])
+        XCTAssertEqual(g.complete("paris", limit: 0), [])
+        XCTAssertEqual(g.complete("xqzxqzxqz", limit: 10), [])
+        XCTAssertNil(g.place(named: ""))
+        XCTAssertNil(g.place(named: "xqzxqzxqz"))
+        XCTAssertEqual(g.complete("a", limit: 10).count, 10)
+    }
+
+    func testPlaceNamedPrefersExactNames() throws {
+        let g = try gazetteer()
+        XCTAssertEqual(g.place(named: "paris")?.displayName, "Paris, Ile-de-France, FR")
+        XCTAssertEqual(g.place(named: "Paris, Texas")?.displayName, "Paris, Texas, US")
+        XCTAssertEqual(g.place(named: "Naples, Campania, IT")?.displayName, "Naples, Campania, IT")
+        // A whole name beats bigger places it only starts.
+        XCTAssertEqual(g.place(named: "york")?.displayName, "York, England, GB")
+        XCTAssertEqual(g.place(named: "napol")?.name, "Napoleon")
+        // No exact name: the best completion.
+        XCTAssertEqual(g.place(named: "zuri")?.name, "Zürich")
+    }
+
+    // MARK: Folding
+
+    func testFoldingMatchesTheBuildScript() {
+        // Same cases as fold() in scripts/build_places.py.
+        XCTAssertEqual(searchFold("São Paulo"), "sao paulo")
+        XCTAssertEqual(searchFold("Zürich"), "zurich")
+        XCTAssertEqual(searchFold("Île-de-France"), "ile de france")
+        XCTAssertEqual(searchFold("Łódź"), "lodz")
+        XCTAssertEqual(searchFold("Straße"), "strasse")
+        XCTAssertEqual(searchFold("Ærøskøbing"), "aeroskobing")
+        XCTAssertEqual(searchFold("Ra's al Khaymah"), "ras al khaymah")
+        XCTAssertEqual(searchFold("  St. Louis  "), "st louis")
+        XCTAssertEqual(searchFold("İSTANBUL"), "istanbul")
+    }
+
+    // MARK: Damaged files
+
+    func testMissingGarbageAndTruncatedFilesThrow() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gazetteer-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let real = try Data(contentsOf: try XCTUnwrap(ResourceLocator.url(for: Gazetteer.resourceName)))
+
+        func load(_ bytes: Data) throws -> Gazetteer {
+            let url = dir.appendingPathComponent(UUID().uuidString)
+            try bytes.write(to: url)
+            return try Gazetteer.load(from: url)
+        }
+        func assertInvalid(_ bytes: Data, _ message: String, line: UInt = #line) {
+            XCTAssertThrowsError(try load(bytes), message, line: line) { error in
+                guard case GazetteerError.invalidFormat = error else {
+                    return XCTFail("\(message): \(error)", line: line)
+                }
+            }
+        }
+        assertInvalid(Data(), "empty")
+        assertInvalid(Data("hello, world".utf8), "text")
+        var rng = SplitMix(seed: 7)
+        assertInvalid(Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &rng) }), "noise")
+        assertInvalid(real.prefix(real.count / 2), "truncated")
+        assertInvalid(real.prefix(real.count - 1), "one byte short")
+        assertInvalid(real + Data([0]), "one byte long")
+        var otherVersion = real
+        otherVersion[8] = 99
+        assertInvalid(otherVersion, "version")
+        XCTAssertThrowsError(try Gazetteer.load(from: dir.appendingPathComponent("missing"))) { error in
+            guard case GazetteerError.unreadable = error else { return XCTFail("missing: \(error)") }
+        }
+    }
+
+    func testScrambledBodyDoesNotCrash() throws {
+        let real = try Data(contentsOf: try XCTUnwrap(ResourceLocator.url(for: Gazetteer.resourceName)))
+        var scrambled = real
+        var rng = SplitMix(seed: 3)
+        // Keep the header (92 bytes) and the grid starts valid; garble records, index and strings.
+        for _ in 0..<200_000 {
+            let at = Int.random(in: 92..<scrambled.count, using: &rng)
+            scrambled[at] = UInt8.random(in: 0...255, using: &rng)
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gazetteer-scrambled-\(UUID().uuidString)")
+        try scrambled.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        // Loading may refuse it (grid check); if it loads, queries must not trap.
+        guard let g = try? Gazetteer.load(from: url) else { return }
+        _ = g.nearest(to: GeoPoint(latitude: 40.85, longitude: 14.27))
+        _ = g.complete("pa", limit: 10)
+        _ = g.place(named: "paris, texas")
+    }
+}
+
+/// A tiny deterministic generator so the tests pick the same points every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func next(in range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
+}
