@@ -107,7 +107,7 @@ public struct MapCamera: Hashable, Sendable {
     }
 
     /// Keeps the cursor inside the map, scrolling one cell at a time.
-    mutating func scrollToCursor(width: Int, height: Int) {
+    public mutating func scrollToCursor(width: Int, height: Int) {
         let cell = cursorCell(width: width, height: height)
         if cell.col < 0 { centerX = wrap(centerX + Double(cell.col) * cellWidth) }
         if cell.col >= width { centerX = wrap(centerX + Double(cell.col - width + 1) * cellWidth) }
@@ -118,7 +118,7 @@ public struct MapCamera: Hashable, Sendable {
 
     /// Stops the map scrolling past the poles of the Mercator square (when the
     /// map is taller than the world, the world is centred).
-    mutating func clampCenter(height: Int) {
+    public mutating func clampCenter(height: Int) {
         let half = Double(height * Viewport.dotsPerCellY) / 2 / worldDots
         if half >= 0.5 {
             centerY = 0.5

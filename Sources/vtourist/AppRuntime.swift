@@ -32,6 +32,7 @@ final class AppRuntime {
     private var state: AppState
     private let reducer: AppReducer
     private let terminal: NcursesTerminal
+    private let waker: TerminalWaker
     private let store: AppDatabase
     private let geometry: WorldGeometry
     private let storeQueue = DispatchQueue(label: "vtourist.store")
@@ -51,6 +52,7 @@ final class AppRuntime {
     init(terminal: NcursesTerminal, store: AppDatabase, geometry: WorldGeometry, places: PlaceLookup,
          pins: [Pin], view: MapViewState?, settings: MapSettings) {
         self.terminal = terminal
+        self.waker = terminal.waker
         self.store = store
         self.geometry = geometry
         self.reducer = AppReducer(places: places)
@@ -124,11 +126,11 @@ final class AppRuntime {
                 running = false
             case let .saveMapView(view):
                 if pendingView.set(view) {
-                    storeQueue.async { [store, inbox, pendingView, terminal] in
+                    storeQueue.async { [store, inbox, pendingView, waker] in
                         guard let view = pendingView.take() else { return }
                         do { try store.saveMapView(view) } catch {
                             inbox.post(.storeFailed("Could not save the map view: \(error)"))
-                            terminal.wake()
+                            waker.wake()
                         }
                     }
                 }
@@ -151,14 +153,14 @@ final class AppRuntime {
     /// Runs a store write off the UI thread and posts its outcome back.
     private func write(_ body: @escaping @Sendable (AppDatabase) throws -> AppAction) {
         writes += 1
-        storeQueue.async { [store, inbox, terminal] in
+        storeQueue.async { [store, inbox, waker] in
             do {
                 inbox.post(try body(store))
             } catch {
                 inbox.post(.storeFailed("Could not save: \(error)"))
                 if let pins = try? store.pins() { inbox.post(.pinsLoaded(pins)) }
             }
-            terminal.wake()
+            waker.wake()
         }
     }
 
@@ -168,12 +170,12 @@ final class AppRuntime {
         guard t - lastPoll >= AppRuntime.pollInterval else { return }
         lastPoll = t
         let issued = writes
-        storeQueue.async { [store, inbox, terminal, seenVersion] in
+        storeQueue.async { [store, inbox, waker, seenVersion] in
             guard let version = try? store.dataVersion(), version != seenVersion.value else { return }
             guard let pins = try? store.pins() else { return }
             seenVersion.value = version
             inbox.post(.pinsLoaded(pins), issuedAfterWrite: issued)
-            terminal.wake()
+            waker.wake()
         }
     }
 }

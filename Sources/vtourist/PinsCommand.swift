@@ -59,6 +59,7 @@ enum PinJSON {
     }
 
     static func encode(_ pins: [Pin]) -> String {
+        if pins.isEmpty { return "[]" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(pins.map(entry)), let text = String(data: data, encoding: .utf8) else {

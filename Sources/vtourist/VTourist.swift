@@ -10,6 +10,12 @@ struct VTourist: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vtourist",
         abstract: "Virtual Tourist for the terminal: drop pins on a world map and collect photo albums of the places.",
+        discussion: """
+            Run without a subcommand for the full-screen map: vtourist [--db <path>]
+
+            The database is --db, else $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite.
+            Press ? in the app for its keys.
+            """,
         version: version,
         subcommands: [App.self, Pins.self],
         defaultSubcommand: App.self
