@@ -32,6 +32,28 @@ func accessProblem(path: String, folder: String, facts: PathFacts) -> StoreError
     return nil
 }
 
+/// Serializes opening (checks, WAL set-up, migrations) among processes and threads, so two
+/// instances started at once on a new file do not both create the schema.
+///
+/// An `flock` on the database's folder: it needs no extra file, and unlike a lock taken on the
+/// database file itself, closing it cannot release SQLite's own `fcntl` locks.
+enum OpenLock {
+    static func holding<T>(path: String, folder: String, timeout: TimeInterval,
+                           _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // A folder we cannot open for reading cannot be locked; opening still works, unserialized.
+        guard fd >= 0 else { return try body() }
+        defer { close(fd) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else { throw .locked(path: path) }
+            usleep(2_000)
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+}
+
 enum OpenCheck {
     /// The 16 bytes every SQLite 3 file starts with.
     static let sqliteMagic = Array("SQLite format 3\0".utf8)
@@ -73,8 +95,10 @@ enum OpenCheck {
 
     static func facts(path: String) -> PathFacts {
         func file(_ p: String) -> PathFacts.File? {
-            guard FileManager.default.fileExists(atPath: p) else { return nil }
-            return .init(readable: access(p, R_OK) == 0, writable: access(p, W_OK) == 0)
+            // nil when absent, also when it vanishes between calls (another instance closing removes -wal/-shm).
+            func allowed(_ mode: Int32) -> Bool? { access(p, mode) == 0 ? true : (errno == ENOENT ? nil : false) }
+            guard let readable = allowed(R_OK), let writable = allowed(W_OK) else { return nil }
+            return .init(readable: readable, writable: writable)
         }
         return PathFacts(database: file(path), wal: file(path + "-wal"), shm: file(path + "-shm"),
                          folderWritable: access(folder(of: path), W_OK | X_OK) == 0)
@@ -114,7 +138,7 @@ enum OpenCheck {
             defer { try? queue.close() }
             try queue.read { db in try check(db, path: path, migrator: migrator) }
         } catch {
-            throw StoreError.from(error, path: path, busyTimeout: busyTimeout)
+            throw StoreError.from(error, path: path)
         }
     }
 
@@ -123,8 +147,8 @@ enum OpenCheck {
         let tables = try String.fetchAll(db, sql: """
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
             """)
-        // An SQLite file with no tables is as good as new.
-        if tables.isEmpty { return }
+        // No tables of its own (GRDB's bookkeeping at most, as after a crash mid-creation): as good as new.
+        if tables.allSatisfy({ $0.hasPrefix("grdb_") }), try migrator.appliedIdentifiers(db).isEmpty { return }
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         guard applicationID == Schema.applicationID else { throw StoreError.foreignDatabase(path: path) }
 

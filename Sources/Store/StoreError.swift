@@ -28,7 +28,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     /// A later vtourist migrated the file to a schema this one does not know.
     case newerVersion(path: String, migrations: [String])
     /// Another program held the write lock for longer than we wait.
-    case locked(path: String, waited: TimeInterval)
+    case locked(path: String)
     /// The disk (or quota) is full.
     case diskFull(path: String)
     /// A coordinate outside latitude −90…90, longitude −180…180 (or not a number).
@@ -63,8 +63,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .newerVersion(let path, let migrations):
             let list = migrations.sorted().joined(separator: ", ")
             return "cannot open database \(path): it was written by a newer version of vtourist (unknown schema \(list)); please update vtourist"
-        case .locked(let path, let waited):
-            return "database \(path) is locked by another program (waited \(Self.seconds(waited))); try again when it has finished"
+        case .locked(let path):
+            return "database \(path) is busy: another program is writing to it; try again when it has finished"
         case .diskFull(let path):
             return "cannot write database \(path): the disk is full"
         case .invalidCoordinate(let latitude, let longitude):
@@ -77,15 +77,11 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     }
 
     public var errorDescription: String? { description }
-
-    private static func seconds(_ t: TimeInterval) -> String {
-        t < 1 ? "\(Int((t * 1000).rounded())) ms" : "\(Int(t.rounded())) s"
-    }
 }
 
 extension StoreError {
     /// Turns whatever SQLite or the file system threw into the one-line error for `path`.
-    static func from(_ error: any Error, path: String, busyTimeout: TimeInterval) -> StoreError {
+    static func from(_ error: any Error, path: String) -> StoreError {
         if let storeError = error as? StoreError { return storeError }
         guard let dbError = error as? DatabaseError else {
             return .failure(path: path, detail: Self.oneLine(String(describing: error)))
@@ -93,7 +89,7 @@ extension StoreError {
         let detail = Self.oneLine(dbError.message ?? "\(dbError.resultCode)")
         switch dbError.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return .locked(path: path, waited: busyTimeout)
+            return .locked(path: path)
         case .SQLITE_CORRUPT:
             return .corrupt(path: path, detail: detail)
         case .SQLITE_NOTADB:
