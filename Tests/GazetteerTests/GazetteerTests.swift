@@ -120,6 +120,7 @@ final class GazetteerTests: XCTestCase {
         XCTAssertNil(g.place(named: ""))
         XCTAssertNil(g.place(named: "xqzxqzxqz"))
         XCTAssertEqual(g.complete("a", limit: 10).count, 10)
+        XCTAssertEqual(g.complete("paris, texas", limit: .max).map(\.displayName), ["Paris, Texas, US"])
     }
 
     func testPlaceNamedPrefersExactNames() throws {
@@ -188,19 +189,28 @@ final class GazetteerTests: XCTestCase {
         let real = try Data(contentsOf: try XCTUnwrap(ResourceLocator.url(for: Gazetteer.resourceName)))
         var scrambled = real
         var rng = SplitMix(seed: 3)
-        // Keep the header (92 bytes) and the grid starts valid; garble records, index and strings.
-        for _ in 0..<200_000 {
-            let at = Int.random(in: 92..<scrambled.count, using: &rng)
-            scrambled[at] = UInt8.random(in: 0...255, using: &rng)
+        // Garble every section but the grid starts (section 4), which loading checks.
+        func u32(_ at: Int) -> Int { Int(real[at]) | Int(real[at + 1]) << 8 | Int(real[at + 2]) << 16 | Int(real[at + 3]) << 24 }
+        for section in [0, 1, 2, 3, 5, 6] {
+            let offset = u32(32 + 8 * section), length = u32(36 + 8 * section)
+            for _ in 0..<max(1, length / 20) {
+                scrambled[offset + Int.random(in: 0..<length, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
         }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("gazetteer-scrambled-\(UUID().uuidString)")
         try scrambled.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        // Loading may refuse it (grid check); if it loads, queries must not trap.
-        guard let g = try? Gazetteer.load(from: url) else { return }
-        _ = g.nearest(to: GeoPoint(latitude: 40.85, longitude: 14.27))
-        _ = g.complete("pa", limit: 10)
-        _ = g.place(named: "paris, texas")
+        let g = try Gazetteer.load(from: url)
+        // Answers may be nonsense; what matters is that nothing traps.
+        for p in [GeoPoint(latitude: 40.85, longitude: 14.27), GeoPoint(latitude: -90, longitude: 0),
+                  GeoPoint(latitude: 66.3, longitude: 179.99)] {
+            _ = g.nearest(to: p)
+        }
+        for q in ["a", "pa", "zurich", "paris, texas", "s, u"] {
+            _ = g.complete(q, limit: 10)
+            _ = g.place(named: q)
+        }
+        for rank in stride(from: 0, to: g.count, by: 97) { _ = g.place(rank: rank)?.displayName }
     }
 }
 
