@@ -47,6 +47,7 @@ struct App: ParsableCommand {
             let runtime = AppRuntime(terminal: terminal, store: store, geometry: geometry,
                                      places: .live(gazetteer), pins: pins, view: view, settings: settings)
             runtime.run()
+            try? store.close()
         }
     }
 }

@@ -14,8 +14,9 @@ struct Pins: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let store = try database.open()
+            defer { try? store.close() }  // folds the WAL back into the file
             let pins: [Pin]
-            do { pins = try store.pins() } catch { throw CommandFailure("cannot read pins: \(error)") }
+            do { pins = try store.pins() } catch { throw CommandFailure("\(error)") }
             if json {
                 print(PinJSON.encode(pins))
             } else {

@@ -88,9 +88,9 @@ final class JourneyTests: XCTestCase {
         let view = statusLine(t.wait(for: "the last move") { !$0.contains("Pin dropped") })
         _ = try waitForPins(db, count: 2)
         Thread.sleep(forTimeInterval: 0.3)  // the view write is asynchronous; give it a moment, as a person would
-        let pid = try XCTUnwrap(t.panePID)
+        let pid = try XCTUnwrap(t.appPID)
         Foundation.kill(pid, SIGKILL)
-        XCTAssertNotNil(t.waitForExit())
+        XCTAssertEqual(t.waitForExit(), 128 + SIGKILL)
 
         XCTAssertEqual(try pins(db: db).count, 2)
         let check = try runProcess("/usr/bin/sqlite3", [db, "PRAGMA integrity_check;"])

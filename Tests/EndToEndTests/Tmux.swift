@@ -1,26 +1,46 @@
 import Foundation
 import XCTest
 
-/// Runs a command and returns its exit status and output.
+/// Runs a command and returns its exit status and output. Output goes through
+/// files, not pipes: a daemon the command starts (the tmux server) may keep
+/// inherited pipes open for ever.
 @discardableResult
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-         stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe(), err = Pipe(), input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(stdin) }
-    try? input.fileHandleForWriting.close()
-    // Read both pipes to the end before waiting, so a full pipe cannot stall the child.
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
+    throws -> (status: Int32, stdout: String, stderr: String) {
+    let dir = FileManager.default.temporaryDirectory
+    let outURL = dir.appendingPathComponent("vtourist-out-\(UUID().uuidString)")
+    let errURL = dir.appendingPathComponent("vtourist-err-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    defer {
+        try? FileManager.default.removeItem(at: outURL)
+        try? FileManager.default.removeItem(at: errURL)
+    }
+    // posix_spawn and waitpid: Foundation's Process can miss the exit of a
+    // child whose own child (the tmux server) lives on.
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outURL.path, O_WRONLY | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, errURL.path, O_WRONLY | O_TRUNC, 0o600)
+    let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+    let argv = [executable] + arguments
+    var cArgs = argv.map { strdup($0) } + [nil]
+    var cEnv = env.map { strdup($0) } + [nil]
+    defer {
+        cArgs.forEach { free($0) }
+        cEnv.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, executable, &actions, nil, &cArgs, &cEnv)
+    guard rc == 0 else { throw TmuxError(message: "cannot start \(executable): \(String(cString: strerror(rc)))") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+    let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+    return (exitStatus, stdout, stderr)
 }
 
 /// The release binary under test: $VTOURIST_BIN (set by `make test`), else
@@ -47,6 +67,8 @@ struct BinaryNotFound: Error, CustomStringConvertible {
 final class TmuxSession {
     let socket: String
     let name = "vt"
+    /// The shell around the app writes the app's exit status here.
+    let exitFile: String
     private static let tmux = "/usr/bin/tmux"
 
     init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
@@ -55,9 +77,10 @@ final class TmuxSession {
         env.merge(environment) { $1 }
         let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(TmuxSession.quote($0.value))" }
         let unset = environment["NO_COLOR"] == nil ? "-u NO_COLOR " : ""
-        let shell = "exec env \(unset)" + assignments.joined(separator: " ") + " " + command.map(TmuxSession.quote).joined(separator: " ")
+        exitFile = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-exit-\(socket)").path
+        let app = "env \(unset)" + assignments.joined(separator: " ") + " " + command.map(TmuxSession.quote).joined(separator: " ")
+        let shell = "\(app); echo $? > \(TmuxSession.quote(exitFile)); sleep 600"
         try tmux(["-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), shell])
-        try tmux(["set-option", "-t", name, "remain-on-exit", "on"])
     }
 
     deinit { kill() }
@@ -116,16 +139,18 @@ final class TmuxSession {
         try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
     }
 
-    var panePID: Int32? {
-        (try? tmux(["display-message", "-p", "-t", name, "#{pane_pid}"])).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    /// The app's process: the child of the pane's shell.
+    var appPID: Int32? {
+        guard let shell = (try? tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]))
+            .flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else { return nil }
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { Int32($0) }
     }
 
-    /// nil while the program runs, else its exit status.
+    /// nil while the program runs, else its exit status (128+N after signal N).
     var exitStatus: Int32? {
-        guard let out = try? tmux(["display-message", "-p", "-t", name, "#{pane_dead} #{pane_dead_status}"]) else { return nil }
-        let parts = out.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard parts.first == "1" else { return nil }
-        return parts.count > 1 ? Int32(parts[1]) ?? -1 : -1
+        guard let text = try? String(contentsOfFile: exitFile, encoding: .utf8) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     func waitForExit(timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line) -> Int32? {
@@ -140,6 +165,7 @@ final class TmuxSession {
 
     func kill() {
         _ = try? runProcess(TmuxSession.tmux, ["-L", socket, "kill-server"])
+        try? FileManager.default.removeItem(atPath: exitFile)
     }
 }
 
