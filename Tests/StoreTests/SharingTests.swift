@@ -91,7 +91,7 @@ final class SharingTests: XCTestCase {
     /// Another process holds the write lock past the busy timeout: writes fail with a clear
     /// error, reads go on (WAL), and writes work again once it lets go.
     func testALockedDatabase() throws {
-        guard let python = findProgram("python3") else { throw XCTSkip("python3 is needed to hold a lock from another process") }
+        let python = try XCTUnwrap(findProgram("python3"), "python3 is needed to hold a lock from another process")
         let path = try makeTempFolder(self) + "/vtourist.sqlite"
         let db = try AppDatabase.open(path: path, busyTimeout: 0.3)
         defer { try? db.close() }
