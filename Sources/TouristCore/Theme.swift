@@ -47,7 +47,7 @@ public struct Theme: Sendable {
             let panel = Color.rgb(38, 38, 38)
             return Theme(
                 sea: Style(fg: ink, bg: .rgb(0, 0, 95)), land: Style(fg: ink, bg: .rgb(48, 48, 48)),
-                coast: .rgb(215, 215, 175), border: .rgb(138, 138, 138),
+                coast: .rgb(215, 215, 175), border: .rgb(215, 135, 95),
                 pin: Style(fg: .rgb(255, 95, 95), attributes: .bold),
                 cluster: Style(fg: .rgb(255, 255, 255), bg: .rgb(175, 0, 0), attributes: .bold),
                 highlight: Style(fg: .rgb(0, 0, 0), bg: .rgb(255, 215, 0), attributes: .bold),

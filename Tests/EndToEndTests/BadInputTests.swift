@@ -176,3 +176,77 @@ final class BadInputTests: XCTestCase {
         try assertRefused(file.appendingPathComponent("vt.sqlite").path, mentioning: [file.path])
     }
 }
+
+/// The mouse, as a terminal reports it (X10 encoding, which the app's
+/// terminfo entry asks for): click, wheel, press and hold.
+final class MouseTests: XCTestCase {
+    func mouse(_ button: Int, x: Int, y: Int) -> String {
+        String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x))) + String(UnicodeScalar(UInt8(33 + y)))
+    }
+
+    func testClickWheelAndHold() throws {
+        let db = try temporaryDirectory().appendingPathComponent("mouse.sqlite").path
+        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30)
+        let first = statusLine(t.wait(forText: "? help"))
+        // Click at (10, 5): press then release.
+        try t.type("\u{1B}[M" + mouse(0, x: 10, y: 5))
+        try t.type("\u{1B}[M" + mouse(3, x: 10, y: 5))
+        var screen = t.wait(for: "the click to move the cursor") { coordinates(statusLine($0)) != coordinates(first) }
+        let zoom = zoomLevel(statusLine(screen))
+        // Wheel up zooms in.
+        try t.type("\u{1B}[M" + mouse(64, x: 10, y: 5))
+        screen = t.wait(for: "the wheel to zoom") { zoomLevel(statusLine($0)) == zoom.map { $0 + 1 } }
+        // Press, hold for more than half a second, release: a pin.
+        try t.type("\u{1B}[M" + mouse(0, x: 20, y: 8))
+        Thread.sleep(forTimeInterval: 0.7)
+        try t.type("\u{1B}[M" + mouse(3, x: 20, y: 8))
+        t.wait(forText: "1 pin ")
+        XCTAssertEqual(try pins(db: db).count, 1)
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+}
+
+/// Permissions bite only for an ordinary user; as root (CI) the binary runs
+/// as `nobody` through setpriv.
+final class PermissionTests: XCTestCase {
+    func testReadOnlyDirectoryAndReadOnlyFile() throws {
+        let dir = try temporaryDirectory()
+        chmod(dir.path, 0o755)
+        // A copy of the binary that `nobody` may run.
+        let bin = dir.appendingPathComponent("vtourist").path
+        try FileManager.default.copyItem(atPath: try vtouristBinary(), toPath: bin)
+        let roDir = dir.appendingPathComponent("ro")
+        try FileManager.default.createDirectory(at: roDir, withIntermediateDirectories: true)
+        let db = roDir.appendingPathComponent("vt.sqlite").path
+        XCTAssertEqual(try cli(["pins", "--db", db]).status, 0)
+        let rwDir = dir.appendingPathComponent("rw")
+        try FileManager.default.createDirectory(at: rwDir, withIntermediateDirectories: true)
+        let roFile = rwDir.appendingPathComponent("vt.sqlite").path
+        XCTAssertEqual(try cli(["pins", "--db", roFile]).status, 0)
+        chmod(roDir.path, 0o555)
+        chmod(db, 0o644)
+        chmod(rwDir.path, 0o777)
+        chmod(roFile, 0o444)
+
+        for (path, word) in [(db, "read-only"), (roFile, "read-only"), (roDir.appendingPathComponent("new.sqlite").path, "read-only")] {
+            let folder = (path as NSString).deletingLastPathComponent
+            let before = FileManager.default.fileExists(atPath: path) ? try sha256(path) : nil
+            let listing = directoryListing(folder)
+            let r: (status: Int32, stdout: String, stderr: String)
+            if getuid() == 0 {
+                r = try runProcess("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", bin, "pins", "--db", path],
+                                   environment: ["PATH": "/usr/bin:/bin", "HOME": "/"])
+            } else {
+                r = try runProcess(bin, ["pins", "--db", path])
+            }
+            XCTAssertNotEqual(r.status, 0, "accepted \(path)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix("vtourist: cannot "), r.stderr)
+            XCTAssertTrue(r.stderr.contains(word), r.stderr)
+            if let before { XCTAssertEqual(try sha256(path), before) }
+            XCTAssertEqual(directoryListing(folder), listing)
+        }
+        chmod(roDir.path, 0o755)
+    }
+}
