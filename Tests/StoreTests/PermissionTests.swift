@@ -92,7 +92,7 @@ final class PermissionTests: XCTestCase {
         guard getuid() == 0 else { return Self.openDescribing(path) }
 
         let setpriv = try XCTUnwrap(findProgram("setpriv"), "setpriv (util-linux) is needed to drop root")
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let executable = try Self.testBinaryForOtherUsers()
         let result = try runProgram(setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups", executable,
                                        "StoreTests.PermissionChildProcess/testOpenAsChild"],
                              environment: ["VTOURIST_STORE_CHILD_DB": path, "PATH": "/usr/bin:/bin", "HOME": "/"])
@@ -102,6 +102,21 @@ final class PermissionTests: XCTestCase {
             return ""
         }
         return String(line.dropFirst(marker.count))
+    }
+
+    /// A copy of this test binary that `nobody` can run: the checkout itself may
+    /// sit in a private folder (CI clones into a 0700 temporary directory).
+    static func testBinaryForOtherUsers() throws -> String {
+        let original = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-store-child-\(getpid())")
+        let copy = dir.appendingPathComponent((original as NSString).lastPathComponent).path
+        if !FileManager.default.fileExists(atPath: copy) {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            chmod(dir.path, 0o755)
+            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            chmod(copy, 0o755)
+        }
+        return copy
     }
 
     static func openDescribing(_ path: String) -> String {
