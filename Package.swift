@@ -19,6 +19,12 @@ let package = Package(
             providers: [.apt(["libncursesw5-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+
         // Pure libraries.
         .target(name: "Terminal"),
         .target(name: "WorldMap"),
@@ -28,6 +34,13 @@ let package = Package(
             "TouristCore",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+
+        // The album state machine: pure transitions, effects as values.
+        .target(name: "AlbumMachine"),
+        // Flickr and Wikimedia Commons searches over any HTTP fetcher.
+        .target(name: "PhotoSources", dependencies: ["WorldMap"]),
+        // The only module that talks to libcurl.
+        .target(name: "HTTP", dependencies: ["CCurl"]),
 
         // The only module that talks to ncurses.
         .target(name: "Curses", dependencies: ["CNcursesw", "Terminal"]),
@@ -47,6 +60,9 @@ let package = Package(
         .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Terminal", "WorldMap"],
                     resources: [.copy("Golden")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TouristCore"]),
+        .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine"]),
+        .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "WorldMap"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import Terminal
 import TouristCore
 
 struct Pins: ParsableCommand {
@@ -103,6 +104,6 @@ enum PinTable {
 
     /// Text from the store never carries control characters to the terminal.
     static func sanitized(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "\u{FFFD}" : $0 }))
+        String(String.UnicodeScalarView(s.unicodeScalars.map(Cell.displayable)))
     }
 }

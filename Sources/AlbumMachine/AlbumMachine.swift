@@ -1,0 +1,1 @@
+// The AlbumMachine module; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// The HTTP module; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// The PhotoSources module; see docs/architecture.md.
