@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""A local stand-in for the Flickr REST API, the MediaWiki API of Wikimedia
+Commons and their image hosts, for tests and benchmarks. Listens on
+127.0.0.1 only and prints "PORT <n>" once it is ready.
+
+Faults are chosen by the request itself, so one server serves every test:
+- Flickr `api_key`: bad-key (stat fail 100), unavailable (105), malformed
+  (truncated JSON), wrong-shape, http500, empty, hang (never answers),
+  escapes (titles with control characters and escape sequences),
+  img-html / img-random / img-trunc / img-endless / img-404 (the first
+  photo's image is broken that way); any other key succeeds.
+- `total` (query) sets how many results exist (default 250).
+Every response waits --delay-ms first. /stats reports the most requests seen
+in flight at once; /reset clears the counters.
+"""
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+STATE = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "image_requests": 0, "max_images_in_flight": 0,
+         "images_in_flight": 0}
+LOCK = threading.Lock()
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128
+    allow_reuse_address = True
+
+
+def fixture_bytes(fixtures, n):
+    names = sorted(f for f in os.listdir(fixtures) if f.endswith(".jpg"))
+    with open(os.path.join(fixtures, names[n % len(names)]), "rb") as f:
+        return f.read()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body, ctype="application/json", length=None):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body) if length is None else length))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        q = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        if url.path == "/stats":
+            with LOCK:
+                return self.send(200, json.dumps(STATE).encode())
+        if url.path == "/reset":
+            with LOCK:
+                for k in STATE:
+                    STATE[k] = 0
+            return self.send(200, b"{}")
+        is_image = url.path.startswith("/img/")
+        with LOCK:
+            STATE["requests"] += 1
+            STATE["in_flight"] += 1
+            STATE["max_in_flight"] = max(STATE["max_in_flight"], STATE["in_flight"])
+            if is_image:
+                STATE["image_requests"] += 1
+                STATE["images_in_flight"] += 1
+                STATE["max_images_in_flight"] = max(STATE["max_images_in_flight"], STATE["images_in_flight"])
+        try:
+            time.sleep(self.server.delay)
+            if url.path == "/flickr/rest":
+                return self.flickr(q)
+            if url.path == "/commons/api.php":
+                return self.commons(q)
+            if is_image:
+                return self.image(url.path[len("/img/"):])
+            return self.send(404, b"not here", "text/plain")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        finally:
+            with LOCK:
+                STATE["in_flight"] -= 1
+                if is_image:
+                    STATE["images_in_flight"] -= 1
+
+    def base(self):
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def flickr(self, q):
+        key = q.get("api_key", "")
+        per_page = max(1, min(500, int(q.get("per_page", "21") or 21)))
+        page = max(1, int(q.get("page", "1") or 1))
+        total = int(q.get("total", "250"))
+        if key == "bad-key":
+            return self.send(200, b'{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}')
+        if key == "unavailable":
+            return self.send(200, b'{"stat":"fail","code":105,"message":"Service currently unavailable"}')
+        if key == "malformed":
+            return self.send(200, b'{"photos":{"page":1,"pages":3,"photo":[{"id":"1","tit')
+        if key == "wrong-shape":
+            return self.send(200, b'{"photos":[1,2,3],"stat":"ok"}')
+        if key == "http500":
+            return self.send(500, b"<html>Internal error</html>", "text/html")
+        if key == "hang":
+            time.sleep(3600)
+            return
+        if key == "empty":
+            total = 0
+        pages = (total + per_page - 1) // per_page
+        first = (page - 1) * per_page
+        count = max(0, min(per_page, total - first))
+        photos = []
+        for i in range(count):
+            n = first + i
+            name = f"{n}.jpg"
+            if i == 0 and key.startswith("img-"):
+                name = f"{key[4:]}-{n}.jpg"
+            title = f"Photo {n} near {q.get('bbox', '?')}"
+            if key == "escapes":
+                title = f"Evil\x1b[2J\x1b]0;pwned\x07title {n}\r\nline"
+            photos.append({
+                "id": str(9000000 + n), "owner": "1@N01", "secret": "abc", "server": "1", "farm": 1,
+                "title": title, "ispublic": 1, "ownername": f"Photographer {n % 7}",
+                "datetaken": "2024-05-0%d 10:00:00" % (1 + n % 9), "license": "4",
+                "url_q": f"{self.base()}/img/{name}", "height_q": "150", "width_q": 150,
+                "url_z": f"{self.base()}/img/{name}", "height_z": "480", "width_z": "640",
+            })
+        body = {"photos": {"page": page, "pages": str(pages), "perpage": per_page, "total": str(total),
+                           "photo": photos}, "stat": "ok"}
+        return self.send(200, json.dumps(body).encode())
+
+    def commons(self, q):
+        limit = max(1, min(50, int(q.get("ggslimit", "21") or 21)))
+        offset = int(q.get("ggsoffset", q.get("continue_offset", "0")) or 0)
+        total = int(q.get("total", "120"))
+        count = max(0, min(limit, total - offset))
+        pages = {}
+        for i in range(count):
+            n = offset + i
+            pages[str(100 + n)] = {
+                "pageid": 100 + n, "ns": 6, "title": f"File:Place {n}.jpg", "index": i,
+                "imageinfo": [{
+                    "timestamp": "2023-01-01T00:00:00Z", "user": f"User{n}", "size": 120000,
+                    "width": 1024, "height": 768, "mime": "image/jpeg",
+                    "thumburl": f"{self.base()}/img/{n}.jpg", "thumbwidth": 320, "thumbheight": 240,
+                    "url": f"{self.base()}/img/{n}.jpg",
+                    "descriptionurl": f"{self.base()}/wiki/File:Place_{n}.jpg",
+                    "extmetadata": {"Artist": {"value": f"<a href='x'>Artist {n}</a>"},
+                                    "LicenseShortName": {"value": "CC BY-SA 4.0"},
+                                    "ObjectName": {"value": f"Place {n}"}},
+                }],
+            }
+        body = {"batchcomplete": "", "query": {"pages": pages}}
+        if offset + count < total:
+            body["continue"] = {"ggsoffset": offset + count, "continue": "ggsoffset||"}
+        return self.send(200, json.dumps(body).encode())
+
+    def image(self, name):
+        n = int("".join(c for c in name.split("-")[-1] if c.isdigit()) or 0)
+        if name.startswith("html-"):
+            return self.send(200, b"<html><body>Not a picture</body></html>", "text/html")
+        if name.startswith("random-"):
+            return self.send(200, os.urandom(5000), "image/jpeg")
+        if name.startswith("404-"):
+            return self.send(404, b"gone", "text/plain")
+        data = fixture_bytes(self.server.fixtures, n)
+        if name.startswith("trunc-"):
+            self.send_response(200)
+            self.send_header("Content-Type", "image/jpeg")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data[: len(data) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        if name.startswith("endless-"):
+            self.send_response(200)
+            self.send_header("Content-Type", "image/jpeg")
+            self.end_headers()
+            chunk = b"\xff" * 65536
+            while True:
+                self.wfile.write(chunk)
+        return self.send(200, data, "image/jpeg")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--delay-ms", type=int, default=0)
+    ap.add_argument("--fixtures", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures"))
+    args = ap.parse_args()
+    server = Server(("127.0.0.1", args.port), Handler)
+    server.delay = args.delay_ms / 1000.0
+    server.fixtures = args.fixtures
+    print(f"PORT {server.server_address[1]}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
