@@ -1,1 +1,147 @@
-// The PhotoSources module; see docs/architecture.md.
+// The PhotoSources module: photo searches near a pin on Flickr or Wikimedia
+// Commons, over any HTTP fetcher. See docs/photo-sources.md.
+import Foundation
+import WorldMap
+
+/// Anything that can GET a URL: the app's libcurl client, or a fake in tests.
+public protocol HTTPFetching: Sendable {
+    /// Fetches `url` with extra request `headers`, reading at most `maxBytes`
+    /// of body. Throws for transport failures (no status line at all).
+    func fetch(url: String, headers: [String: String], maxBytes: Int) async throws -> (status: Int, body: Data)
+}
+
+/// One search: the area around a pin and which page of results.
+public struct PhotoQuery: Sendable, Equatable {
+    public static let halfWidthRange: ClosedRange<Double> = 0.1...1.0
+    public static let perPageRange: ClosedRange<Int> = 1...60
+
+    public var center: GeoPoint
+    /// Half the side of the search square, in degrees (0.1…1.0).
+    public var halfWidthDegrees: Double
+    /// Photos per page (1…60).
+    public var perPage: Int
+    /// 1-based result page.
+    public var page: Int
+
+    /// Out-of-range values are clamped so a query is always one a source can send.
+    public init(center: GeoPoint, halfWidthDegrees: Double = 0.5, perPage: Int = 21, page: Int = 1) {
+        self.center = GeoPoint(
+            latitude: center.latitude.isFinite ? min(max(center.latitude, -90), 90) : 0,
+            longitude: center.longitude.isFinite ? min(max(center.longitude, -180), 180) : 0)
+        self.halfWidthDegrees = halfWidthDegrees.isFinite
+            ? min(max(halfWidthDegrees, Self.halfWidthRange.lowerBound), Self.halfWidthRange.upperBound)
+            : 0.5
+        self.perPage = min(max(perPage, Self.perPageRange.lowerBound), Self.perPageRange.upperBound)
+        self.page = max(page, 1)
+    }
+}
+
+/// A photo a search found: metadata plus where to download it. Every text
+/// field is already cleaned for the terminal (no control characters).
+public struct RemotePhoto: Sendable, Equatable, Codable {
+    /// "flickr" or "commons".
+    public var source: String
+    /// The photo's id at its source (Flickr photo id, Commons page id).
+    public var sourceID: String
+    public var title: String
+    public var author: String?
+    public var dateTaken: String?
+    public var license: String?
+    /// Grid-sized image (about 240–500 px), from the response itself.
+    public var imageURL: String
+    /// Detail-view image (about 1024 px) where the response offers one.
+    public var largeURL: String?
+    /// The photo's page at its source, for the browser and attribution.
+    public var pageURL: String?
+    /// Pixel size of the `imageURL` image when the response tells it.
+    public var width: Int?
+    public var height: Int?
+
+    public init(source: String, sourceID: String, title: String, author: String? = nil,
+                dateTaken: String? = nil, license: String? = nil, imageURL: String,
+                largeURL: String? = nil, pageURL: String? = nil, width: Int? = nil, height: Int? = nil) {
+        self.source = source
+        self.sourceID = sourceID
+        self.title = title
+        self.author = author
+        self.dateTaken = dateTaken
+        self.license = license
+        self.imageURL = imageURL
+        self.largeURL = largeURL
+        self.pageURL = pageURL
+        self.width = width
+        self.height = height
+    }
+}
+
+/// One page of results.
+public struct SearchPage: Sendable, Equatable {
+    public var photos: [RemotePhoto]
+    /// The page these photos are (1-based).
+    public var page: Int
+    /// Pages worth asking for (at least 1). Flickr: capped to the ~4,000
+    /// results it serves per query. Commons: `page + 1` while more may exist.
+    public var pageCount: Int
+    /// Results the source reports (Commons: how many it found so far).
+    public var total: Int
+
+    public init(photos: [RemotePhoto], page: Int, pageCount: Int, total: Int) {
+        self.photos = photos
+        self.page = page
+        self.pageCount = pageCount
+        self.total = total
+    }
+}
+
+/// Why a search failed; `description` is a message for the user.
+public enum PhotoSourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The server answered with a status other than 2xx.
+    case http(status: Int)
+    /// Flickr answered `stat: fail` (100 invalid key, 105 unavailable, …).
+    case flickr(code: Int, message: String)
+    /// The body was not JSON, or not the shape the API documents.
+    case malformed(String)
+    /// No answer at all: connection refused, DNS, timeout, …
+    case transport(String)
+
+    public var description: String {
+        switch self {
+        case let .http(status):
+            return "The photo service answered HTTP \(status)."
+        case let .flickr(code, message):
+            switch code {
+            case 100: return "Flickr refused the API key (100: \(message)). Check the key in the settings."
+            case 105: return "Flickr is unavailable right now (105: \(message)). Try again later."
+            default: return "Flickr error \(code): \(message)"
+            }
+        case let .malformed(why):
+            return "The photo service sent an unreadable answer: \(why)"
+        case let .transport(why):
+            return "Could not reach the photo service: \(why)"
+        }
+    }
+}
+
+/// A place to search photos near a point.
+public protocol PhotoSource: Sendable {
+    /// "flickr" or "commons".
+    var name: String { get }
+    func search(_ query: PhotoQuery) async throws(PhotoSourceError) -> SearchPage
+}
+
+/// Response bodies are capped so an endless body cannot eat the memory.
+let searchResponseLimit = 8 << 20
+
+/// Runs one GET, turning thrown errors and non-2xx statuses into PhotoSourceError.
+func fetchOK(_ http: any HTTPFetching, url: String, headers: [String: String]) async throws(PhotoSourceError) -> Data {
+    let answer: (status: Int, body: Data)
+    do {
+        answer = try await http.fetch(url: url, headers: headers, maxBytes: searchResponseLimit)
+    } catch let error as PhotoSourceError {
+        throw error
+    } catch {
+        throw .transport(TextCleaner.clean(String(describing: error), maxLength: 300))
+    }
+    guard (200..<300).contains(answer.status) else { throw .http(status: answer.status) }
+    return answer.body
+}

@@ -1,0 +1,156 @@
+import Foundation
+import XCTest
+import WorldMap
+@testable import PhotoSources
+
+/// `search` end to end over a fake fetcher (no network).
+final class SearchTests: XCTestCase {
+    let rome = GeoPoint(latitude: 41.9, longitude: 12.5)
+
+    func search(_ source: any PhotoSource, _ query: PhotoQuery) async -> Result<SearchPage, PhotoSourceError> {
+        do throws(PhotoSourceError) {
+            return .success(try await source.search(query))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func testFlickrSearchUsesKeyAndEndpoint() async throws {
+        let http = FakeHTTP([.body(200, Fixture.flickrSuccess)])
+        let flickr = FlickrSource(apiKey: "key-1", endpoint: "http://127.0.0.1:8123/flickr/rest", http: http)
+        XCTAssertEqual(flickr.name, "flickr")
+        let page = try await search(flickr, PhotoQuery(center: rome, perPage: 21, page: 2)).get()
+        XCTAssertEqual(page.photos.count, 2)
+        let request = try XCTUnwrap(http.requests.first)
+        XCTAssertEqual(http.requests.count, 1)
+        XCTAssertTrue(request.url.hasPrefix("http://127.0.0.1:8123/flickr/rest?"))
+        XCTAssertEqual(queryItems(request.url)["api_key"], "key-1")
+        XCTAssertEqual(queryItems(request.url)["page"], "2")
+        XCTAssertGreaterThan(request.maxBytes, 0)
+    }
+
+    func testHTTPErrorsAndStatFail() async {
+        let cases: [(FakeHTTP.Reply, PhotoSourceError)] = [
+            (.body(500, "<html>Internal error</html>"), .http(status: 500)),
+            (.body(404, ""), .http(status: 404)),
+            (.body(429, "slow down"), .http(status: 429)),
+            (.body(200, Fixture.flickrInvalidKey), .flickr(code: 100, message: "Invalid API Key (Key has invalid format)")),
+            (.body(200, Fixture.flickrUnavailable), .flickr(code: 105, message: "Service currently unavailable (Site Disabled)")),
+        ]
+        for (reply, expected) in cases {
+            let flickr = FlickrSource(apiKey: "k", http: FakeHTTP([reply]))
+            let result = await search(flickr, PhotoQuery(center: rome))
+            XCTAssertEqual(result, .failure(expected))
+        }
+    }
+
+    func testMalformedBodiesThroughSearch() async {
+        for body in [Fixture.flickrTruncated, Fixture.flickrPhotosIsList, "", "\u{1B}[2J"] {
+            let flickr = FlickrSource(apiKey: "k", http: FakeHTTP([.body(200, body)]))
+            guard case .failure(.malformed) = await search(flickr, PhotoQuery(center: rome)) else {
+                return XCTFail("expected malformed for \(body.debugDescription)")
+            }
+        }
+    }
+
+    func testTransportErrors() async {
+        let flickr = FlickrSource(apiKey: "k", http: FakeHTTP([.fail(ConnectionRefused())]))
+        let result = await search(flickr, PhotoQuery(center: rome))
+        XCTAssertEqual(result, .failure(.transport("Couldn't connect to server (connection refused)")))
+
+        // A fetcher may throw PhotoSourceError itself; it passes through unchanged.
+        let commons = CommonsSource(http: FakeHTTP([.fail(PhotoSourceError.transport("timed out"))]))
+        let again = await search(commons, PhotoQuery(center: rome))
+        XCTAssertEqual(again, .failure(.transport("timed out")))
+        XCTAssertTrue(PhotoSourceError.transport("timed out").description.contains("timed out"))
+    }
+
+    func testCommonsSendsUserAgentAndParses() async throws {
+        let http = FakeHTTP([.body(200, Fixture.commonsNoContinue)])
+        let commons = CommonsSource(endpoint: "http://127.0.0.1:8124/commons/api.php", userAgent: "vtourist-test/1", http: http)
+        XCTAssertEqual(commons.name, "commons")
+        let page = try await search(commons, PhotoQuery(center: rome)).get()
+        XCTAssertEqual(page.photos.map(\.sourceID), ["10", "11"])
+        let request = try XCTUnwrap(http.requests.first)
+        XCTAssertEqual(request.headers["User-Agent"], "vtourist-test/1")
+        XCTAssertTrue(request.url.hasPrefix("http://127.0.0.1:8124/commons/api.php?"))
+        XCTAssertEqual(http.requests.count, 1)
+    }
+
+    func testCommonsDefaultUserAgentIsDescriptive() async throws {
+        let http = FakeHTTP([.body(200, Fixture.commonsEmpty)])
+        _ = try await search(CommonsSource(http: http), PhotoQuery(center: rome)).get()
+        XCTAssertEqual(http.requests.first?.headers["User-Agent"],
+                       "vtourist/0.1 (terminal Virtual Tourist; https://example.invalid/vtourist)")
+    }
+
+    func testCommonsStopsWhenThePageIsComplete() async throws {
+        // 21 asked, all with image info, a continue present: no second request.
+        let body = Fixture.commonsMany(count: 21, withInfo: Set(0..<21), continueWith: "P9999.jpg|20240101000000")
+        let http = FakeHTTP([.body(200, body)])
+        let page = try await search(CommonsSource(http: http), PhotoQuery(center: rome, perPage: 21)).get()
+        XCTAssertEqual(page.photos.count, 21)
+        XCTAssertEqual(page.pageCount, 2)
+        XCTAssertEqual(http.requests.count, 1)
+    }
+
+    func testCommonsFollowsContinueForThumbnailsBeyondFifty() async throws {
+        // Page 2 of 30: the 60 nearest, of which the first answer renders only 50 thumbnails.
+        let first = Fixture.commonsMany(count: 60, withInfo: Set(0..<50), continueWith: "P1050.jpg|20240101000000")
+        let second = Fixture.commonsMany(count: 60, withInfo: Set(50..<60), continueWith: nil)
+        let http = FakeHTTP([.body(200, first), .body(200, second)])
+        let page = try await search(CommonsSource(http: http), PhotoQuery(center: rome, perPage: 30, page: 2)).get()
+        XCTAssertEqual(http.requests.count, 2)
+        XCTAssertNil(queryItems(http.requests[0].url)["iicontinue"])
+        XCTAssertEqual(queryItems(http.requests[0].url)["ggslimit"], "60")
+        XCTAssertEqual(queryItems(http.requests[1].url)["iicontinue"], "P1050.jpg|20240101000000")
+        XCTAssertEqual(queryItems(http.requests[1].url)["continue"], "||")
+        // Nearest 31st to 60th, in distance order.
+        XCTAssertEqual(page.photos.map(\.sourceID), (1030..<1060).map(String.init))
+        XCTAssertEqual(page.page, 2)
+        XCTAssertEqual(page.pageCount, 3)
+        XCTAssertEqual(page.total, 60)
+    }
+
+    func testCommonsContinueLoopIsBounded() async throws {
+        // A server that always says "continue" with the same token can't loop us forever.
+        let body = Fixture.commonsMany(count: 60, withInfo: [], continueWith: "P1000.jpg|1")
+        let http = FakeHTTP([.body(200, body)])
+        let page = try await search(CommonsSource(http: http), PhotoQuery(center: rome, perPage: 60)).get()
+        XCTAssertEqual(page.photos, [])
+        XCTAssertLessThanOrEqual(http.requests.count, 2)
+
+        // One that changes the token each time is cut off at the request budget.
+        var replies: [FakeHTTP.Reply] = (0..<40).map {
+            .body(200, Fixture.commonsMany(count: 60, withInfo: [], continueWith: "P\($0).jpg|1"))
+        }
+        replies.append(.body(200, Fixture.commonsEmpty))
+        let endless = FakeHTTP(replies)
+        _ = try await search(CommonsSource(http: endless), PhotoQuery(center: rome, perPage: 60)).get()
+        XCTAssertEqual(endless.requests.count, CommonsSource.maxRequests)
+    }
+
+    func testCommonsErrors() async {
+        let cases: [(FakeHTTP.Reply, (PhotoSourceError) -> Bool)] = [
+            (.body(500, "oops"), { $0 == .http(status: 500) }),
+            (.body(503, ""), { $0 == .http(status: 503) }),
+            (.body(200, Fixture.commonsError), { if case .malformed = $0 { return true } else { return false } }),
+            (.body(200, "{\"query\":{\"pa"), { if case .malformed = $0 { return true } else { return false } }),
+            (.fail(URLError(.cannotFindHost)), { if case .transport = $0 { return true } else { return false } }),
+        ]
+        for (reply, check) in cases {
+            let result = await search(CommonsSource(http: FakeHTTP([reply])), PhotoQuery(center: rome))
+            guard case let .failure(error) = result else { return XCTFail("expected failure for \(reply)") }
+            XCTAssertTrue(check(error), "\(error)")
+        }
+    }
+
+    func testCommonsPageBeyondReachAsksNothing() async throws {
+        let http = FakeHTTP([.body(500, "")])
+        let page = try await search(CommonsSource(http: http), PhotoQuery(center: rome, perPage: 60, page: 10)).get()
+        XCTAssertEqual(page.photos, [])
+        XCTAssertEqual(page.pageCount, 8)
+        XCTAssertEqual(http.requests.count, 0)
+    }
+}
+
