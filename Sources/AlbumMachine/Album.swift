@@ -1,0 +1,197 @@
+/// Where a pin stands; the album searches around it.
+public struct PinPlace: Equatable, Sendable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// One photo's download, as the grid cell shows it.
+public enum PhotoState: Equatable, Sendable {
+    case pending
+    case stored
+    /// Final until the user retries; transient network retries belong to the runtime.
+    case failed(reason: String)
+
+    /// The store's `photo.state` string.
+    public var storedValue: String {
+        switch self {
+        case .pending: "pending"
+        case .stored: "stored"
+        case .failed: "failed"
+        }
+    }
+
+    /// Reads the store's `photo.state` and `photo.error`; nil for a string the store should never hold.
+    public init?(storedValue: String, reason: String?) {
+        switch storedValue {
+        case "pending": self = .pending
+        case "stored": self = .stored
+        case "failed": self = .failed(reason: reason ?? "The download failed")
+        default: return nil
+        }
+    }
+}
+
+/// A photo of the album: its store id, the image to fetch, and how far its download got.
+public struct AlbumPhoto: Equatable, Sendable, Identifiable {
+    public let id: Int64
+    public let url: String
+    public internal(set) var state: PhotoState
+
+    public init(id: Int64, url: String, state: PhotoState = .pending) {
+        self.id = id
+        self.url = url
+        self.state = state
+    }
+}
+
+/// A photo a search found, already saved by the store, which gave it its id.
+public struct SavedPhoto: Equatable, Sendable {
+    public let id: Int64
+    public let url: String
+
+    public init(id: Int64, url: String) {
+        self.id = id
+        self.url = url
+    }
+}
+
+/// The album as SPEC 7 names it; derived from the search and the photos, never set by hand.
+public enum AlbumStatus: Equatable, Sendable {
+    /// The search or some photos are pending.
+    case downloading
+    /// Every photo is stored or has failed.
+    case ready
+    /// No photos: the search found none, or the user deleted them all.
+    case empty
+    /// The search failed, and the album has no photos to show instead.
+    case failed(reason: String)
+
+    /// The store's `pin.albumState` string.
+    public var storedValue: String {
+        switch self {
+        case .downloading: "downloading"
+        case .ready: "ready"
+        case .empty: "empty"
+        case .failed: "failed"
+        }
+    }
+
+    /// Why the search failed; nil unless `failed`.
+    public var reason: String? {
+        if case .failed(let reason) = self { return reason }
+        return nil
+    }
+}
+
+/// The album's search: at most one is ever under way.
+public enum AlbumSearch: Equatable, Sendable {
+    /// Nothing to ask.
+    case idle
+    /// Interrupted before it answered (the app stopped); `resume` or `retry` sends it again.
+    case waiting(page: Int)
+    /// Sent; its answer or failure is awaited.
+    case inFlight(page: Int)
+    /// The collection's search failed; `retry` sends it again.
+    case failed(page: Int, reason: String)
+}
+
+/// Photos stored out of all photos, for `Downloading 7/21`.
+public struct AlbumProgress: Equatable, Sendable {
+    public var stored: Int
+    public var total: Int
+
+    public init(stored: Int, total: Int) {
+        self.stored = stored
+        self.total = total
+    }
+}
+
+/// One pin's photo album: the state `reduce` drives.
+public struct Album: Equatable, Sendable {
+    /// Flickr serves at most about this many results for one query.
+    public static let maxResults = 4000
+
+    public let pin: Int64
+    public internal(set) var place: PinPlace
+    /// In grid order.
+    public internal(set) var photos: [AlbumPhoto]
+    public internal(set) var search: AlbumSearch
+    /// The collection's latest page: its first page as soon as asked, then each page Add more brought; 0 before any.
+    public internal(set) var page: Int
+    /// The page the collection started at; Add more wraps round and stops before reaching it again.
+    public internal(set) var firstPage: Int
+    /// Usable result pages (what the source reported, capped at `maxResults / perPage`); 0 while unknown.
+    public internal(set) var pageCount: Int
+    /// Photos per page for this collection, so Add more pages line up after a settings change; 0 while unknown.
+    public internal(set) var perPage: Int
+    /// Bumped for every new collection; answers tagged with an older one are late and ignored.
+    public internal(set) var generation: Int
+    /// Photos whose download was requested and has not answered yet.
+    public internal(set) var inFlight: Set<Int64>
+    /// The pin was deleted: every action is ignored from now on.
+    public internal(set) var isEnded: Bool
+
+    /// A freshly dropped pin's album; send `.start` to search.
+    public init(pin: Int64, place: PinPlace) {
+        self.pin = pin
+        self.place = place
+        self.photos = []
+        self.search = .idle
+        self.page = 0
+        self.firstPage = 0
+        self.pageCount = 0
+        self.perPage = 0
+        self.generation = 0
+        self.inFlight = []
+        self.isEnded = false
+    }
+
+    /// An album read back from the store (app start, album open); send `.resume` to continue its downloads.
+    /// - Parameters:
+    ///   - storedState: `pin.albumState`; `downloading` with no photos means the search was interrupted.
+    ///   - reason: `pin.albumError`, the failed search's reason.
+    ///   - page: `pin.albumPage`.
+    ///   - pageCount: `pin.albumPageCount`.
+    public init(pin: Int64, place: PinPlace, storedState: String, reason: String?, page: Int?, pageCount: Int?,
+                photos: [AlbumPhoto]) {
+        self.init(pin: pin, place: place)
+        self.photos = photos
+        self.page = max(page ?? 0, 0)
+        self.firstPage = max(page ?? 1, 1)
+        self.pageCount = max(pageCount ?? 0, 0)
+        // Only an album without photos can be waiting for, or failed at, its search.
+        switch (storedState, photos.isEmpty) {
+        case ("downloading", true): search = .waiting(page: firstPage)
+        case ("failed", true): search = .failed(page: firstPage, reason: reason ?? "The search failed")
+        default: search = .idle
+        }
+    }
+
+    public var status: AlbumStatus {
+        if case .failed(_, let reason) = search, photos.isEmpty { return .failed(reason: reason) }
+        if isSearchPending || photos.contains(where: { $0.state == .pending }) { return .downloading }
+        return photos.isEmpty ? .empty : .ready
+    }
+
+    /// The store's `pin.albumState` string.
+    public var storedState: String { status.storedValue }
+
+    public var isSearchPending: Bool {
+        switch search {
+        case .waiting, .inFlight: true
+        case .idle, .failed: false
+        }
+    }
+
+    public var progress: AlbumProgress {
+        AlbumProgress(stored: photos.count(where: { $0.state == .stored }), total: photos.count)
+    }
+
+    /// New Collection is refused while anything is downloading.
+    public var isNewCollectionEnabled: Bool { !isEnded && status != .downloading }
+}

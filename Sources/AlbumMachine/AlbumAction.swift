@@ -1,0 +1,21 @@
+/// What happens to an album: the user's commands, the pin's fate, and the runtime's answers.
+public enum AlbumAction: Equatable, Sendable {
+    /// A pin was just dropped: search its first page.
+    case start
+    /// The album was loaded (app start, album opened): send what was interrupted, once.
+    case resume
+    /// The search for `generation` answered; the store has already saved `photos` (in grid order) and given them ids.
+    case searchAnswered(generation: Int, pageCount: Int, photos: [SavedPhoto])
+    case searchFailed(generation: Int, reason: String)
+    /// The image is stored; the runtime wrote it before posting this.
+    case photoDownloaded(generation: Int, id: Int64)
+    /// The runtime has marked the photo failed in the store.
+    case photoFailed(generation: Int, id: Int64, reason: String)
+    case newCollection
+    case addMore
+    case deletePhotos([Int64])
+    /// Retries the search when it failed or was interrupted; otherwise the photo given, or every failed photo for nil.
+    case retry(photo: Int64?)
+    case pinMoved(PinPlace)
+    case pinDeleted
+}

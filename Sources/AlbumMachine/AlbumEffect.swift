@@ -1,0 +1,19 @@
+/// Work the runtime does for the album. HTTP and SQLite run elsewhere; outcomes come back as actions.
+/// Effects are listed in the order the runtime should start them.
+public enum AlbumEffect: Equatable, Sendable {
+    /// Search around `place`; save what it finds through the store, then post `.searchAnswered` or `.searchFailed`.
+    case search(pin: Int64, place: PinPlace, page: Int, perPage: Int, generation: Int)
+    /// Fetch the image and store it (or mark the photo failed), then post `.photoDownloaded` or `.photoFailed`.
+    case download(photo: Int64, url: String, generation: Int)
+    /// Stop the pin's search; its answer, if one still comes, must not be saved.
+    case cancelSearch(pin: Int64)
+    case cancelDownloads([Int64])
+    /// Delete these photos and their images from the store.
+    case deletePhotos([Int64])
+    /// Delete every photo of the pin from the store.
+    case clearAlbum(pin: Int64)
+    /// Write the pin's album summary (`albumState`, `albumError`, `albumPage`, `albumPageCount`).
+    case saveStatus(pin: Int64, status: AlbumStatus, page: Int, pageCount: Int)
+    /// Tell the user, where they are looking.
+    case notify(String)
+}

@@ -1,1 +1,0 @@
-// The AlbumMachine module; see docs/architecture.md.

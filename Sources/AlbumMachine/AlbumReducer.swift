@@ -1,0 +1,212 @@
+/// Drives one album: applies `action` to `album` and returns the effects the runtime must run, in order.
+///
+/// After any change to the album's stored summary (status, page, page count), and whenever a new
+/// collection begins, the last effect is `.saveStatus`. An ended album (pin deleted) ignores everything.
+public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: AlbumEnvironment) -> [AlbumEffect] {
+    guard !album.isEnded else { return [] }
+    let before = album.summary
+    var effects: [AlbumEffect]
+    // The store's movePin resets the status and a new search must show as downloading, so these always save.
+    var beginsCollection = false
+
+    switch action {
+    case .start:
+        guard !album.hasBegun else { return [] }
+        album.pageCount = 0
+        effects = [album.beginCollection(page: 1, environment)]
+        beginsCollection = true
+
+    case .resume:
+        effects = []
+        if case .waiting(let page) = album.search {
+            album.search = .inFlight(page: page)
+            effects.append(album.searchEffect(page: page, environment))
+        }
+        effects += album.download(album.photos.filter { $0.state == .pending && !album.inFlight.contains($0.id) })
+        // The stored summary may be stale after a kill; writing the derived one repairs it.
+        effects.append(album.saveStatusEffect)
+        return effects
+
+    case .searchAnswered(let generation, let reportedPages, let found):
+        guard generation == album.generation, case .inFlight(let page) = album.search else {
+            // Late answers were saved by the store all the same; drop their rows unless they are ours.
+            let orphans = unique(found.map(\.id)).filter { album.index(of: $0) == nil }
+            return orphans.isEmpty ? [] : [.deletePhotos(orphans)]
+        }
+        let hadPhotos = !album.photos.isEmpty
+        album.search = .idle
+        album.page = page
+        album.pageCount = min(max(reportedPages, 0), max(1, Album.maxResults / album.collectionPerPage(environment)))
+        var seen = Set(album.photos.map(\.id))
+        let added = found.filter { seen.insert($0.id).inserted }.map { AlbumPhoto(id: $0.id, url: $0.url) }
+        album.photos += added
+        effects = album.download(added)
+        if added.isEmpty && hadPhotos { effects.append(.notify("No more photos around this place")) }
+
+    case .searchFailed(let generation, let reason):
+        guard generation == album.generation, case .inFlight(let page) = album.search else { return [] }
+        if album.photos.isEmpty {
+            album.search = .failed(page: page, reason: reason)
+            effects = []
+        } else {
+            // Add more failed: the photos on screen stay, so this is a notice, not the album's state.
+            album.search = .idle
+            effects = [.notify("Could not add photos: \(reason)")]
+        }
+
+    case .photoDownloaded(let generation, let id):
+        guard generation == album.generation, album.inFlight.contains(id), let i = album.index(of: id) else { return [] }
+        album.inFlight.remove(id)
+        album.photos[i].state = .stored
+        effects = []
+
+    case .photoFailed(let generation, let id, let reason):
+        guard generation == album.generation, album.inFlight.contains(id), let i = album.index(of: id) else { return [] }
+        album.inFlight.remove(id)
+        album.photos[i].state = .failed(reason: reason)
+        effects = []
+
+    case .newCollection:
+        guard album.status != .downloading else {
+            return [.notify("Still downloading: New Collection is available once every photo is in")]
+        }
+        let page = album.pageForNewCollection(environment)
+        effects = [.clearAlbum(pin: album.pin), album.beginCollection(page: page, environment)]
+        beginsCollection = true
+
+    case .addMore:
+        switch album.search {
+        case .waiting, .inFlight: return [.notify("Still searching for photos")]
+        case .failed: return [.notify("The search failed: retry it first")]
+        case .idle: break
+        }
+        guard let next = album.nextPage else { return [.notify("No more photos around this place")] }
+        album.search = .inFlight(page: next)
+        effects = [album.searchEffect(page: next, environment)]
+
+    case .deletePhotos(let ids):
+        let doomed = Set(ids)
+        let removed = album.photos.filter { doomed.contains($0.id) }.map(\.id)
+        guard !removed.isEmpty else { return [] }
+        let cancelled = removed.filter { album.inFlight.contains($0) }
+        album.photos.removeAll { doomed.contains($0.id) }
+        album.inFlight.subtract(removed)
+        effects = cancelled.isEmpty ? [] : [.cancelDownloads(cancelled)]
+        effects.append(.deletePhotos(removed))
+
+    case .retry(let photo):
+        switch album.search {
+        case .waiting(let page), .failed(let page, _):
+            album.search = .inFlight(page: page)
+            effects = [album.searchEffect(page: page, environment)]
+        case .idle, .inFlight:
+            let retryable = album.photos.filter { candidate in
+                guard photo == nil || candidate.id == photo else { return false }
+                switch candidate.state {
+                case .failed: return true
+                case .pending: return !album.inFlight.contains(candidate.id)
+                case .stored: return false
+                }
+            }
+            guard !retryable.isEmpty else { return [.notify("Nothing to retry")] }
+            effects = album.download(retryable)
+        }
+
+    case .pinMoved(let place):
+        effects = album.cancelEverything()
+        album.place = place
+        album.pageCount = 0
+        effects += [.clearAlbum(pin: album.pin), album.beginCollection(page: 1, environment)]
+        beginsCollection = true
+
+    case .pinDeleted:
+        // The store's cascade removes the photos; only work under way needs stopping.
+        effects = album.cancelEverything()
+        album.photos = []
+        album.search = .idle
+        album.isEnded = true
+        return effects
+    }
+
+    if beginsCollection || album.summary != before { effects.append(album.saveStatusEffect) }
+    return effects
+}
+
+/// What the store keeps on the pin row.
+struct AlbumSummary: Equatable {
+    var status: AlbumStatus
+    var page: Int
+    var pageCount: Int
+}
+
+extension Album {
+    var summary: AlbumSummary { AlbumSummary(status: status, page: page, pageCount: pageCount) }
+
+    var saveStatusEffect: AlbumEffect { .saveStatus(pin: pin, status: status, page: page, pageCount: pageCount) }
+
+    /// Anything at all has happened to this album, so `.start` is a repeat.
+    var hasBegun: Bool { generation > 0 || page > 0 || search != .idle || !photos.isEmpty }
+
+    func index(of id: Int64) -> Int? { photos.firstIndex { $0.id == id } }
+
+    func collectionPerPage(_ environment: AlbumEnvironment) -> Int {
+        perPage > 0 ? perPage : max(1, environment.perPage)
+    }
+
+    /// The page after the latest, wrapping round; nil once every page of the collection is in.
+    var nextPage: Int? {
+        guard pageCount > 0 else { return nil }
+        let next = page % pageCount + 1
+        return next == firstPage ? nil : next
+    }
+
+    /// A page other than the current one when there is more than one; a bad pick falls back to the next page.
+    func pageForNewCollection(_ environment: AlbumEnvironment) -> Int {
+        guard pageCount > 1 else { return 1 }
+        let picked = environment.pickPage(page, pageCount)
+        if (1...pageCount).contains(picked) && picked != page { return picked }
+        return page % pageCount + 1
+    }
+
+    func searchEffect(page: Int, _ environment: AlbumEnvironment) -> AlbumEffect {
+        .search(pin: pin, place: place, page: page, perPage: collectionPerPage(environment), generation: generation)
+    }
+
+    /// Empties the album and asks for `page` under a new generation; the caller sets `pageCount`.
+    mutating func beginCollection(page: Int, _ environment: AlbumEnvironment) -> AlbumEffect {
+        generation += 1
+        photos = []
+        inFlight = []
+        perPage = max(1, environment.perPage)
+        self.page = page
+        firstPage = page
+        search = .inFlight(page: page)
+        return searchEffect(page: page, environment)
+    }
+
+    /// Marks `photos` pending and in flight, one download each, in grid order.
+    mutating func download(_ targets: [AlbumPhoto]) -> [AlbumEffect] {
+        targets.compactMap { target in
+            guard let i = index(of: target.id) else { return nil }
+            photos[i].state = .pending
+            inFlight.insert(target.id)
+            return .download(photo: target.id, url: target.url, generation: generation)
+        }
+    }
+
+    /// Stops the search and every download under way.
+    mutating func cancelEverything() -> [AlbumEffect] {
+        var effects: [AlbumEffect] = []
+        if case .inFlight = search { effects.append(.cancelSearch(pin: pin)) }
+        let downloads = photos.map(\.id).filter { inFlight.contains($0) }
+        if !downloads.isEmpty { effects.append(.cancelDownloads(downloads)) }
+        inFlight = []
+        return effects
+    }
+}
+
+/// Keeps the first of each id, in order.
+private func unique(_ ids: [Int64]) -> [Int64] {
+    var seen = Set<Int64>()
+    return ids.filter { seen.insert($0).inserted }
+}
