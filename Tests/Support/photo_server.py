@@ -136,16 +136,24 @@ class Handler(BaseHTTPRequestHandler):
         return self.send(200, json.dumps(body).encode())
 
     def commons(self, q):
-        limit = max(1, min(50, int(q.get("ggslimit", "21") or 21)))
-        offset = int(q.get("ggsoffset", q.get("continue_offset", "0")) or 0)
+        # Like geosearch: the nearest `ggslimit` files (at most 500), thumbnails
+        # for at most 50 per answer, the rest through `iicontinue`.
+        limit = max(1, min(500, int(q.get("ggslimit", "10") or 10)))
         total = int(q.get("total", "120"))
-        count = max(0, min(limit, total - offset))
+        count = min(limit, total)
+        ii_start = int(q.get("iicontinue", "0") or 0)
+        ii_end = min(count, ii_start + 50)
+        try:
+            lat, lon = (float(v) for v in q.get("ggscoord", "0|0").split("|"))
+        except ValueError:
+            lat, lon = 0.0, 0.0
         pages = {}
-        for i in range(count):
-            n = offset + i
-            pages[str(100 + n)] = {
-                "pageid": 100 + n, "ns": 6, "title": f"File:Place {n}.jpg", "index": i,
-                "imageinfo": [{
+        for n in range(count):
+            page = {"pageid": 100 + n, "ns": 6, "title": f"File:Place {n}.jpg", "index": n,
+                    "coordinates": [{"lat": lat + n * 1e-4, "lon": lon, "primary": "", "globe": "earth",
+                                     "dist": round(n * 11.1, 1)}]}
+            if ii_start <= n < ii_end:
+                page["imageinfo"] = [{
                     "timestamp": "2023-01-01T00:00:00Z", "user": f"User{n}", "size": 120000,
                     "width": 1024, "height": 768, "mime": "image/jpeg",
                     "thumburl": f"{self.base()}/img/{n}.jpg", "thumbwidth": 320, "thumbheight": 240,
@@ -154,11 +162,13 @@ class Handler(BaseHTTPRequestHandler):
                     "extmetadata": {"Artist": {"value": f"<a href='x'>Artist {n}</a>"},
                                     "LicenseShortName": {"value": "CC BY-SA 4.0"},
                                     "ObjectName": {"value": f"Place {n}"}},
-                }],
-            }
-        body = {"batchcomplete": "", "query": {"pages": pages}}
-        if offset + count < total:
-            body["continue"] = {"ggsoffset": offset + count, "continue": "ggsoffset||"}
+                }]
+            pages[str(100 + n)] = page
+        body = {"query": {"pages": pages}}
+        if ii_end < count:
+            body["continue"] = {"iicontinue": str(ii_end), "continue": "||"}
+        else:
+            body["batchcomplete"] = ""
         return self.send(200, json.dumps(body).encode())
 
     def image(self, name):
