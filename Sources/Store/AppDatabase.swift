@@ -282,15 +282,15 @@ public final class AppDatabase: Sendable {
 
     // MARK: Internals
 
-    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do { return try writer.read(body) } catch { throw mapped(error) }
     }
 
-    private func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do { return try writer.write(body) } catch { throw mapped(error) }
     }
 
-    private func mapped(_ error: any Error) -> StoreError {
+    func mapped(_ error: any Error) -> StoreError {
         StoreError.from(error, path: path)
     }
 
@@ -304,11 +304,16 @@ public final class AppDatabase: Sendable {
         try read { db in try Int.fetchAll(db, sql: sql) }
     }
 
+    /// Every row described as text, for tests (query plans).
+    func textsForTesting(_ sql: String) throws(StoreError) -> [String] {
+        try read { db in try Row.fetchAll(db, sql: sql).map { $0.description } }
+    }
+
     private static func validate(_ point: GeoPoint) throws(StoreError) {
         guard point.isValid else { throw .invalidCoordinate(latitude: point.latitude, longitude: point.longitude) }
     }
 
-    private static func fetchPin(_ db: Database, id: Pin.ID) throws -> Pin? {
+    static func fetchPin(_ db: Database, id: Pin.ID) throws -> Pin? {
         guard let row = try Row.fetchOne(db, sql: """
             SELECT \(pinColumns),
                 (SELECT COUNT(*) FROM photo WHERE pinId = pin.id),

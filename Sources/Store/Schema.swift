@@ -83,7 +83,34 @@ enum Schema {
                 """)
         }
 
-        // Migrations of later versions go here, after "v1", each with a new name.
+        migrator.registerMigration("v2") { db in
+            // The detail view shows a bigger image than the grid cell.
+            try db.execute(sql: "ALTER TABLE photo ADD COLUMN largeURL TEXT")
+
+            // 'stored' means the image is there: pins() counts states from an index, never touching blobs.
+            try db.execute(sql: """
+                UPDATE photo SET state = 'pending'
+                WHERE state = 'stored' AND NOT EXISTS (SELECT 1 FROM photoImage WHERE photoId = photo.id)
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER photo_inserted_stored BEFORE INSERT ON photo WHEN NEW.state = 'stored'
+                BEGIN SELECT RAISE(ABORT, 'a photo is stored only together with its image'); END
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER photo_stored_without_image BEFORE UPDATE OF state ON photo
+                WHEN NEW.state = 'stored' AND NOT EXISTS (SELECT 1 FROM photoImage WHERE photoId = NEW.id)
+                BEGIN SELECT RAISE(ABORT, 'a photo is stored only together with its image'); END
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER photoImage_deleted AFTER DELETE ON photoImage
+                BEGIN UPDATE photo SET state = 'pending' WHERE id = OLD.photoId AND state = 'stored'; END
+                """)
+
+            // Start-up looks for interrupted albums; a partial index keeps that off a 10,000-pin scan.
+            try db.execute(sql: "CREATE INDEX pin_downloading ON pin(id) WHERE albumState = 'downloading'")
+        }
+
+        // Migrations of later versions go here, after "v2", each with a new name.
 
         return migrator
     }

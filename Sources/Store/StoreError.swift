@@ -35,6 +35,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     case invalidCoordinate(latitude: Double, longitude: Double)
     /// A map view that cannot be stored (centre or cursor off the Earth, negative zoom).
     case invalidMapView(MapViewState)
+    /// An image of no bytes was given to be stored for a photo.
+    case emptyImage(photoID: Int64)
+    /// A setting's value out of range or unreadable; `expected` says what would do.
+    case invalidSetting(key: String, value: String, expected: String)
     /// Any other SQLite or file-system failure, with SQLite's own words.
     case failure(path: String, detail: String)
 
@@ -71,6 +75,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
             return "invalid coordinate \(latitude), \(longitude): latitude must be within −90…90 and longitude within −180…180"
         case .invalidMapView(let view):
             return "invalid map view: centre \(view.center.latitude), \(view.center.longitude), cursor \(view.cursor.latitude), \(view.cursor.longitude), zoom \(view.zoom)"
+        case .emptyImage(let photoID):
+            return "photo \(photoID): an empty image cannot be stored"
+        case .invalidSetting(let key, let value, let expected):
+            return "invalid setting \(key) = \(Self.oneLine(value).debugDescription): \(expected)"
         case .failure(let path, let detail):
             return "database \(path): \(detail)"
         }

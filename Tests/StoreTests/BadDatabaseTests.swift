@@ -94,7 +94,7 @@ final class BadDatabaseTests: XCTestCase {
         try makeDatabase(at: path, pins: 5) { db in
             try db.executeForTesting("""
                 INSERT INTO photo (pinId, position, source, sourceId, url, state)
-                SELECT id, 0, 'commons', 'p' || id, 'http://127.0.0.1/p.jpg', 'stored' FROM pin
+                SELECT id, 0, 'commons', 'p' || id, 'http://127.0.0.1/p.jpg', 'pending' FROM pin
                 """)
             roots = try db.integersForTesting("SELECT rootpage FROM sqlite_master WHERE tbl_name = 'photo' AND rootpage > 0")
             pageSize = try db.integersForTesting("PRAGMA page_size").first ?? 0

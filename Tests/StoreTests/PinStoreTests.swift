@@ -13,17 +13,11 @@ final class PinStoreTests: XCTestCase {
 
     /// Adds `count` photos to a pin, the first `stored` of them with an image.
     private func addPhotos(_ db: AppDatabase, pin: Pin.ID, count: Int, stored: Int) throws {
-        for i in 0..<count {
-            let state = i < stored ? "stored" : "pending"
-            try db.executeForTesting("""
-                INSERT INTO photo (pinId, position, source, sourceId, url, state)
-                VALUES (\(pin), \(i), 'commons', 'p\(pin)-\(i)', 'http://127.0.0.1/\(i).jpg', '\(state)')
-                """)
-            if i < stored {
-                try db.executeForTesting("""
-                    INSERT INTO photoImage (photoId, bytes) VALUES (last_insert_rowid(), x'FFD8FFE0')
-                    """)
-            }
+        let added = try db.appendPhotos(pinID: pin, photos: (0..<count).map {
+            NewPhoto(source: "commons", sourceID: "p\(pin)-\($0)", url: "http://127.0.0.1/\($0).jpg")
+        }, page: 1, pageCount: 1)
+        for photo in added.prefix(stored) {
+            XCTAssertTrue(try db.storeImage(photoID: photo.id, bytes: Data([0xFF, 0xD8, 0xFF, 0xE0])))
         }
     }
 
@@ -126,6 +120,10 @@ final class PinStoreTests: XCTestCase {
             "INSERT INTO photo (pinId, position, source, sourceId, url) VALUES (\(pin.id), 1, 'flickr', '1', 'u')"),
             "the same source photo twice in one album")
         XCTAssertThrowsError(try db.executeForTesting("UPDATE photo SET state = 'gone'"))
+        XCTAssertThrowsError(try db.executeForTesting("UPDATE photo SET state = 'stored'"), "stored without an image")
+        XCTAssertThrowsError(try db.executeForTesting(
+            "INSERT INTO photo (pinId, position, source, sourceId, url, state) VALUES (\(pin.id), 2, 'flickr', '2', 'u', 'stored')"),
+            "inserted as stored, with no image")
         XCTAssertEqual(try db.pins().count, 1)
     }
 

@@ -1,0 +1,141 @@
+import Foundation
+import XCTest
+import TouristCore
+@testable import Store
+
+/// `kill -9` in the middle of image writes: the file stays sound and every stored photo keeps its image.
+final class CrashTests: XCTestCase {
+    static let childEnvironment = "VTOURIST_STORE_CRASH_DB"
+
+    func testKilledWriterLeavesASoundDatabase() throws {
+        let path = try makeTempFolder(self) + "/vtourist.sqlite"
+        let db = try AppDatabase.open(path: path)
+        var pins: [Pin] = []
+        for i in 0..<3 { pins.append(try db.insertPin(at: .init(latitude: Double(i), longitude: 0), name: nil)) }
+        try db.close()
+
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        var environment = ProcessInfo.processInfo.environment
+        environment[Self.childEnvironment] = path
+        for round in 0..<5 {
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: executable)
+            child.arguments = ["StoreTests.CrashChildProcess/testWriteImagesUntilKilled"]
+            child.environment = environment
+            let output = Pipe()
+            child.standardOutput = output
+            child.standardError = FileHandle.nullDevice
+            try child.run()
+
+            // The child prints a 0x1F byte per committed write; kill it after a random number, mid-way through the next.
+            let target = Int.random(in: 10...80)
+            var writes = 0
+            while writes < target {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                writes += chunk.filter { $0 == 0x1F }.count
+            }
+            usleep(UInt32.random(in: 0...3_000))
+            XCTAssertTrue(child.isRunning, "round \(round): the writer stopped on its own")
+            XCTAssertEqual(kill(child.processIdentifier, SIGKILL), 0)
+            child.waitUntilExit()
+            XCTAssertEqual(child.terminationReason, .uncaughtSignal)
+            XCTAssertGreaterThanOrEqual(writes, target, "round \(round): the writer wrote too little before the kill")
+
+            // Reopen as the next start would.
+            let after = try AppDatabase.open(path: path)
+            XCTAssertTrue(try after.integrityCheck(), "round \(round)")
+            try Self.assertConsistent(after, pins: pins)
+            XCTAssertGreaterThan(try after.integersForTesting("SELECT COUNT(*) FROM photoImage").first ?? 0, 0)
+            try after.close()
+        }
+    }
+
+    /// Every stored photo has exactly the bytes written for it; every image belongs to a stored photo;
+    /// the counts the map shows match; the album's state agrees with its photos.
+    static func assertConsistent(_ db: AppDatabase, pins: [Pin], file: StaticString = #filePath, line: UInt = #line) throws {
+        var storedTotal = 0
+        for pin in pins {
+            let album = try XCTUnwrap(db.album(pinID: pin.id), file: file, line: line)
+            for photo in album.photos where photo.state == .stored {
+                XCTAssertEqual(try db.imageBytes(photoID: photo.id), CrashChildProcess.image(for: photo.id), file: file, line: line)
+                XCTAssertEqual(photo.byteCount, CrashChildProcess.image(for: photo.id).count, file: file, line: line)
+            }
+            let stored = album.photos.filter { $0.state == .stored }.count
+            storedTotal += stored
+            XCTAssertEqual(album.pin.downloadedCount, stored, file: file, line: line)
+            XCTAssertEqual(album.pin.photoCount, album.photos.count, file: file, line: line)
+            // Pending photos keep the album downloading; downloading with none pending is a search to redo.
+            if album.photos.contains(where: { $0.state == .pending }) {
+                XCTAssertEqual(album.pin.albumState, .downloading, file: file, line: line)
+            } else if album.pin.albumState == .downloading {
+                XCTAssertEqual(try db.pinsWithPendingWork().first { $0.pinID == pin.id }?.needsSearch, true,
+                               file: file, line: line)
+            } else if !album.photos.isEmpty {
+                XCTAssertEqual(album.pin.albumState, .ready, file: file, line: line)
+            }
+        }
+        XCTAssertEqual(try db.integersForTesting("SELECT COUNT(*) FROM photoImage"), [storedTotal], file: file, line: line)
+    }
+}
+
+/// Inside the child started by `CrashTests`: stores images for every pin, collection after
+/// collection, until killed. Run directly, it writes a few collections and checks them.
+final class CrashChildProcess: XCTestCase {
+    /// Bytes that name their photo, 20–120 KB so writes span many pages.
+    static func image(for photoID: Int64) -> Data {
+        let size = 20_000 + Int(photoID % 11) * 9_000
+        var bytes = Data(count: size)
+        withUnsafeBytes(of: photoID.littleEndian) { id in bytes.replaceSubrange(0..<8, with: id) }
+        for i in 8..<size { bytes[i] = UInt8(truncatingIfNeeded: i &+ Int(photoID)) }
+        return bytes
+    }
+
+    /// One byte on stdout, unbuffered, so the parent knows a write has committed.
+    private static func reportWrite() {
+        var byte: UInt8 = 0x1F
+        _ = write(STDOUT_FILENO, &byte, 1)
+    }
+
+    func testWriteImagesUntilKilled() throws {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment[CrashTests.childEnvironment] {
+            let db = try AppDatabase.open(path: path)
+            var collection = 0
+            while true { try writeCollection(db, collection: collection, report: true); collection += 1 }
+        }
+        let path = try makeTempFolder(self) + "/vtourist.sqlite"
+        let db = try AppDatabase.open(path: path)
+        defer { try? db.close() }
+        let pins = [try db.insertPin(at: .init(latitude: 1, longitude: 1), name: nil)]
+        for collection in 0..<3 { try writeCollection(db, collection: collection) }
+        XCTAssertTrue(try db.integrityCheck())
+        try CrashTests.assertConsistent(db, pins: pins)
+    }
+
+    /// For each pin: resume what is pending, else a new collection or more photos, then store each
+    /// image (every fifth fails), deleting one photo now and then.
+    private func writeCollection(_ db: AppDatabase, collection: Int, report: Bool = false) throws {
+        for pin in try db.pins() {
+            var pending = try db.pendingPhotos(pinID: pin.id)
+            if pending.isEmpty {
+                let found = (0..<12).map {
+                    NewPhoto(source: "flickr", sourceID: "\(collection)-\($0)", title: "Photo \($0)", url: "https://127.0.0.1/\($0).jpg")
+                }
+                try db.beginAlbum(pinID: pin.id, source: "flickr", page: collection + 1)
+                pending = collection % 2 == 0
+                    ? try db.replaceAlbum(pinID: pin.id, photos: found, page: collection + 1, pageCount: 99, source: "flickr")
+                    : try db.appendPhotos(pinID: pin.id, photos: found, page: collection + 1, pageCount: 99)
+            }
+            for photo in pending {
+                if photo.id % 5 == 0 {
+                    try db.markPhotoFailed(photoID: photo.id, reason: "HTTP 404")
+                } else {
+                    try db.storeImage(photoID: photo.id, bytes: Self.image(for: photo.id))
+                }
+                if report { Self.reportWrite() }
+                if photo.id % 7 == 0 { try db.deletePhotos(ids: [photo.id]) }
+            }
+        }
+    }
+}
