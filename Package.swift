@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "TouristCore"]),
         .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine"]),
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "WorldMap"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"], exclude: ["Server"]),
         .testTarget(name: "EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]

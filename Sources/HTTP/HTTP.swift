@@ -1,1 +1,0 @@
-// The HTTP module; see docs/architecture.md.

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Fetches over libcurl's multi interface on one background thread.
+///
+/// Completions run on that thread: keep them short and hand results elsewhere.
+/// Every started transfer gets exactly one completion.
+public final class HTTPClient: Sendable {
+    private let loop: NetworkLoop
+
+    public init(
+        userAgent: String,
+        maxConnectionsPerHost: Int = 8,
+        maxTotalConnections: Int = 24,
+        connectTimeout: TimeInterval = 10,
+        lowSpeedLimit: Int = 100,
+        lowSpeedTime: TimeInterval = 20
+    ) {
+        loop = NetworkLoop(settings: ClientSettings(
+            userAgent: userAgent,
+            maxConnectionsPerHost: maxConnectionsPerHost,
+            maxTotalConnections: maxTotalConnections,
+            connectTimeout: connectTimeout,
+            lowSpeedLimit: lowSpeedLimit,
+            lowSpeedTime: lowSpeedTime
+        ))
+        loop.launch()
+    }
+
+    deinit {
+        loop.stop()
+    }
+
+    /// Queues the request and returns at once; `completion` is never called from inside `start`.
+    @discardableResult
+    public func start(
+        _ request: HTTPRequest,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void
+    ) -> TransferID {
+        loop.enqueue(request, completion: completion)
+    }
+
+    /// The transfer's completion gets `.cancelled`, unless it has already finished.
+    public func cancel(_ id: TransferID) {
+        loop.cancel(id)
+    }
+
+    /// Cancelling the task cancels the transfer.
+    public func fetch(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let pending = PendingFetch()
+        let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let id = start(request) { continuation.resume(returning: $0) }
+                if pending.started(id) { cancel(id) }
+            }
+        } onCancel: {
+            if let id = pending.cancelled() { cancel(id) }
+        }
+        return try result.get()
+    }
+
+    /// Ends every transfer with `.shuttingDown` and joins the network thread; later starts fail the same way.
+    public func shutdown() {
+        loop.stop()
+    }
+}
+
+/// Bridges task cancellation, which may come before `start` has returned an id.
+private final class PendingFetch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var id: TransferID?
+    private var isCancelled = false
+
+    /// True when the task was cancelled before the transfer existed.
+    func started(_ id: TransferID) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        self.id = id
+        return isCancelled
+    }
+
+    func cancelled() -> TransferID? {
+        lock.lock()
+        defer { lock.unlock() }
+        isCancelled = true
+        return id
+    }
+}

@@ -1,0 +1,415 @@
+import CCurl
+import Foundation
+
+/// curl_global_init is not to be raced; a global let runs it once, lazily.
+private let curlGlobalInit: CURLcode = vt_global_init()
+
+struct ClientSettings: Sendable {
+    var userAgent: String
+    var maxConnectionsPerHost: Int
+    var maxTotalConnections: Int
+    var connectTimeout: TimeInterval
+    var lowSpeedLimit: Int
+    var lowSpeedTime: TimeInterval
+}
+
+/// The one thread that owns the curl multi handle; other threads only queue work and wake it.
+final class NetworkLoop: @unchecked Sendable {
+    static let maxRedirects = 5
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    private let settings: ClientSettings
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var incoming: [Transfer] = []
+    private var cancellations: Set<TransferID> = []
+    private var stopping = false
+    private var finished = false
+    private var multiForWakeup: UnsafeMutableRawPointer?
+    private var loopThread: pthread_t?
+    private var nextID: UInt64 = 1
+
+    // Touched only by the network thread.
+    private var active: [TransferID: Transfer] = [:]
+
+    init(settings: ClientSettings) {
+        self.settings = settings
+    }
+
+    func launch() {
+        let thread = Thread { [self] in run() }
+        thread.name = "vtourist.http"
+        thread.start()
+    }
+
+    // MARK: - Called from any thread
+
+    func enqueue(
+        _ request: HTTPRequest,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void
+    ) -> TransferID {
+        condition.lock()
+        let id = TransferID(rawValue: nextID)
+        nextID += 1
+        if stopping || finished {
+            let error: HTTPError = stopping ? .shuttingDown : .transport("the network could not be started")
+            condition.unlock()
+            // Never call back inside `start`: the caller may hold its own locks.
+            DispatchQueue.global().async { completion(.failure(error)) }
+            return id
+        }
+        // The URL check runs here, before the network thread or curl sees the request.
+        incoming.append(Transfer(id: id, request: request, completion: completion))
+        wakeLocked()
+        condition.unlock()
+        return id
+    }
+
+    func cancel(_ id: TransferID) {
+        condition.lock()
+        if !finished {
+            cancellations.insert(id)
+            wakeLocked()
+        }
+        condition.unlock()
+    }
+
+    /// Stops every transfer and waits for the thread to end, unless called from the thread itself.
+    func stop() {
+        condition.lock()
+        stopping = true
+        wakeLocked()
+        let onLoopThread = loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        if !onLoopThread {
+            while !finished { condition.wait() }
+        }
+        condition.unlock()
+    }
+
+    private func wakeLocked() {
+        if let multiForWakeup, !finished { curl_multi_wakeup(multiForWakeup) }
+    }
+
+    // MARK: - The network thread
+
+    private func run() {
+        // With CURLOPT_NOSIGNAL, OpenSSL writing to a closed socket raises SIGPIPE; keep it off this thread.
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        _ = curlGlobalInit
+        let multi = curl_multi_init()
+        condition.lock()
+        loopThread = pthread_self()
+        multiForWakeup = multi
+        condition.unlock()
+
+        if let multi {
+            configure(multi)
+            loop(multi)
+        }
+
+        condition.lock()
+        let leftovers = incoming
+        let error: HTTPError = stopping ? .shuttingDown : .transport("the network could not be started")
+        incoming = []
+        multiForWakeup = nil
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+
+        for transfer in leftovers { transfer.finish(.failure(error)) }
+        if let multi { curl_multi_cleanup(multi) }
+    }
+
+    private func configure(_ multi: UnsafeMutableRawPointer) {
+        let perHost = max(1, settings.maxConnectionsPerHost)
+        let total = max(perHost, settings.maxTotalConnections)
+        vt_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
+        vt_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, total)
+        // Keep as many idle connections as may be open, for reuse.
+        vt_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, total)
+    }
+
+    private func loop(_ multi: UnsafeMutableRawPointer) {
+        while true {
+            condition.lock()
+            let arrivals = incoming
+            let cancelled = cancellations
+            let stop = stopping
+            incoming = []
+            cancellations = []
+            condition.unlock()
+
+            for transfer in arrivals {
+                if cancelled.contains(transfer.id) {
+                    transfer.finish(.failure(.cancelled))
+                } else if let rejection = transfer.rejection {
+                    transfer.finish(.failure(rejection))
+                } else {
+                    begin(transfer, in: multi)
+                }
+            }
+            for id in cancelled {
+                guard let transfer = active.removeValue(forKey: id) else { continue }
+                release(transfer, from: multi)
+                transfer.finish(.failure(.cancelled))
+            }
+            if stop {
+                let remaining = active.values.sorted { $0.id.rawValue < $1.id.rawValue }
+                active = [:]
+                for transfer in remaining {
+                    release(transfer, from: multi)
+                    transfer.finish(.failure(.shuttingDown))
+                }
+                return
+            }
+
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            collectFinished(multi)
+            // Returns early on socket activity, curl's own timers, or curl_multi_wakeup.
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+    }
+
+    private func collectFinished(_ multi: UnsafeMutableRawPointer) {
+        var queued: Int32 = 0
+        var done: [(UnsafeMutableRawPointer, CURLcode)] = []
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            // The message dies with curl_multi_remove_handle: copy it first.
+            done.append((easy, vt_message_result(message)))
+        }
+        for (easy, code) in done {
+            var context: UnsafeMutableRawPointer?
+            guard vt_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else {
+                curl_multi_remove_handle(multi, easy)
+                curl_easy_cleanup(easy)
+                continue
+            }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            guard active[transfer.id] === transfer else { continue }
+            complete(transfer, code: code, in: multi)
+        }
+    }
+
+    // MARK: - Per transfer
+
+    private func begin(_ transfer: Transfer, in multi: UnsafeMutableRawPointer) {
+        guard let checked = transfer.checked else { return }
+        guard let easy = curl_easy_init() else {
+            transfer.finish(.failure(.transport("could not create a transfer")))
+            return
+        }
+        transfer.easy = easy
+        transfer.startedAt = .now
+        setCommonOptions(easy, transfer)
+        guard prepareHop(transfer, checked: checked), curl_multi_add_handle(multi, easy) == CURLM_OK else {
+            transfer.easy = nil
+            curl_easy_cleanup(easy)
+            transfer.finish(.failure(transfer.rejectionForHop ?? .transport("could not start the transfer")))
+            return
+        }
+        active[transfer.id] = transfer
+    }
+
+    private func setCommonOptions(_ easy: UnsafeMutableRawPointer, _ transfer: Transfer) {
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        vt_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
+        vt_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+        vt_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        vt_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+            guard let context else { return 0 }
+            return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                .receiveBody(data, size &* count)
+        }
+        vt_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+            guard let context else { return 0 }
+            return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                .receiveHeaderLine(data, size &* count)
+        }
+        vt_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
+
+        vt_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        vt_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        // Redirects are followed by hand so every hop passes URLPolicy.
+        vt_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        vt_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
+        vt_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
+        vt_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        vt_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        // Wait for a multiplexed HTTP/2 stream rather than opening another connection.
+        vt_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
+        // Empty means every encoding this libcurl can decode (gzip, deflate, br, zstd).
+        vt_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        vt_easy_setopt_string(easy, CURLOPT_USERAGENT, settings.userAgent)
+        if transfer.bodyLimit > 0 {
+            // Refuses early when Content-Length already says too much; the write callback catches the rest.
+            vt_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(transfer.bodyLimit))
+        }
+        vt_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(settings.connectTimeout))
+        vt_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, max(0, settings.lowSpeedLimit))
+        // curl counts whole seconds; a fraction rounds up rather than switching the check off.
+        let lowSpeedMilliseconds = milliseconds(settings.lowSpeedTime)
+        vt_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, (lowSpeedMilliseconds + 999) / 1000)
+    }
+
+    /// Points the handle at one URL (the first or a redirect target) with the time that is left.
+    private func prepareHop(_ transfer: Transfer, checked: URLPolicy.Checked) -> Bool {
+        guard let easy = transfer.easy else { return false }
+        let sameHost = transfer.currentHost.isEmpty || transfer.currentHost == checked.host.lowercased()
+        transfer.currentHost = checked.host.lowercased()
+        transfer.resetForNextHop()
+
+        let left = transfer.request.timeout - elapsedSeconds(since: transfer.startedAt)
+        guard left > 0 else {
+            transfer.rejectionForHop = .timedOut
+            return false
+        }
+        vt_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, milliseconds(left)))
+        vt_easy_setopt_string(easy, CURLOPT_URL, checked.url)
+        // A proxy could never reach our own loopback address.
+        if checked.isLoopback {
+            vt_easy_setopt_string(easy, CURLOPT_NOPROXY, "*")
+        } else {
+            vt_easy_setopt_pointer(easy, CURLOPT_NOPROXY, nil)
+        }
+
+        if let old = transfer.headerList {
+            vt_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, nil)
+            curl_slist_free_all(old)
+            transfer.headerList = nil
+        }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in transfer.request.headers.sorted(by: { $0.key < $1.key }) {
+            guard let line = headerLine(name: name, value: value) else { continue }
+            // Credentials are not handed to a different host that a redirect names.
+            if !sameHost, ["authorization", "cookie", "proxy-authorization"].contains(name.lowercased()) { continue }
+            guard let extended = curl_slist_append(list, line) else { continue }
+            list = extended
+        }
+        transfer.headerList = list
+        if let list { vt_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list) }
+        return true
+    }
+
+    private func complete(_ transfer: Transfer, code: CURLcode, in multi: UnsafeMutableRawPointer) {
+        guard let easy = transfer.easy else { return }
+        curl_multi_remove_handle(multi, easy)
+
+        if code == CURLE_OK {
+            var status = 0
+            vt_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            var location: UnsafeMutablePointer<CChar>?
+            if Self.redirectStatuses.contains(status),
+               vt_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &location) == CURLE_OK,
+               let location {
+                follow(transfer, to: String(cString: location), in: multi)
+                return
+            }
+            var effective: UnsafeMutablePointer<CChar>?
+            vt_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+            let url = effective.map { String(cString: $0) } ?? transfer.request.url
+            let response = HTTPResponse(status: status, headers: transfer.headers, body: transfer.body, url: url)
+            active[transfer.id] = nil
+            cleanUp(transfer)
+            transfer.finish(.success(response))
+            return
+        }
+        let error = mapError(code, transfer)
+        active[transfer.id] = nil
+        cleanUp(transfer)
+        transfer.finish(.failure(error))
+    }
+
+    private func follow(_ transfer: Transfer, to location: String, in multi: UnsafeMutableRawPointer) {
+        let failure: HTTPError?
+        if transfer.redirects >= Self.maxRedirects {
+            failure = .transport("too many redirects (more than \(Self.maxRedirects))")
+        } else {
+            switch URLPolicy.check(location) {
+            case .failure(let error):
+                failure = error
+            case .success(let checked):
+                transfer.redirects += 1
+                if prepareHop(transfer, checked: checked), let easy = transfer.easy,
+                   curl_multi_add_handle(multi, easy) == CURLM_OK {
+                    failure = nil
+                } else {
+                    failure = transfer.rejectionForHop ?? .transport("could not follow the redirect")
+                }
+            }
+        }
+        if let failure {
+            active[transfer.id] = nil
+            cleanUp(transfer)
+            transfer.finish(.failure(failure))
+        }
+    }
+
+    private func release(_ transfer: Transfer, from multi: UnsafeMutableRawPointer) {
+        if let easy = transfer.easy { curl_multi_remove_handle(multi, easy) }
+        cleanUp(transfer)
+    }
+
+    private func cleanUp(_ transfer: Transfer) {
+        if let easy = transfer.easy { curl_easy_cleanup(easy) }
+        transfer.easy = nil
+        if let list = transfer.headerList { curl_slist_free_all(list) }
+        transfer.headerList = nil
+    }
+
+    private func mapError(_ code: CURLcode, _ transfer: Transfer) -> HTTPError {
+        let detail = transfer.curlErrorDetail ?? String(cString: curl_easy_strerror(code))
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return .dnsFailed(host: transfer.currentHost)
+        case CURLE_COULDNT_CONNECT:
+            return .connectionRefused(host: transfer.currentHost)
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timedOut
+        case CURLE_FILESIZE_EXCEEDED:
+            return .tooLarge(limit: transfer.bodyLimit)
+        case CURLE_WRITE_ERROR where transfer.exceededLimit:
+            return .tooLarge(limit: transfer.bodyLimit)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
+             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_ISSUER_ERROR,
+             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE,
+             CURLE_SSL_SHUTDOWN_FAILED, CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT:
+            return .tls(detail)
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .unsupportedScheme(detail)
+        case CURLE_URL_MALFORMAT:
+            return .invalidURL(transfer.request.url)
+        default:
+            return .transport(detail)
+        }
+    }
+}
+
+/// Seconds to curl's milliseconds, safe for NaN, infinity and huge values.
+func milliseconds(_ seconds: TimeInterval) -> Int {
+    guard seconds.isFinite else { return seconds > 0 ? Int(Int32.max) : 0 }
+    let value = (seconds * 1000).rounded()
+    if value <= 0 { return 0 }
+    return value >= Double(Int32.max) ? Int(Int32.max) : Int(value)
+}
+
+private func elapsedSeconds(since start: ContinuousClock.Instant) -> TimeInterval {
+    let elapsed = ContinuousClock.now - start
+    return TimeInterval(elapsed.components.seconds) + TimeInterval(elapsed.components.attoseconds) / 1e18
+}
+
+/// "Name: value", or nil when the name is not a header token; line breaks in values are flattened.
+private func headerLine(name: String, value: String) -> String? {
+    let tokenCharacters = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~")
+        .union(CharacterSet(charactersIn: "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+    guard !name.isEmpty, name.unicodeScalars.allSatisfy({ tokenCharacters.contains($0) }) else { return nil }
+    let flat = value.unicodeScalars.map { $0 == "\r" || $0 == "\n" || $0 == "\0" ? " " : String($0) }.joined()
+    // curl drops "Name:" with an empty value; "Name;" sends it empty.
+    return flat.isEmpty ? "\(name);" : "\(name): \(flat)"
+}
