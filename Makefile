@@ -39,6 +39,7 @@ bench: deps
 	$(SWIFT) build -c release --product vtourist-bench
 	$(RELEASE)/vtourist-bench
 	python3 bench/terminal_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench
+	python3 bench/album_bench.py --binary $(RELEASE)/vtourist
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vtourist"

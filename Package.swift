@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Terminal"),
         .target(name: "WorldMap"),
         .target(name: "Gazetteer", dependencies: ["WorldMap"]),
-        .target(name: "TouristCore", dependencies: ["Terminal", "WorldMap", "Gazetteer"]),
+        .target(name: "TouristCore", dependencies: ["Terminal", "WorldMap", "Gazetteer", "AlbumMachine"]),
         .target(name: "Store", dependencies: [
             "TouristCore",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -42,12 +42,16 @@ let package = Package(
         // The only module that talks to libcurl.
         .target(name: "HTTP", dependencies: ["CCurl"]),
 
+        // Runs albums: the machine's effects over the photo sources, libcurl and the store.
+        .target(name: "AlbumService", dependencies: ["AlbumMachine", "PhotoSources", "HTTP", "Store", "TouristCore", "WorldMap"]),
+
         // The only module that talks to ncurses.
         .target(name: "Curses", dependencies: ["CNcursesw", "Terminal"]),
 
         // Command line, configuration and wiring.
         .executableTarget(name: "vtourist", dependencies: [
             "TouristCore", "Store", "Curses", "Terminal", "WorldMap", "Gazetteer",
+            "AlbumService", "AlbumMachine", "PhotoSources", "HTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "vtourist-bench", dependencies: [
@@ -57,13 +61,16 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap"]),
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "WorldMap"]),
-        .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Terminal", "WorldMap"],
+        .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Terminal", "WorldMap", "AlbumMachine"],
                     resources: [.copy("Golden")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TouristCore"]),
         .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine"]),
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "WorldMap"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"], exclude: ["Server"]),
-        .testTarget(name: "EndToEndTests"),
+        // Test servers shared by test targets (not part of the product).
+        .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py"]),
+        .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "TouristCore", "WorldMap", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

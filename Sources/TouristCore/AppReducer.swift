@@ -2,6 +2,7 @@ import Foundation
 import Terminal
 import WorldMap
 import Gazetteer
+import AlbumMachine
 
 /// Something that happened: a key, a mouse report, a resize, or the result
 /// of work done elsewhere (the store).
@@ -12,6 +13,10 @@ public enum AppAction: Sendable {
     case pinRemoved(Pin.ID)
     case settingsLoaded(MapSettings)
     case storeFailed(String)
+    /// The open album as the store and the album machine have it now.
+    case albumLoaded(AlbumSnapshot)
+    /// A message from the album machine about a pin's album.
+    case albumNotice(Pin.ID, String)
 }
 
 /// Work the runtime does for the reducer; results come back as actions.
@@ -20,6 +25,10 @@ public enum AppEffect: Equatable, Sendable {
     case movePin(Pin.ID, to: GeoPoint, name: String?)
     case deletePin(Pin.ID)
     case saveMapView(MapViewState)
+    /// Load the album (and resume what was interrupted) for the album screen.
+    case openAlbum(Pin.ID)
+    /// An action for a pin's album machine.
+    case album(Pin.ID, AlbumAction)
     case quit
 }
 
@@ -87,6 +96,11 @@ public struct AppReducer: Sendable {
             if case let .confirmDelete(id) = state.mode, state.pin(id) == nil {
                 state.mode = .browsing
             }
+            if case let .album(id) = state.screen, state.pin(id) == nil {
+                state.screen = .map
+                state.album = nil
+                state.message = StatusMessage("That pin was deleted elsewhere.", kind: .error)
+            }
         case let .pinSaved(pin):
             if let i = state.pins.firstIndex(where: { $0.id == pin.id }) {
                 state.pins[i] = pin
@@ -99,6 +113,13 @@ public struct AppReducer: Sendable {
             state.settings = settings
         case let .storeFailed(message):
             state.message = StatusMessage(message, kind: .error)
+        case let .albumLoaded(snapshot):
+            if state.album?.pinID == snapshot.pinID {
+                state.album?.apply(snapshot)
+                if let album = state.album { keepSelectionVisible(album, &state) }
+            }
+        case let .albumNotice(pinID, text):
+            if state.album?.pinID == pinID { state.message = StatusMessage(text) }
         }
         if state.camera != cameraBefore {
             if state.camera.cursorX != cameraBefore.cursorX || state.camera.cursorY != cameraBefore.cursorY {
@@ -122,6 +143,7 @@ public struct AppReducer: Sendable {
             state.height = height
             state.camera.clampCenter(height: state.mapHeight)
             state.camera.scrollToCursor(width: state.width, height: state.mapHeight)
+            if let album = state.album { keepSelectionVisible(album, &state) }
             return []
         case let .key(key):
             if state.isTooSmall {
@@ -130,10 +152,12 @@ public struct AppReducer: Sendable {
             state.message = nil
             switch state.screen {
             case .help:
-                state.screen = .map
+                state.screen = state.album.map { .album($0.pinID) } ?? .map
                 return []
             case .map:
                 return mapKey(key, &state)
+            case .album:
+                return albumKey(key, &state)
             }
         case let .mouse(mouse):
             if state.isTooSmall || state.screen != .map { return [] }
@@ -186,10 +210,9 @@ public struct AppReducer: Sendable {
             return dropPin(&state)
         case .enter:
             if let pin = pinUnderCursor(state) {
-                state.message = StatusMessage("\(label(pin)): photo albums are not available in this version yet.")
-            } else {
-                state.message = StatusMessage("No pin here. Press p to drop one.")
+                return openAlbum(pin, &state)
             }
+            state.message = StatusMessage("No pin here. Press p to drop one.")
         case .char("m"):
             guard let pin = pinUnderCursor(state) else {
                 state.message = StatusMessage("No pin here to move.")
@@ -210,7 +233,7 @@ public struct AppReducer: Sendable {
             if state.settings.confirmDelete {
                 state.mode = .confirmDelete(pin: pin.id)
             } else {
-                return [.deletePin(pin.id)]
+                return [.deletePin(pin.id), .album(pin.id, .pinDeleted)]
             }
         case .tab:
             cyclePins(forward: true, &state)
@@ -238,7 +261,8 @@ public struct AppReducer: Sendable {
             if let i = state.pins.firstIndex(where: { $0.id == id }) {
                 state.pins[i].coordinate = target  // shown at once; the store's answer replaces it
             }
-            return [.movePin(id, to: target, name: placeName(target))]
+            return [.movePin(id, to: target, name: placeName(target)),
+                    .album(id, .pinMoved(PinPlace(latitude: target.latitude, longitude: target.longitude)))]
         case .escape:
             state.mode = .browsing
             state.camera.jump(to: from, width: state.width, height: state.mapHeight)
@@ -256,7 +280,7 @@ public struct AppReducer: Sendable {
         case .char("y"), .char("Y"), .enter:
             state.mode = .browsing
             state.pins.removeAll { $0.id == id }
-            return [.deletePin(id)]
+            return [.deletePin(id), .album(id, .pinDeleted)]
         case .char("n"), .char("N"), .escape, .char("q"):
             state.mode = .browsing
         default:
@@ -374,7 +398,7 @@ public struct AppReducer: Sendable {
                 return dropPin(&state)
             }
             if let pin = pinUnderCursor(state) {
-                state.message = StatusMessage("\(label(pin)): photo albums are not available in this version yet.")
+                return openAlbum(pin, &state)
             }
         case .drag:
             moveCursor(toCol: mouse.x, row: mouse.y, &state)
@@ -385,6 +409,92 @@ public struct AppReducer: Sendable {
     private func moveCursor(toCol col: Int, row: Int, _ state: inout AppState) {
         let cell = state.cursorCell
         state.camera.moveCursor(dx: col - cell.col, dy: row - cell.row, width: state.width, height: state.mapHeight)
+    }
+
+    // MARK: - Album screen
+
+    private func openAlbum(_ pin: Pin, _ state: inout AppState) -> [AppEffect] {
+        state.screen = .album(pin.id)
+        state.album = AlbumScreen(pinID: pin.id)
+        return [.openAlbum(pin.id)]
+    }
+
+    private func albumKey(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+        guard var album = state.album else {
+            state.screen = .map
+            return []
+        }
+        let grid = AlbumGrid(width: state.width, height: state.height)
+        let count = album.photos.count
+        var effects: [AppEffect] = []
+        switch key {
+        case .escape, .backspace, .char("q"):
+            state.screen = .map
+            state.album = nil
+            return []
+        case .left, .char("h"): album.selected = max(0, album.selected - 1)
+        case .right, .char("l"): album.selected = min(max(0, count - 1), album.selected + 1)
+        case .up, .char("k"): if album.selected >= grid.columns { album.selected -= grid.columns }
+        case .down, .char("j"): album.selected = min(max(0, count - 1), album.selected + grid.columns)
+        case .home: album.selected = 0
+        case .end: album.selected = max(0, count - 1)
+        case .char(" "):
+            if let photo = album.selectedPhoto {
+                if album.marked.contains(photo.id) { album.marked.remove(photo.id) } else { album.marked.insert(photo.id) }
+                album.selected = min(max(0, count - 1), album.selected + 1)
+            }
+        case .char("x"), .delete:
+            guard let photo = album.selectedPhoto else {
+                state.message = StatusMessage("No photo to delete.")
+                break
+            }
+            album.remove([photo.id])
+            effects = [.album(album.pinID, .deletePhotos([photo.id]))]
+        case .char("X"):
+            guard !album.marked.isEmpty else {
+                state.message = StatusMessage("Mark photos with space first.")
+                break
+            }
+            let ids = album.photos.map(\.id).filter(album.marked.contains)
+            album.remove(album.marked)
+            state.message = StatusMessage("Deleted \(ids.count) photo\(ids.count == 1 ? "" : "s").")
+            effects = [.album(album.pinID, .deletePhotos(ids))]
+        case .char("n"):
+            if let snap = album.snapshot, !snap.isNewCollectionEnabled {
+                state.message = StatusMessage("Still downloading: New Collection is available once every photo is in.")
+            } else {
+                effects = [.album(album.pinID, .newCollection)]
+            }
+        case .char("a"):
+            effects = [.album(album.pinID, .addMore)]
+        case .char("r"):
+            if case .failed? = album.snapshot?.status {
+                effects = [.album(album.pinID, .retry(photo: nil))]
+            } else if let photo = album.selectedPhoto, photo.state == .failed {
+                effects = [.album(album.pinID, .retry(photo: photo.id))]
+            } else if album.photos.contains(where: { $0.state == .failed }) {
+                effects = [.album(album.pinID, .retry(photo: nil))]
+            } else {
+                state.message = StatusMessage("Nothing to retry.")
+            }
+        case .char("?"):
+            state.screen = .help
+        default:
+            break
+        }
+        state.album = album
+        keepSelectionVisible(album, &state)
+        return effects
+    }
+
+    /// Scrolls the grid so the selected photo is on screen.
+    private func keepSelectionVisible(_ album: AlbumScreen, _ state: inout AppState) {
+        let grid = AlbumGrid(width: state.width, height: state.height)
+        let row = album.selected / grid.columns
+        var top = album.topRow
+        if row < top { top = row }
+        if row >= top + grid.visibleRows { top = row - grid.visibleRows + 1 }
+        state.album?.topRow = max(0, top)
     }
 
     // MARK: - Pins

@@ -2,9 +2,10 @@ import Foundation
 import Terminal
 import WorldMap
 
-/// Which screen has the keyboard (STYLE 9). Albums and settings come later.
+/// Which screen has the keyboard (STYLE 9). Settings come later.
 public enum Screen: Equatable, Sendable {
     case map
+    case album(Pin.ID)
     case help
 }
 
@@ -87,6 +88,8 @@ public struct AppState: Equatable, Sendable {
     public var cursorPlace: (name: String, distanceKm: Double)?
     /// When the left button went down on the map, for press-and-hold.
     public var mousePress: (x: Int, y: Int, time: Double)?
+    /// The open album, while the album screen is shown.
+    public var album: AlbumScreen?
 
     public init(camera: MapCamera, width: Int, height: Int,
                 capabilities: TerminalCapabilities = TerminalCapabilities(unicode: true, colors: .indexed256)) {
@@ -102,7 +105,7 @@ public struct AppState: Equatable, Sendable {
             && a.capabilities == b.capabilities && a.message == b.message
             && a.cursorPlace?.name == b.cursorPlace?.name && a.cursorPlace?.distanceKm == b.cursorPlace?.distanceKm
             && a.mousePress?.x == b.mousePress?.x && a.mousePress?.y == b.mousePress?.y
-            && a.mousePress?.time == b.mousePress?.time
+            && a.mousePress?.time == b.mousePress?.time && a.album == b.album
     }
 
     /// The smallest terminal the app draws in.

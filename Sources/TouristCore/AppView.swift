@@ -13,13 +13,17 @@ public enum AppView {
             renderTooSmall(state, theme: theme, into: &buffer)
             return buffer
         }
-        if let raster, raster.width == state.width, raster.height == state.mapHeight {
+        if let album = state.album {
+            AlbumView.render(album, state: state, theme: theme, into: &buffer)
+        } else if let raster, raster.width == state.width, raster.height == state.mapHeight {
             MapWidget.render(raster, theme: theme, capabilities: state.capabilities, into: &buffer)
         } else {
             buffer.fill(x: 0, y: 0, width: state.width, height: state.mapHeight, with: Cell(" ", style: theme.sea))
         }
-        renderPins(state, theme: theme, into: &buffer)
-        renderStatus(state, theme: theme, into: &buffer)
+        if state.album == nil {
+            renderPins(state, theme: theme, into: &buffer)
+            renderStatus(state, theme: theme, into: &buffer)
+        }
         if let message = state.message {
             let style = message.kind == .error ? theme.error : theme.info
             let row = state.mapHeight - 1
@@ -163,6 +167,18 @@ public enum AppView {
         }
     }
 
+    static let albumHelpLines: [(String, String)] = [
+        ("arrows  h j k l", "move the selection"),
+        ("x  Delete", "delete the selected photo"),
+        ("space", "mark / unmark the photo"),
+        ("X", "delete the marked photos"),
+        ("n", "New Collection (once every photo is in)"),
+        ("a", "add more photos"),
+        ("r", "retry what failed"),
+        ("Esc  Backspace  q", "back to the map"),
+        ("?", "this help"),
+    ]
+
     static let helpLines: [(String, String)] = [
         ("arrows  h j k l", "move the cursor"),
         ("H J K L  shift+arrows", "pan half a screen"),
@@ -180,13 +196,14 @@ public enum AppView {
     ]
 
     static func renderHelp(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        let p = panel(width: 66, height: helpLines.count + 4, title: "Keys", state: state, theme: theme, into: &buffer)
+        let lines = state.album == nil ? helpLines : albumHelpLines
+        let p = panel(width: 66, height: lines.count + 4, title: "Keys", state: state, theme: theme, into: &buffer)
         let keyWidth = min(22, p.width / 2)
-        for (i, line) in helpLines.enumerated() {
+        for (i, line) in lines.enumerated() {
             buffer.put(line.0, x: p.x, y: p.y + i, style: theme.dialogTitle, maxWidth: keyWidth)
             buffer.put(line.1, x: p.x + keyWidth + 1, y: p.y + i, style: theme.dialog, maxWidth: p.width - keyWidth - 1)
         }
-        buffer.put("Any key closes this help.", x: p.x, y: p.y + helpLines.count + 1, style: theme.dim, maxWidth: p.width)
+        buffer.put("Any key closes this help.", x: p.x, y: p.y + lines.count + 1, style: theme.dim, maxWidth: p.width)
     }
 
     static func renderTooSmall(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {

@@ -1,6 +1,9 @@
+import AlbumMachine
+import AlbumService
 import Curses
 import Dispatch
 import Foundation
+import HTTP
 import Store
 import Terminal
 import TouristCore
@@ -46,6 +49,10 @@ final class AppRuntime {
     private let seenVersion: VersionWatch
     /// The newest map view waiting to be written (writes coalesce).
     private let pendingView = PendingValue<MapViewState>()
+    /// Searches, downloads and store writes of every album.
+    private let albums: AlbumService
+    /// The pin whose album screen is open, read by the album service's thread.
+    private let openAlbum = PendingValue<Pin.ID>()
 
     static let pollInterval = 1.0
 
@@ -67,10 +74,57 @@ final class AppRuntime {
         reducer.updateCursorPlace(&state)
         self.state = state
         seenVersion = VersionWatch(try? store.dataVersion())
+        let inbox = self.inbox, waker = terminal.waker, storeQueue = self.storeQueue, openAlbum = self.openAlbum
+        let settings = photoSettings(store)
+        let service = AlbumServiceBox()
+        albums = AlbumService(store: store, http: makeHTTPClient(),
+                              settings: settings, userAgent: userAgent) { event in
+            switch event {
+            case let .notice(pin, text):
+                inbox.post(.albumNotice(pin, text))
+                waker.wake()
+            case let .changed(pin):
+                guard openAlbum.peek() == pin, let albums = service.value else { return }
+                // Off the album queue: reading the album waits for that queue.
+                storeQueue.async {
+                    if let snapshot = AppRuntime.snapshot(pin, store: store, albums: albums) {
+                        inbox.post(.albumLoaded(snapshot))
+                        waker.wake()
+                    }
+                }
+            }
+        }
+        service.value = albums
+        if !settings.problems.isEmpty {
+            self.state.message = StatusMessage(settings.problems.joined(separator: " "), kind: .error)
+        }
+        albums.resumeInterrupted()
+    }
+
+    /// The album screen's view of a pin's album: the store's photos and the machine's state.
+    static func snapshot(_ pin: Pin.ID, store: AppDatabase, albums: AlbumService) -> AlbumSnapshot? {
+        guard let stored = try? store.album(pinID: pin) else { return nil }
+        let machine = albums.album(pin)
+        let status: AlbumStatus
+        if let machine {
+            status = machine.status
+        } else {
+            switch stored.pin.albumState {
+            case .downloading: status = .downloading
+            case .ready: status = .ready
+            case .empty: status = .empty
+            case .failed: status = .failed(reason: stored.error ?? "unknown error")
+            }
+        }
+        return AlbumSnapshot(pinID: pin, photos: stored.photos, status: status,
+                             isSearchPending: machine?.isSearchPending ?? false,
+                             isNewCollectionEnabled: machine?.isNewCollectionEnabled ?? (status != .downloading),
+                             source: stored.source)
     }
 
     func run() {
         defer {
+            albums.shutdown()
             storeQueue.sync {}  // let pending writes finish before the process ends
             terminal.shutdown()
         }
@@ -94,6 +148,7 @@ final class AppRuntime {
                 perform(reducer.reduce(&state, action))
                 if !running { return }
             }
+            if state.album == nil { _ = openAlbum.take() }
             if state != before { draw() }
         }
     }
@@ -135,7 +190,22 @@ final class AppRuntime {
                     }
                 }
             case let .insertPin(point, name):
-                write { store in .pinSaved(try store.insertPin(at: point, name: name)) }
+                write { [albums] store in
+                    let pin = try store.insertPin(at: point, name: name)
+                    albums.start(pin)  // prefetch while the user keeps navigating
+                    return .pinSaved(pin)
+                }
+            case let .openAlbum(pin):
+                _ = openAlbum.set(pin)
+                albums.resume(pin)
+                storeQueue.async { [store, inbox, waker, albums] in
+                    if let snapshot = AppRuntime.snapshot(pin, store: store, albums: albums) {
+                        inbox.post(.albumLoaded(snapshot))
+                        waker.wake()
+                    }
+                }
+            case let .album(pin, action):
+                albums.send(action, to: pin)
             case let .movePin(id, to, name):
                 write { store in
                     if let pin = try store.movePin(id: id, to: to, name: name) { return .pinSaved(pin) }
@@ -194,6 +264,12 @@ final class PendingValue<Value: Sendable>: @unchecked Sendable {
         return wasEmpty
     }
 
+    func peek() -> Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
     func take() -> Value? {
         lock.lock()
         defer { lock.unlock() }
@@ -207,4 +283,15 @@ final class PendingValue<Value: Sendable>: @unchecked Sendable {
 final class VersionWatch: @unchecked Sendable {
     var value: Int?
     init(_ value: Int?) { self.value = value }
+}
+
+/// Lets the album service's callback reach the service created with it.
+final class AlbumServiceBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var service: AlbumService?
+
+    var value: AlbumService? {
+        get { lock.lock(); defer { lock.unlock() }; return service }
+        set { lock.lock(); service = newValue; lock.unlock() }
+    }
 }

@@ -29,7 +29,7 @@ struct Pins: ParsableCommand {
 
 /// `pins --json`: the objects SPEC 4 names.
 enum PinJSON {
-    struct Entry: Encodable {
+    struct Entry: Encodable, Sendable {
         var id: Int64
         var latitude: Double
         var longitude: Double

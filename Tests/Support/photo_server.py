@@ -72,6 +72,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["image_requests"] += 1
                 STATE["images_in_flight"] += 1
                 STATE["max_images_in_flight"] = max(STATE["max_images_in_flight"], STATE["images_in_flight"])
+            self.write_stats()
         try:
             time.sleep(self.server.delay)
             if url.path == "/flickr/rest":
@@ -88,6 +89,15 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["in_flight"] -= 1
                 if is_image:
                     STATE["images_in_flight"] -= 1
+                self.write_stats()
+
+    def write_stats(self):
+        """Called with LOCK held."""
+        if self.server.stats_file:
+            tmp = self.server.stats_file + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump(STATE, f)
+            os.replace(tmp, self.server.stats_file)
 
     def base(self):
         return f"http://127.0.0.1:{self.server.server_address[1]}"
@@ -203,11 +213,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--delay-ms", type=int, default=0)
+    ap.add_argument("--stats-file", default=None, help="kept up to date with the /stats counters")
     ap.add_argument("--fixtures", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures"))
     args = ap.parse_args()
     server = Server(("127.0.0.1", args.port), Handler)
     server.delay = args.delay_ms / 1000.0
     server.fixtures = args.fixtures
+    server.stats_file = args.stats_file
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever()

@@ -1,3 +1,4 @@
+import AlbumMachine
 import Terminal
 import TouristCore
 import WorldMap
@@ -107,7 +108,7 @@ final class AppReducerTests: XCTestCase {
         XCTAssertEqual(state.mode, .browsing)
         XCTAssertEqual(state.pins, [pin])
         send(&state, .delete)
-        XCTAssertEqual(send(&state, .char("y")), [.deletePin(3)])
+        XCTAssertEqual(send(&state, .char("y")), [.deletePin(3), .album(3, .pinDeleted)])
         XCTAssertEqual(state.pins, [])
     }
 
@@ -115,7 +116,7 @@ final class AppReducerTests: XCTestCase {
         var state = makeState()
         state.settings.confirmDelete = false
         state.pins = [Pin(id: 3, coordinate: state.camera.cursor, name: nil)]
-        XCTAssertEqual(send(&state, .char("x")), [.deletePin(3)])
+        XCTAssertEqual(send(&state, .char("x")), [.deletePin(3), .album(3, .pinDeleted)])
     }
 
     func testDeleteWithNoPinSaysSo() {
@@ -140,7 +141,8 @@ final class AppReducerTests: XCTestCase {
         send(&state, .char("m"))
         send(&state, .down)
         let target = state.camera.cursor
-        XCTAssertEqual(send(&state, .enter), [.movePin(5, to: target, name: "Naples, Campania, IT")])
+        XCTAssertEqual(send(&state, .enter), [.movePin(5, to: target, name: "Naples, Campania, IT"),
+                                              .album(5, .pinMoved(PinPlace(latitude: target.latitude, longitude: target.longitude)))])
         XCTAssertEqual(state.pins[0].coordinate, target)
         XCTAssertEqual(state.mode, .browsing)
     }

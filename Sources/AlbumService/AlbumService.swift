@@ -1,0 +1,265 @@
+import AlbumMachine
+import Dispatch
+import Foundation
+import HTTP
+import PhotoSources
+import Store
+import TouristCore
+import WorldMap
+
+/// What the album service tells its owner (the UI loop, or `drop --wait`).
+public enum AlbumEvent: Sendable, Equatable {
+    /// The album of this pin changed: its status, a photo, its progress.
+    case changed(Pin.ID)
+    /// A message for the user about this pin's album.
+    case notice(Pin.ID, String)
+}
+
+/// Runs every album's state machine (AlbumMachine): its effects become photo
+/// searches, image downloads over libcurl and store writes, whose outcomes come
+/// back as actions. One serial queue owns all album state.
+public final class AlbumService: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "vtourist.albums")
+    private let store: AppDatabase
+    private let http: HTTPClient
+    private let source: any PhotoSource
+    private let settings: PhotoSourceSettings
+    private let environment: AlbumEnvironment
+    private let onEvent: @Sendable (AlbumEvent) -> Void
+    // Touched only on `queue`.
+    private var albums: [Pin.ID: AlbumMachine.Album] = [:]
+    private var searches: [Pin.ID: Task<Void, Never>] = [:]
+    private var downloads: [Int64: TransferID] = [:]
+
+    /// Largest image accepted, in bytes.
+    public static let maxImageBytes = 15 * 1024 * 1024
+
+    public init(store: AppDatabase, http: HTTPClient, settings: PhotoSourceSettings,
+                environment: AlbumEnvironment? = nil, userAgent: String,
+                onEvent: @escaping @Sendable (AlbumEvent) -> Void) {
+        self.store = store
+        self.http = http
+        self.settings = settings
+        self.source = settings.makeSource(http: CurlFetcher(client: http), userAgent: userAgent)
+        self.environment = environment ?? .live(perPage: settings.perPage)
+        self.onEvent = onEvent
+    }
+
+    /// The photo source in use ("flickr" or "commons").
+    public var sourceName: String { source.name }
+
+    // MARK: - Driving albums
+
+    /// A freshly dropped pin: search and download its album.
+    public func start(_ pin: Pin) {
+        queue.async {
+            let place = PinPlace(latitude: pin.coordinate.latitude, longitude: pin.coordinate.longitude)
+            self.albums[pin.id] = AlbumMachine.Album(pin: pin.id, place: place)
+            self.send(pin.id, .start)
+        }
+    }
+
+    /// Picks up a stored album (app start, album opened) and resumes what was interrupted.
+    public func resume(_ pinID: Pin.ID) {
+        queue.async {
+            if self.albums[pinID] == nil { self.load(pinID) }
+            self.send(pinID, .resume)
+        }
+    }
+
+    /// Resumes every album left downloading when the app last stopped.
+    public func resumeInterrupted() {
+        queue.async {
+            guard let interrupted = try? self.store.pinsWithPendingWork() else { return }
+            for album in interrupted {
+                if self.albums[album.pinID] == nil { self.load(album.pinID) }
+                self.send(album.pinID, .resume)
+            }
+        }
+    }
+
+    /// An action from the user (New Collection, Add more, delete, retry, pin moved or deleted).
+    public func send(_ action: AlbumAction, to pinID: Pin.ID) {
+        queue.async {
+            if self.albums[pinID] == nil { self.load(pinID) }
+            self.send(pinID, action)
+        }
+    }
+
+    /// The album as the machine sees it now (waits for queued work to be taken up).
+    public func album(_ pinID: Pin.ID) -> AlbumMachine.Album? {
+        queue.sync { albums[pinID] }
+    }
+
+    /// Stops every search and download.
+    public func shutdown() {
+        queue.sync {
+            for task in searches.values { task.cancel() }
+            searches.removeAll()
+        }
+        http.shutdown()
+    }
+
+    // MARK: - On the queue
+
+    private func load(_ pinID: Pin.ID) {
+        guard let stored = try? store.album(pinID: pinID) else { return }
+        let photos = stored.photos.map { record in
+            AlbumPhoto(id: record.id, url: record.url,
+                       state: PhotoState(storedValue: record.state.rawValue, reason: record.error) ?? .pending)
+        }
+        let place = PinPlace(latitude: stored.pin.coordinate.latitude, longitude: stored.pin.coordinate.longitude)
+        albums[pinID] = AlbumMachine.Album(pin: pinID, place: place, storedState: stored.pin.albumState.rawValue,
+                                           reason: stored.error, page: stored.page, pageCount: stored.pageCount,
+                                           photos: photos)
+    }
+
+    private func send(_ pinID: Pin.ID, _ action: AlbumAction) {
+        guard var album = albums[pinID] else { return }
+        let effects = AlbumMachine.reduce(&album, action, environment)
+        albums[pinID] = album
+        for effect in effects { perform(effect, pin: pinID) }
+        onEvent(.changed(pinID))
+    }
+
+    private func perform(_ effect: AlbumEffect, pin pinID: Pin.ID) {
+        switch effect {
+        case let .search(pin, place, page, perPage, generation):
+            search(pin: pin, place: place, page: page, perPage: perPage, generation: generation)
+        case let .download(photo, url, generation):
+            download(photo: photo, url: url, pin: pinID, generation: generation)
+        case let .cancelSearch(pin):
+            searches.removeValue(forKey: pin)?.cancel()
+        case let .cancelDownloads(ids):
+            for id in ids { if let transfer = downloads.removeValue(forKey: id) { http.cancel(transfer) } }
+        case let .deletePhotos(ids):
+            _ = try? store.deletePhotos(ids: ids)
+        case let .clearAlbum(pin):
+            _ = try? store.replaceAlbum(pinID: pin, photos: [], page: nil, pageCount: nil, source: source.name)
+        case let .saveStatus(pin, status, page, _):
+            switch status {
+            case .downloading: _ = try? store.beginAlbum(pinID: pin, source: source.name, page: page)
+            case let .failed(reason): _ = try? store.failAlbum(pinID: pin, reason: reason)
+            case .ready, .empty: break  // the store derives these from its photos' states
+            }
+        case let .notify(message):
+            onEvent(.notice(pinID, message))
+        }
+    }
+
+    private func search(pin: Int64, place: PinPlace, page: Int, perPage: Int, generation: Int) {
+        let query = PhotoQuery(center: GeoPoint(latitude: place.latitude, longitude: place.longitude),
+                               halfWidthDegrees: settings.halfWidthDegrees, perPage: perPage, page: page)
+        let source = self.source
+        searches[pin] = Task { [weak self] in
+            let outcome: Result<SearchPage, PhotoSourceError>
+            do {
+                outcome = .success(try await source.search(query))
+            } catch let error as PhotoSourceError {
+                outcome = .failure(error)
+            } catch {
+                outcome = .failure(.transport("\(error)"))
+            }
+            guard let service = self else { return }
+            service.queue.async { service.searchFinished(pin: pin, page: page, generation: generation, outcome) }
+        }
+    }
+
+    private func searchFinished(pin: Int64, page: Int, generation: Int, _ outcome: Result<SearchPage, PhotoSourceError>) {
+        searches.removeValue(forKey: pin)
+        // An answer for a replaced collection or a moved or deleted pin is not saved.
+        guard let album = albums[pin], album.generation == generation, album.isSearchPending, !album.isEnded else { return }
+        switch outcome {
+        case let .failure(error):
+            send(pin, .searchFailed(generation: generation, reason: error.description))
+        case let .success(result):
+            let fresh = result.photos.map(NewPhoto.init)
+            let saved: [PhotoRecord]?
+            if album.photos.isEmpty {
+                saved = try? store.replaceAlbum(pinID: pin, photos: fresh, page: page, pageCount: result.pageCount,
+                                                source: source.name)
+            } else {
+                saved = try? store.appendPhotos(pinID: pin, photos: fresh, page: page, pageCount: result.pageCount)
+            }
+            guard let saved else {
+                send(pin, .searchFailed(generation: generation, reason: "Could not save the photos found."))
+                return
+            }
+            send(pin, .searchAnswered(generation: generation, pageCount: result.pageCount,
+                                      photos: saved.map { SavedPhoto(id: $0.id, url: $0.url) }))
+        }
+    }
+
+    private func download(photo: Int64, url: String, pin: Pin.ID, generation: Int) {
+        if let old = downloads.removeValue(forKey: photo) { http.cancel(old) }
+        let request = HTTPRequest(url: url, maxBytes: AlbumService.maxImageBytes)
+        downloads[photo] = http.start(request) { [weak self] result in
+            guard let service = self else { return }
+            service.queue.async { service.downloadFinished(photo: photo, pin: pin, generation: generation, result) }
+        }
+    }
+
+    private func downloadFinished(photo: Int64, pin: Pin.ID, generation: Int, _ result: Result<HTTPResponse, HTTPError>) {
+        downloads.removeValue(forKey: photo)
+        // Cancelled or cut off by shutdown: not the picture's fault; it stays pending and resumes later.
+        if case .failure(.cancelled) = result { return }
+        if case .failure(.shuttingDown) = result { return }
+        switch ImageCheck.problem(with: result) {
+        case nil:
+            guard case let .success(response) = result else { return }
+            // False when the photo was deleted meanwhile: then nothing comes back.
+            if (try? store.storeImage(photoID: photo, bytes: response.body)) == true {
+                send(pin, .photoDownloaded(generation: generation, id: photo))
+            }
+        case let reason?:
+            if (try? store.markPhotoFailed(photoID: photo, reason: reason)) == true {
+                send(pin, .photoFailed(generation: generation, id: photo, reason: reason))
+            }
+        }
+    }
+}
+
+/// The photo sources fetch through libcurl.
+struct CurlFetcher: HTTPFetching {
+    let client: HTTPClient
+
+    func fetch(url: String, headers: [String: String], maxBytes: Int) async throws -> (status: Int, body: Data) {
+        let response = try await client.fetch(HTTPRequest(url: url, headers: headers, maxBytes: maxBytes))
+        return (response.status, response.body)
+    }
+}
+
+extension NewPhoto {
+    init(_ photo: RemotePhoto) {
+        self.init(source: photo.source, sourceID: photo.sourceID, title: photo.title, author: photo.author,
+                  dateTaken: photo.dateTaken, url: photo.imageURL, largeURL: photo.largeURL, pageURL: photo.pageURL,
+                  license: photo.license, width: photo.width, height: photo.height)
+    }
+}
+
+/// Tells a picture from what is not one, before it is stored.
+public enum ImageCheck {
+    /// Why a download is not a usable JPEG, or nil when it is one.
+    public static func problem(with result: Result<HTTPResponse, HTTPError>) -> String? {
+        switch result {
+        case let .failure(error):
+            return error.description
+        case let .success(response):
+            guard response.status == 200 else { return "HTTP \(response.status)" }
+            return problem(with: response.body)
+        }
+    }
+
+    public static func problem(with data: Data) -> String? {
+        let bytes = [UInt8](data.prefix(16))
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF else {
+            let head = String(decoding: data.prefix(64), as: UTF8.self).lowercased()
+            if head.contains("<html") || head.contains("<!doctype") { return "not a picture (a web page)" }
+            return "not a JPEG picture"
+        }
+        // A complete JPEG ends with the End Of Image marker (allowing a little trailing padding).
+        let tail = [UInt8](data.suffix(32))
+        let complete = zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
+        return complete ? nil : "the picture is cut short"
+    }
+}

@@ -1,0 +1,86 @@
+import AlbumMachine
+import Foundation
+
+/// What the album screen shows of one pin's album: the store's photos and
+/// the album machine's view of them, as last loaded.
+public struct AlbumSnapshot: Equatable, Sendable {
+    public var pinID: Pin.ID
+    public var photos: [PhotoRecord]
+    public var status: AlbumStatus
+    public var isSearchPending: Bool
+    public var isNewCollectionEnabled: Bool
+    public var source: String?
+
+    public init(pinID: Pin.ID, photos: [PhotoRecord], status: AlbumStatus, isSearchPending: Bool,
+                isNewCollectionEnabled: Bool, source: String?) {
+        self.pinID = pinID
+        self.photos = photos
+        self.status = status
+        self.isSearchPending = isSearchPending
+        self.isNewCollectionEnabled = isNewCollectionEnabled
+        self.source = source
+    }
+
+    public var progress: AlbumProgress {
+        AlbumProgress(stored: photos.count { $0.state == .stored }, total: photos.count)
+    }
+}
+
+/// The album screen's own state: the snapshot, the selection and the marks.
+public struct AlbumScreen: Equatable, Sendable {
+    public var pinID: Pin.ID
+    /// Nil until the first load arrives.
+    public var snapshot: AlbumSnapshot?
+    public var selected: Int = 0
+    public var marked: Set<PhotoRecord.ID> = []
+    /// First grid row shown (the grid scrolls to keep the selection visible).
+    public var topRow: Int = 0
+
+    public init(pinID: Pin.ID) {
+        self.pinID = pinID
+    }
+
+    public var photos: [PhotoRecord] { snapshot?.photos ?? [] }
+
+    public var selectedPhoto: PhotoRecord? {
+        photos.indices.contains(selected) ? photos[selected] : nil
+    }
+
+    /// Takes a fresh snapshot, keeping the selection on the same photo where it still exists.
+    public mutating func apply(_ fresh: AlbumSnapshot) {
+        let keep = selectedPhoto?.id
+        snapshot = fresh
+        if let keep, let i = fresh.photos.firstIndex(where: { $0.id == keep }) {
+            selected = i
+        }
+        selected = min(selected, max(0, fresh.photos.count - 1))
+        marked.formIntersection(fresh.photos.map(\.id))
+    }
+
+    /// Removes photos at once (the store follows), so the grid flows up.
+    public mutating func remove(_ ids: Set<PhotoRecord.ID>) {
+        guard var snap = snapshot else { return }
+        snap.photos.removeAll { ids.contains($0.id) }
+        snapshot = snap
+        marked.subtract(ids)
+        selected = min(selected, max(0, snap.photos.count - 1))
+    }
+}
+
+/// The grid's geometry for a screen size: the same numbers for drawing and for moving.
+public struct AlbumGrid: Equatable, Sendable {
+    public static let cellWidth = 24
+    public static let cellHeight = 7
+    public static let gap = 1
+    /// Header rows above the grid.
+    public static let top = 3
+
+    public var columns: Int
+    public var visibleRows: Int
+
+    public init(width: Int, height: Int) {
+        columns = max(1, (width - 1) / (AlbumGrid.cellWidth + AlbumGrid.gap))
+        // The last row of the screen is the status line.
+        visibleRows = max(1, (height - AlbumGrid.top - 1) / (AlbumGrid.cellHeight + AlbumGrid.gap))
+    }
+}

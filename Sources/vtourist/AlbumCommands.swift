@@ -1,0 +1,230 @@
+import AlbumMachine
+import AlbumService
+import ArgumentParser
+import Dispatch
+import Foundation
+import Gazetteer
+import HTTP
+import PhotoSources
+import Store
+import Terminal
+import TouristCore
+import WorldMap
+
+/// The User-Agent every request carries.
+let userAgent = "vtourist/\(VTourist.version) (terminal Virtual Tourist)"
+
+/// The HTTP client albums use: a collection of up to 60 photos comes from one
+/// image host, so allow a whole page of them at once.
+func makeHTTPClient() -> HTTPClient {
+    HTTPClient(userAgent: userAgent, maxConnectionsPerHost: 24, maxTotalConnections: 48)
+}
+
+/// Source, key, endpoints, area and photos per collection: the stored settings
+/// with the environment's overrides (SPEC 5).
+func photoSettings(_ store: AppDatabase) -> PhotoSourceSettings {
+    var stored: [String: String] = [:]
+    for key in SettingKey.allCases {
+        if let value = try? store.setting(key.rawValue) { stored[key.rawValue] = value }
+    }
+    return PhotoSourceSettings.resolve(environment: ProcessInfo.processInfo.environment, stored: stored)
+}
+
+struct Drop: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add a pin and fetch its album without the full-screen app.",
+        discussion: "Without --wait the album is left downloading; the app resumes it when it starts.")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: "Latitude, -90…90.") var latitude: String
+    @Argument(help: "Longitude, -180…180.") var longitude: String
+
+    @Flag(name: .long, help: "Wait until every photo is in (progress on stderr).")
+    var wait = false
+
+    func run() throws {
+        try reportingFailures {
+            guard let lat = Double(latitude.trimmingCharacters(in: .whitespaces)), lat.isFinite,
+                  let lon = Double(longitude.trimmingCharacters(in: .whitespaces)), lon.isFinite else {
+                throw CommandFailure("bad coordinates \u{201C}\(latitude) \(longitude)\u{201D}: give LAT LON in degrees, e.g. 40.85 14.27")
+            }
+            guard (-90...90).contains(lat) else { throw CommandFailure("latitude must be between -90 and 90 (got \(latitude))") }
+            guard (-180...180).contains(lon) else { throw CommandFailure("longitude must be between -180 and 180 (got \(longitude))") }
+            let store = try database.open()
+            defer { try? store.close() }
+            let point = GeoPoint(latitude: lat, longitude: lon)
+            let name = (try? Gazetteer.bundled()).flatMap { placeName(point, gazetteer: $0) }
+            let pin: Pin
+            do {
+                pin = try store.insertPin(at: point, name: name)
+                try store.beginAlbum(pinID: pin.id, source: photoSettings(store).kind.rawValue, page: 1)
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+            guard wait else {
+                print(pin.id)
+                return
+            }
+            let settings = photoSettings(store)
+            for problem in settings.problems { FileHandle.standardError.write(Data("vtourist: \(problem)\n".utf8)) }
+            let changed = DispatchSemaphore(value: 0)
+            let service = AlbumService(store: store, http: makeHTTPClient(), settings: settings,
+                                       userAgent: userAgent) { _ in changed.signal() }
+            defer { service.shutdown() }
+            service.start(pin)
+            let progress = ProgressLine(enabled: isatty(2) == 1)
+            var album = service.album(pin.id)
+            while album?.status == .downloading || album == nil {
+                _ = changed.wait(timeout: .now() + 0.5)
+                album = service.album(pin.id)
+                if let album { progress.show(album) }
+            }
+            progress.finish()
+            guard let album else { throw CommandFailure("pin \(pin.id) vanished while downloading") }
+            if case let .failed(reason) = album.status {
+                throw CommandFailure("the photo search for pin \(pin.id) failed: \(reason)")
+            }
+            print(pin.id)
+        }
+    }
+
+    func placeName(_ point: GeoPoint, gazetteer: Gazetteer) -> String? {
+        AppReducer(places: .live(gazetteer)).placeName(point)
+    }
+}
+
+/// `Downloading 7/21 [#######-------]` on stderr, redrawn in place on a terminal.
+final class ProgressLine {
+    let enabled: Bool
+    private var last = ""
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func show(_ album: AlbumMachine.Album) {
+        let p = album.progress
+        let line: String
+        if album.isSearchPending {
+            line = "Searching for photos…"
+        } else {
+            let width = 30
+            let filled = p.total == 0 ? width : width * p.stored / max(1, p.total)
+            line = "Downloading \(p.stored)/\(p.total) [" + String(repeating: "#", count: filled)
+                + String(repeating: "-", count: width - filled) + "]"
+        }
+        guard line != last else { return }
+        last = line
+        FileHandle.standardError.write(Data((enabled ? "\r\u{1B}[K" + line : line + "\n").utf8))
+    }
+
+    func finish() {
+        if enabled, !last.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
+
+struct AlbumCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "album", abstract: "List one pin's photos.")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: "The pin's id (see `vtourist pins`).") var pin: String
+
+    @Flag(name: .long, help: "Print a JSON object.")
+    var json = false
+
+    func run() throws {
+        try reportingFailures {
+            guard let id = Int64(pin), id > 0 else { throw CommandFailure("bad pin id \u{201C}\(pin)\u{201D}: give the number `vtourist pins` shows") }
+            let store = try database.open()
+            defer { try? store.close() }
+            let album: Store.Album?
+            do { album = try store.album(pinID: id) } catch { throw CommandFailure("\(error)") }
+            guard let album else { throw CommandFailure("no pin \(id) (see `vtourist pins`)") }
+            print(json ? AlbumJSON.encode(album) : AlbumTable.render(album), terminator: json ? "\n" : "")
+        }
+    }
+}
+
+/// `album PIN --json` (SPEC 4).
+enum AlbumJSON {
+    struct Photo: Encodable {
+        var id: Int64
+        var title: String?
+        var author: String?
+        var dateTaken: String?
+        var license: String?
+        var url: String
+        var pageURL: String?
+        var state: String
+        var error: String?
+        var downloaded: Bool
+        var bytes: Int
+
+        enum CodingKeys: String, CodingKey { case id, title, author, dateTaken, license, url, pageURL, state, error, downloaded, bytes }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(title, forKey: .title)
+            try c.encode(author, forKey: .author)
+            try c.encode(dateTaken, forKey: .dateTaken)
+            try c.encode(license, forKey: .license)
+            try c.encode(url, forKey: .url)
+            try c.encode(pageURL, forKey: .pageURL)
+            try c.encode(state, forKey: .state)
+            try c.encode(error, forKey: .error)
+            try c.encode(downloaded, forKey: .downloaded)
+            try c.encode(bytes, forKey: .bytes)
+        }
+    }
+
+    struct Body: Encodable {
+        var pin: PinJSON.Entry
+        var state: String
+        var error: String?
+        var source: String?
+        var photos: [Photo]
+
+        enum CodingKeys: String, CodingKey { case pin, state, error, source, photos }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(pin, forKey: .pin)
+            try c.encode(state, forKey: .state)
+            try c.encode(error, forKey: .error)
+            try c.encode(source, forKey: .source)
+            try c.encode(photos, forKey: .photos)
+        }
+    }
+
+    static func encode(_ album: Store.Album) -> String {
+        let body = Body(
+            pin: PinJSON.entry(album.pin), state: album.pin.albumState.rawValue, error: album.error,
+            source: album.source,
+            photos: album.photos.map {
+                Photo(id: $0.id, title: $0.title, author: $0.author, dateTaken: $0.dateTaken, license: $0.license,
+                      url: $0.url, pageURL: $0.pageURL, state: $0.state.rawValue, error: $0.error,
+                      downloaded: $0.state == .stored, bytes: $0.byteCount)
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(body), let text = String(data: data, encoding: .utf8) else { return "{}" }
+        return text
+    }
+}
+
+/// `album PIN` without --json.
+enum AlbumTable {
+    static func render(_ album: Store.Album) -> String {
+        let p = album.pin
+        var out = "Pin \(p.id): \(PinTable.sanitized(p.name ?? String(format: "%.4f, %.4f", p.coordinate.latitude, p.coordinate.longitude)))\n"
+        out += "State: \(p.albumState.rawValue)"
+        if let error = album.error { out += " (\(PinTable.sanitized(error)))" }
+        out += ", \(p.downloadedCount)/\(p.photoCount) photos stored\n"
+        for photo in album.photos {
+            let mark = photo.state == .stored ? "\(photo.byteCount) B" : photo.state.rawValue
+            out += "  \(photo.id)\t\(mark)\t\(PinTable.sanitized(photo.title ?? "(untitled)"))\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,243 @@
+import AlbumMachine
+import AlbumService
+import Foundation
+import HTTP
+import PhotoSources
+import Store
+import TestSupport
+import TouristCore
+import WorldMap
+import XCTest
+
+/// Albums end to end below the UI: the real photo-source clients over real
+/// libcurl against the local stand-in server, and a real SQLite file.
+final class AlbumServiceTests: XCTestCase {
+    var server: PhotoServer!
+    var store: AppDatabase!
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        server = try PhotoServer(delayMs: 20)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-albums-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        store = try AppDatabase.open(path: folder.appendingPathComponent("albums.sqlite").path)
+    }
+
+    override func tearDownWithError() throws {
+        try? store.close()
+        try? FileManager.default.removeItem(at: folder)
+        server = nil
+    }
+
+    /// A service over Flickr with `key` (the stand-in picks faults by key), or Commons.
+    func service(key: String? = "good-key", commons: Bool = false, events: Events = Events()) -> AlbumService {
+        var env = ["VTOURIST_FLICKR_ENDPOINT": server.flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint]
+        if let key, !commons { env["FLICKR_API_KEY"] = key }
+        let settings = PhotoSourceSettings.resolve(environment: env, stored: [:])
+        // Short low-speed limit so a server that never answers fails within a second or two.
+        let http = HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: 24, lowSpeedTime: 1)
+        return AlbumService(store: store, http: http, settings: settings,
+                            environment: AlbumEnvironment(perPage: 21) { current, count in current % count + 1 },
+                            userAgent: "vtourist-tests") { events.record($0) }
+    }
+
+    final class Events: @unchecked Sendable {
+        private let lock = NSLock()
+        private var all: [AlbumEvent] = []
+        let changed = DispatchSemaphore(value: 0)
+        func record(_ e: AlbumEvent) {
+            lock.lock(); all.append(e); lock.unlock()
+            changed.signal()
+        }
+        var notices: [String] {
+            lock.lock(); defer { lock.unlock() }
+            return all.compactMap { if case let .notice(_, m) = $0 { return m } else { return nil } }
+        }
+    }
+
+    /// Waits until the album leaves `downloading` (the limit only ends a hang).
+    @discardableResult
+    func settle(_ service: AlbumService, _ pin: Pin.ID, file: StaticString = #filePath, line: UInt = #line) -> AlbumMachine.Album? {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let album = service.album(pin), album.status != .downloading { return album }
+            usleep(20_000)
+        }
+        XCTFail("the album never settled", file: file, line: line)
+        return service.album(pin)
+    }
+
+    func dropPin() throws -> Pin {
+        try store.insertPin(at: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples")
+    }
+
+    func testFlickrAlbumDownloadsEveryPhotoInParallel() throws {
+        let s = service()
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        let album = try XCTUnwrap(settle(s, pin.id))
+        XCTAssertEqual(album.status, .ready)
+        XCTAssertEqual(album.progress, AlbumProgress(stored: 21, total: 21))
+        let photos = try store.photos(pinID: pin.id)
+        XCTAssertEqual(photos.count, 21)
+        XCTAssertTrue(photos.allSatisfy { $0.state == .stored && $0.byteCount > 1000 })
+        XCTAssertEqual(try store.pin(id: pin.id)?.albumState, .ready)
+        let first = try XCTUnwrap(store.imageBytes(photoID: photos[0].id))
+        XCTAssertEqual(Array(first.prefix(3)), [0xFF, 0xD8, 0xFF])
+        XCTAssertGreaterThanOrEqual(server.stats()["max_images_in_flight"] ?? 0, 8)
+        XCTAssertTrue(try store.integrityCheck())
+    }
+
+    func testCommonsAlbumWithoutAKey() throws {
+        let s = service(key: nil, commons: true)
+        defer { s.shutdown() }
+        XCTAssertEqual(s.sourceName, "commons")
+        let pin = try dropPin()
+        s.start(pin)
+        XCTAssertEqual(settle(s, pin.id)?.status, .ready)
+        let photos = try store.photos(pinID: pin.id)
+        XCTAssertEqual(photos.count, 21)
+        XCTAssertEqual(photos.first?.author, "Artist 0")
+    }
+
+    func testSearchFailuresShowWhyAndRetryAsksAgain() throws {
+        let cases: [(String, String)] = [
+            ("bad-key", "API key"), ("unavailable", "105"), ("malformed", ""), ("wrong-shape", ""),
+            ("http500", "500"), ("hang", ""),
+        ]
+        for (key, word) in cases {
+            let s = service(key: key)
+            let pin = try dropPin()
+            s.start(pin)
+            let album = settle(s, pin.id)
+            guard case let .failed(reason)? = album?.status else {
+                XCTFail("\(key): \(String(describing: album?.status))")
+                s.shutdown()
+                continue
+            }
+            if !word.isEmpty { XCTAssertTrue(reason.contains(word), "\(key): \(reason)") }
+            XCTAssertEqual(try store.pin(id: pin.id)?.albumState, .failed, key)
+            let before = server.stats()["requests"] ?? 0
+            s.send(.retry(photo: nil), to: pin.id)
+            guard case .failed? = settle(s, pin.id)?.status else { XCTFail("\(key): retry"); s.shutdown(); continue }
+            XCTAssertGreaterThan(server.stats()["requests"] ?? 0, before, "\(key): retry sent nothing")
+            s.shutdown()
+        }
+        XCTAssertTrue(try store.integrityCheck())
+    }
+
+    func testNoPhotosMeansEmpty() throws {
+        let s = service(key: "empty")
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        XCTAssertEqual(settle(s, pin.id)?.status, .empty)
+        XCTAssertEqual(try store.pin(id: pin.id)?.albumState, .empty)
+    }
+
+    func testBrokenImagesFailAloneAndKeepTheRest() throws {
+        for fault in ["html", "random", "trunc", "endless", "404"] {
+            let s = service(key: "img-" + fault)
+            let pin = try dropPin()
+            s.start(pin)
+            XCTAssertEqual(settle(s, pin.id)?.status, .ready, fault)
+            let photos = try store.photos(pinID: pin.id)
+            XCTAssertEqual(photos.filter { $0.state == .stored }.count, 20, fault)
+            let broken = try XCTUnwrap(photos.first { $0.state == .failed }, fault)
+            XCTAssertNotNil(broken.error, fault)
+            XCTAssertNil(try store.imageBytes(photoID: broken.id), fault)
+            s.shutdown()
+        }
+        XCTAssertTrue(try store.integrityCheck())
+    }
+
+    func testTitlesNeverCarryControlCharacters() throws {
+        let s = service(key: "escapes")
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        settle(s, pin.id)
+        let titles = try store.photos(pinID: pin.id).compactMap(\.title)
+        XCTAssertEqual(titles.count, 21)
+        for t in titles {
+            XCTAssertFalse(t.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }, t)
+        }
+    }
+
+    func testConnectionRefusedAndUnknownHost() throws {
+        for endpoint in ["http://127.0.0.1:9/rest", "https://no-such-host.invalid/rest"] {
+            let settings = PhotoSourceSettings.resolve(environment: ["FLICKR_API_KEY": "k", "VTOURIST_FLICKR_ENDPOINT": endpoint],
+                                                       stored: [:])
+            let s = AlbumService(store: store, http: HTTPClient(userAgent: "t", connectTimeout: 3), settings: settings,
+                                 userAgent: "t") { _ in }
+            let pin = try dropPin()
+            s.start(pin)
+            guard case .failed? = settle(s, pin.id)?.status else { XCTFail(endpoint); s.shutdown(); continue }
+            s.shutdown()
+        }
+    }
+
+    func testNewCollectionBringsADifferentPage() throws {
+        let events = Events()
+        let s = service(events: events)
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        settle(s, pin.id)
+        let first = Set(try store.photos(pinID: pin.id).map(\.sourceID))
+        s.send(.newCollection, to: pin.id)
+        usleep(50_000)
+        XCTAssertEqual(settle(s, pin.id)?.status, .ready)
+        let second = Set(try store.photos(pinID: pin.id).map(\.sourceID))
+        XCTAssertEqual(second.count, 21)
+        XCTAssertTrue(first.isDisjoint(with: second))
+        // Add more appends the next page.
+        s.send(.addMore, to: pin.id)
+        usleep(50_000)
+        XCTAssertEqual(settle(s, pin.id)?.status, .ready)
+        XCTAssertEqual(try store.photos(pinID: pin.id).count, 42)
+    }
+
+    func testADeletedPinGetsNoPhotosBack() throws {
+        let slow = try PhotoServer(delayMs: 300)
+        let settings = PhotoSourceSettings.resolve(environment: ["FLICKR_API_KEY": "k", "VTOURIST_FLICKR_ENDPOINT": slow.flickrEndpoint],
+                                                   stored: [:])
+        let s = AlbumService(store: store, http: HTTPClient(userAgent: "t"), settings: settings, userAgent: "t") { _ in }
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        usleep(450_000)  // the search has answered; downloads are under way
+        XCTAssertTrue(try store.deletePin(id: pin.id))
+        s.send(.pinDeleted, to: pin.id)
+        usleep(800_000)
+        XCTAssertEqual(try store.photos(pinID: pin.id).count, 0)
+        XCTAssertNil(try store.pin(id: pin.id))
+        XCTAssertTrue(try store.integrityCheck())
+    }
+
+    func testInterruptedDownloadsResume() throws {
+        let slow = try PhotoServer(delayMs: 200)
+        let settings = PhotoSourceSettings.resolve(environment: ["FLICKR_API_KEY": "k", "VTOURIST_FLICKR_ENDPOINT": slow.flickrEndpoint],
+                                                   stored: [:])
+        let first = AlbumService(store: store, http: HTTPClient(userAgent: "t", maxConnectionsPerHost: 2), settings: settings,
+                                 userAgent: "t") { _ in }
+        let pin = try dropPin()
+        first.start(pin)
+        usleep(500_000)
+        first.shutdown()  // as if the app stopped mid-download
+        let partial = try store.photos(pinID: pin.id)
+        XCTAssertEqual(partial.count, 21)
+        XCTAssertLessThan(partial.filter { $0.state == .stored }.count, 21)
+        XCTAssertEqual(try store.pinsWithPendingWork().map(\.pinID), [pin.id])
+
+        let second = AlbumService(store: store, http: HTTPClient(userAgent: "t", maxConnectionsPerHost: 24),
+                                  settings: settings, userAgent: "t") { _ in }
+        defer { second.shutdown() }
+        second.resumeInterrupted()
+        usleep(50_000)
+        XCTAssertEqual(settle(second, pin.id)?.status, .ready)
+        XCTAssertEqual(try store.photos(pinID: pin.id).filter { $0.state == .stored }.count, 21)
+        XCTAssertEqual(try store.pinsWithPendingWork(), [])
+    }
+}

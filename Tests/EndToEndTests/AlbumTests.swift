@@ -1,0 +1,151 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Albums through the real binary: `drop --wait`, `album --json`, and the
+/// album screen in tmux, against the local Flickr/Commons stand-in.
+final class AlbumTests: XCTestCase {
+    var server: PhotoServer!
+
+    override func setUpWithError() throws {
+        server = try PhotoServer(delayMs: 30)
+    }
+
+    override func tearDown() {
+        server = nil
+    }
+
+    func env(key: String? = "good-key") -> [String: String] {
+        var e = ["VTOURIST_FLICKR_ENDPOINT": server.flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint]
+        if let key { e["FLICKR_API_KEY"] = key }
+        return e
+    }
+
+    struct AlbumJSON: Decodable {
+        struct Photo: Decodable { var id: Int64; var title: String?; var url: String; var downloaded: Bool; var bytes: Int; var state: String }
+        var pin: PinRow
+        var state: String
+        var photos: [Photo]
+    }
+
+    func album(_ id: String, db: String) throws -> AlbumJSON {
+        let r = try cli(["album", id, "--json", "--db", db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try JSONDecoder().decode(AlbumJSON.self, from: Data(r.stdout.utf8))
+    }
+
+    func testDropWaitStoresTheWholeAlbum() throws {
+        let db = try temporaryDirectory().appendingPathComponent("drop.sqlite").path
+        let r = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: env())
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let id = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(id, "1")
+        XCTAssertTrue(r.stderr.contains("Downloading 21/21"), r.stderr)
+        let a = try album(id, db: db)
+        XCTAssertEqual(a.state, "ready")
+        XCTAssertEqual(a.photos.count, 21)
+        XCTAssertTrue(a.photos.allSatisfy { $0.downloaded && $0.bytes > 1000 })
+        let listed = try pins(db: db)
+        XCTAssertEqual(listed.first?.state, "ready")
+        XCTAssertEqual(listed.first?.photos, 21)
+        XCTAssertEqual(listed.first?.downloaded, 21)
+        XCTAssertGreaterThanOrEqual(server.stats()["max_images_in_flight"] ?? 0, 8)
+    }
+
+    func testCommonsWithoutAKey() throws {
+        let db = try temporaryDirectory().appendingPathComponent("commons.sqlite").path
+        let r = try cli(["drop", "48.85", "2.35", "--wait", "--db", db], environment: env(key: nil))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try album("1", db: db).photos.count, 21)
+    }
+
+    func testBadInputOnTheCommandLine() throws {
+        let db = try temporaryDirectory().appendingPathComponent("bad.sqlite").path
+        for args in [["drop", "95", "10"], ["drop", "abc", "10"], ["drop", "10", "181"], ["album", "7"], ["album", "x"]] {
+            let r = try cli(args + ["--db", db], environment: env())
+            XCTAssertNotEqual(r.status, 0, "\(args)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("vtourist: "), r.stderr)
+        }
+        let refused = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: env(key: "bad-key"))
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("API key"), refused.stderr)
+        XCTAssertEqual(try pins(db: db).first?.state, "failed")
+    }
+
+    func testAlbumScreenFillsInDeletesAndComesBackAfterARestart() throws {
+        let db = try temporaryDirectory().appendingPathComponent("screen.sqlite").path
+        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 110, height: 32, environment: env())
+        t.wait(forText: "? help")
+        try t.keys("g")
+        try t.type("Naples")
+        try t.keys("Enter")
+        t.wait(forText: "Went to Naples")
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        try t.keys("Enter")
+        t.wait(forText: "New Collection")
+        // Placeholders first, then every photo in.
+        let done = t.wait(for: "every photo") { $0.contains("21 photos") }
+        XCTAssertTrue(done.contains("Photo 0 "), done)
+        XCTAssertFalse(done.contains("downloading"), done)
+        // Delete the selected photo: the grid flows up.
+        try t.keys("x")
+        var screen = t.wait(forText: "20 photos")
+        XCTAssertFalse(screen.contains("Photo 0 "), screen)
+        XCTAssertTrue(screen.contains("Photo 1 "), screen)
+        // Mark two and delete them together.
+        try t.keys("Space", "Space", "X")
+        screen = t.wait(forText: "18 photos")
+        XCTAssertFalse(screen.contains("Photo 1 ") || screen.contains("Photo 2 "), screen)
+        // New Collection brings a different set.
+        try t.keys("n")
+        screen = t.wait(for: "a new collection") { $0.contains("21 photos") && !$0.contains("Photo 3 ") }
+        let titles = screen.components(separatedBy: "Photo ").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+        XCTAssertFalse(titles.isEmpty)
+        try t.keys("Escape")
+        t.wait(forText: "? help")
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+        let stored = try album("1", db: db)
+        XCTAssertEqual(stored.photos.count, 21)
+        XCTAssertTrue(stored.photos.allSatisfy(\.downloaded))
+        let firstTitle = try XCTUnwrap(stored.photos.first?.title?.split(separator: " ").prefix(2).joined(separator: " "))
+
+        // After a restart the album shows at once, as it was.
+        let again = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 110, height: 32, environment: env())
+        again.wait(forText: "1 pin ")
+        try again.keys("Tab", "Enter")
+        screen = again.wait(forText: "21 photos")
+        XCTAssertTrue(screen.contains(firstTitle + " "), "\(firstTitle) not shown:\n\(screen)")
+        XCTAssertFalse(screen.contains("downloading"), screen)
+        try again.keys("q", "q")
+        XCTAssertEqual(again.waitForExit(), 0)
+    }
+
+    func testEmptyPlaceShowsNoImages() throws {
+        let db = try temporaryDirectory().appendingPathComponent("empty.sqlite").path
+        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: env(key: "empty"))
+        t.wait(forText: "? help")
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        try t.keys("Enter")
+        t.wait(forText: "No Images")
+        try t.keys("Escape", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
+    func testAFailedSearchShowsWhy() throws {
+        let db = try temporaryDirectory().appendingPathComponent("failed.sqlite").path
+        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: env(key: "unavailable"))
+        t.wait(forText: "? help")
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        try t.keys("Enter")
+        t.wait(forText: "The search failed")
+        try t.keys("r")
+        t.wait(forText: "The search failed")
+        try t.keys("Escape", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+}

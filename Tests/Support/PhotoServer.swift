@@ -1,0 +1,75 @@
+import Foundation
+
+/// The local Flickr/Commons stand-in (photo_server.py) as a child process on
+/// 127.0.0.1, for tests that need a real HTTP peer. Stops when released.
+public final class PhotoServer: @unchecked Sendable {
+    public let port: Int
+    private let pid: pid_t
+    private let statsFile: String
+
+    /// Starts the server; every response waits `delayMs` first.
+    public init(delayMs: Int = 0) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("photo_server.py").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-photo-server-\(UUID().uuidString)").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        statsFile = out + ".stats"
+        let argv = ["/usr/bin/env", "python3", script, "--delay-ms", String(delayMs), "--stats-file", statsFile]
+        var cArgs = argv.map { strdup($0) } + [nil]
+        var cEnv = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            cArgs.forEach { free($0) }
+            cEnv.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, "/usr/bin/env", &actions, nil, &cArgs, &cEnv)
+        guard rc == 0 else { throw PhotoServerError(message: "cannot start python3: \(String(cString: strerror(rc)))") }
+        pid = child
+        // The server prints "PORT <n>" when it listens; the limit only ends a hang.
+        let deadline = Date().addingTimeInterval(20)
+        var found: Int?
+        while found == nil, Date() < deadline {
+            if let text = try? String(contentsOfFile: out, encoding: .utf8),
+               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }) {
+                found = Int(line.dropFirst(5))
+            } else {
+                usleep(20_000)
+            }
+        }
+        try? FileManager.default.removeItem(atPath: out)
+        guard let found else {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+            throw PhotoServerError(message: "the photo server did not start")
+        }
+        port = found
+    }
+
+    deinit {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        try? FileManager.default.removeItem(atPath: statsFile)
+    }
+
+    public var base: String { "http://127.0.0.1:\(port)" }
+    public var flickrEndpoint: String { base + "/flickr/rest" }
+    public var commonsEndpoint: String { base + "/commons/api.php" }
+
+    /// Counters: requests, image_requests, max_in_flight, max_images_in_flight.
+    public func stats() -> [String: Int] {
+        guard let data = FileManager.default.contents(atPath: statsFile),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Int] else { return [:] }
+        return object
+    }
+}
+
+public struct PhotoServerError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

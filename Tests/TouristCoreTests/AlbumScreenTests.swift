@@ -1,0 +1,107 @@
+import AlbumMachine
+import Terminal
+import TouristCore
+import WorldMap
+import XCTest
+
+final class AlbumScreenTests: XCTestCase {
+    let reducer = AppReducer(places: testPlaces)
+
+    func photo(_ id: Int64, _ state: PhotoRecord.State = .stored, title: String? = nil) -> PhotoRecord {
+        PhotoRecord(id: id, pinID: 1, position: Int(id), source: "flickr", sourceID: "s\(id)", title: title ?? "Photo \(id)",
+                    author: nil, dateTaken: nil, url: "http://127.0.0.1/\(id).jpg", largeURL: nil, pageURL: nil,
+                    license: nil, width: nil, height: nil, state: state, error: state == .failed ? "HTTP 404" : nil,
+                    byteCount: state == .stored ? 5000 : 0)
+    }
+
+    func openState(_ photos: [PhotoRecord], status: AlbumStatus = .ready) -> AppState {
+        let p = Mercator.project(GeoPoint(latitude: 40.85, longitude: 14.27))
+        var s = AppState(camera: MapCamera(centerX: p.x, centerY: p.y, zoom: 10, cursorX: p.x, cursorY: p.y), width: 80, height: 24)
+        let pin = Pin(id: 1, coordinate: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples, Campania, IT")
+        s.pins = [pin]
+        XCTAssertEqual(reducer.reduce(&s, .event(.key(.enter), time: 0)), [.openAlbum(1)])
+        XCTAssertEqual(s.screen, .album(1))
+        _ = reducer.reduce(&s, .albumLoaded(AlbumSnapshot(pinID: 1, photos: photos, status: status, isSearchPending: false,
+                                                          isNewCollectionEnabled: status != .downloading, source: "flickr")))
+        return s
+    }
+
+    @discardableResult
+    func send(_ s: inout AppState, _ key: Key) -> [AppEffect] {
+        reducer.reduce(&s, .event(.key(key), time: 0))
+    }
+
+    func testDeleteFlowsTheGridUp() {
+        var s = openState((1...5).map { photo($0) })
+        send(&s, .right)
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 2)
+        XCTAssertEqual(send(&s, .char("x")), [.album(1, .deletePhotos([2]))])
+        XCTAssertEqual(s.album?.photos.map(\.id), [1, 3, 4, 5])
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 3)
+    }
+
+    func testMarkAndDeleteMarked() {
+        var s = openState((1...5).map { photo($0) })
+        send(&s, .char(" "))
+        send(&s, .right)
+        send(&s, .char(" "))
+        XCTAssertEqual(s.album?.marked, [1, 3])
+        XCTAssertEqual(send(&s, .char("X")), [.album(1, .deletePhotos([1, 3]))])
+        XCTAssertEqual(s.album?.photos.map(\.id), [2, 4, 5])
+        XCTAssertEqual(s.album?.marked, [])
+    }
+
+    func testNewCollectionIsRefusedWhileDownloading() {
+        var s = openState([photo(1), photo(2, .pending)], status: .downloading)
+        XCTAssertEqual(send(&s, .char("n")), [])
+        XCTAssertEqual(s.message?.text, "Still downloading: New Collection is available once every photo is in.")
+        var ready = openState([photo(1)])
+        XCTAssertEqual(send(&ready, .char("n")), [.album(1, .newCollection)])
+        XCTAssertEqual(send(&ready, .char("a")), [.album(1, .addMore)])
+    }
+
+    func testRetryPicksWhatFailed() {
+        var s = openState([photo(1), photo(2, .failed)])
+        XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: nil))])
+        send(&s, .right)
+        XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: 2))])
+        var failed = openState([], status: .failed(reason: "HTTP 500"))
+        XCTAssertEqual(send(&failed, .char("r")), [.album(1, .retry(photo: nil))])
+        var fine = openState([photo(1)])
+        XCTAssertEqual(send(&fine, .char("r")), [])
+        XCTAssertEqual(fine.message?.text, "Nothing to retry.")
+    }
+
+    func testGridMovesByRowsAndEscGoesBack() {
+        var s = openState((1...10).map { photo($0) })
+        let columns = AlbumGrid(width: 80, height: 24).columns
+        send(&s, .down)
+        XCTAssertEqual(s.album?.selected, columns)
+        send(&s, .up)
+        XCTAssertEqual(s.album?.selected, 0)
+        send(&s, .escape)
+        XCTAssertEqual(s.screen, .map)
+        XCTAssertNil(s.album)
+    }
+
+    func testMovingAndDeletingAPinTellTheAlbum() {
+        var s = openState([])
+        send(&s, .escape)
+        s.settings.confirmDelete = false
+        XCTAssertEqual(send(&s, .char("x")), [.deletePin(1), .album(1, .pinDeleted)])
+    }
+
+    func testAlbumScreenRendering() throws {
+        var s = openState([photo(1), photo(2, .pending), photo(3, .failed, title: "Evil\u{1B}[2Jtitle")], status: .downloading)
+        s.album?.snapshot?.isNewCollectionEnabled = false
+        let text = AppView.render(s, raster: nil).text
+        XCTAssertTrue(text.contains("Naples, Campania, IT"), text)
+        XCTAssertTrue(text.contains("Downloading 1/3"), text)
+        XCTAssertTrue(text.contains("downloading"), text)
+        XCTAssertTrue(text.contains("failed"), text)
+        XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B }, text)
+        var empty = openState([], status: .empty)
+        empty.album?.snapshot?.status = .empty
+        XCTAssertTrue(AppView.render(empty, raster: nil).text.contains("No Images"))
+    }
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""`vtourist drop LAT LON --wait` against the local Flickr stand-in with every
+response delayed 100 ms: the time to store a 21-photo album, against the floor
+of two round trips (the search, then every image at once) plus the binary's
+own start-up, measured in the same run (`vtourist pins` on the same kind of
+database). Prints medians and the most image requests the server saw at once.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SERVER = os.path.join(HERE, "..", "Tests", "Support", "photo_server.py")
+DELAY = 0.100
+
+
+def timed(cmd, env):
+    t0 = time.monotonic()
+    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    dt = time.monotonic() - t0
+    if r.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed: {r.stderr.decode()}")
+    return dt
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--runs", type=int, default=7)
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="vtourist-album-bench-")
+    stats_file = os.path.join(work, "stats.json")
+    server = subprocess.Popen([sys.executable, SERVER, "--delay-ms", str(int(DELAY * 1000)), "--stats-file", stats_file],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = int(server.stdout.readline().split()[1])
+        env = dict(os.environ, FLICKR_API_KEY="bench-key",
+                   VTOURIST_FLICKR_ENDPOINT=f"http://127.0.0.1:{port}/flickr/rest")
+        env.pop("VTOURIST_SOURCE", None)
+        drops, startups, in_flight = [], [], []
+        for run in range(args.runs):
+            db = os.path.join(work, f"drop{run}.sqlite")
+            startups.append(timed([args.binary, "pins", "--db", db], env))
+            drops.append(timed([args.binary, "drop", "40.85", "14.27", "--wait", "--db", db], env))
+            out = subprocess.run([args.binary, "album", "1", "--json", "--db", db], env=env,
+                                 stdout=subprocess.PIPE, check=True).stdout
+            album = json.loads(out)
+            stored = sum(1 for p in album["photos"] if p["downloaded"])
+            if stored != 21:
+                sys.exit(f"run {run}: {stored} of 21 photos stored")
+            with open(stats_file) as f:
+                in_flight.append(json.load(f)["max_images_in_flight"])
+        startup = statistics.median(startups)
+        drop = statistics.median(drops)
+        floor = 2 * DELAY + startup
+        print(f"Start-up (vtourist pins, same kind of database): median {startup * 1000:.1f} ms")
+        print(f"drop --wait, 21 photos, every response delayed 100 ms: median {drop * 1000:.1f} ms "
+              f"(min {min(drops) * 1000:.1f}, max {max(drops) * 1000:.1f}, n={len(drops)})")
+        print(f"Floor (two round trips + start-up): {floor * 1000:.1f} ms; ratio {drop / floor:.2f}x  [target <= 1.5x]")
+        print(f"Most image requests in flight at once: {max(in_flight)}")
+    finally:
+        server.kill()
+
+
+if __name__ == "__main__":
+    main()
