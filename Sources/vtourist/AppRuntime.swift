@@ -240,11 +240,15 @@ final class AppRuntime {
         guard t - lastPoll >= AppRuntime.pollInterval else { return }
         lastPoll = t
         let issued = writes
-        storeQueue.async { [store, inbox, waker, seenVersion] in
+        storeQueue.async { [store, inbox, waker, seenVersion, openAlbum, albums] in
             guard let version = try? store.dataVersion(), version != seenVersion.value else { return }
             guard let pins = try? store.pins() else { return }
             seenVersion.value = version
             inbox.post(.pinsLoaded(pins), issuedAfterWrite: issued)
+            // The open album may have been changed by another process too.
+            if let pin = openAlbum.peek(), let snapshot = AppRuntime.snapshot(pin, store: store, albums: albums) {
+                inbox.post(.albumLoaded(snapshot))
+            }
             waker.wake()
         }
     }

@@ -34,6 +34,13 @@ final class AlbumTests: XCTestCase {
         return try JSONDecoder().decode(AlbumJSON.self, from: Data(r.stdout.utf8))
     }
 
+    /// The album, or nil while there is none yet (no assertion).
+    func peekAlbum(_ id: String, db: String) throws -> AlbumJSON? {
+        let r = try cli(["album", id, "--json", "--db", db])
+        guard r.status == 0 else { return nil }
+        return try JSONDecoder().decode(AlbumJSON.self, from: Data(r.stdout.utf8))
+    }
+
     func testDropWaitStoresTheWholeAlbum() throws {
         let db = try temporaryDirectory().appendingPathComponent("drop.sqlite").path
         let r = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: env())
@@ -74,6 +81,8 @@ final class AlbumTests: XCTestCase {
     }
 
     func testAlbumScreenFillsInDeletesAndComesBackAfterARestart() throws {
+        // Slow answers, so the placeholders can be seen before the pictures arrive.
+        server = try PhotoServer(delayMs: 400)
         let db = try temporaryDirectory().appendingPathComponent("screen.sqlite").path
         let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 110, height: 32, environment: env())
         t.wait(forText: "? help")
@@ -85,10 +94,13 @@ final class AlbumTests: XCTestCase {
         t.wait(forText: "1 pin ")
         try t.keys("Enter")
         t.wait(forText: "New Collection")
-        // Placeholders first, then every photo in.
+        // Placeholders first (New Collection refused meanwhile), then every photo in.
+        t.wait(forText: "downloading")
+        try t.keys("n")
+        t.wait(forText: "Still downloading")
         let done = t.wait(for: "every photo") { $0.contains("21 photos") }
         XCTAssertTrue(done.contains("Photo 0 "), done)
-        XCTAssertFalse(done.contains("downloading"), done)
+        XCTAssertFalse(done.contains("\u{00B7} \u{00B7} \u{00B7}"), done)
         // Delete the selected photo: the grid flows up.
         try t.keys("x")
         var screen = t.wait(forText: "20 photos")
@@ -118,7 +130,7 @@ final class AlbumTests: XCTestCase {
         try again.keys("Tab", "Enter")
         screen = again.wait(forText: "21 photos")
         XCTAssertTrue(screen.contains(firstTitle + " "), "\(firstTitle) not shown:\n\(screen)")
-        XCTAssertFalse(screen.contains("downloading"), screen)
+        XCTAssertFalse(screen.contains("\u{00B7} \u{00B7} \u{00B7}"), screen)
         try again.keys("q", "q")
         XCTAssertEqual(again.waitForExit(), 0)
     }
@@ -132,6 +144,48 @@ final class AlbumTests: XCTestCase {
         try t.keys("Enter")
         t.wait(forText: "No Images")
         try t.keys("Escape", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
+    func testKillDashNineMidDownloadThenTheAppResumes() throws {
+        server = try PhotoServer(delayMs: 50, staggerMs: 150)
+        let db = try temporaryDirectory().appendingPathComponent("killed.sqlite").path
+        let environment = env()
+        var killed = 0
+        // Kill `drop --wait` once some photos are stored and others are not.
+        let drop = try TmuxSession(command: [try vtouristBinary(), "drop", "40.85", "14.27", "--wait", "--db", db],
+                                   width: 100, height: 10, environment: environment)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let a = try? peekAlbum("1", db: db), a.photos.contains(where: \.downloaded), a.photos.contains(where: { !$0.downloaded }),
+               let pid = drop.appPID {
+                kill(pid, SIGKILL)
+                killed += 1
+                break
+            }
+            usleep(20_000)
+        }
+        XCTAssertEqual(killed, 1, "never caught the album half downloaded")
+        XCTAssertEqual(drop.waitForExit(), 128 + SIGKILL)
+        let check = try runProcess("/usr/bin/sqlite3", [db, "PRAGMA integrity_check;"])
+        XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "ok")
+        let half = try album("1", db: db)
+        XCTAssertEqual(half.state, "downloading")
+        let storedBefore = half.photos.filter(\.downloaded).map(\.id)
+
+        // The app picks the album up at start and finishes it.
+        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: environment)
+        t.wait(forText: "1 pin ")
+        let deadline2 = Date().addingTimeInterval(20)
+        var done = try album("1", db: db)
+        while done.state != "ready", Date() < deadline2 {
+            usleep(50_000)
+            done = try album("1", db: db)
+        }
+        XCTAssertEqual(done.state, "ready")
+        XCTAssertTrue(done.photos.allSatisfy(\.downloaded))
+        XCTAssertTrue(Set(storedBefore).isSubset(of: Set(done.photos.map(\.id))), "a stored photo was lost")
+        try t.keys("q")
         XCTAssertEqual(t.waitForExit(), 0)
     }
 

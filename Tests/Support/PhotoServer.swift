@@ -7,8 +7,8 @@ public final class PhotoServer: @unchecked Sendable {
     private let pid: pid_t
     private let statsFile: String
 
-    /// Starts the server; every response waits `delayMs` first.
-    public init(delayMs: Int = 0) throws {
+    /// Starts the server; every response waits `delayMs` first, image n another n × `staggerMs`.
+    public init(delayMs: Int = 0, staggerMs: Int = 0) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("photo_server.py").path
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-photo-server-\(UUID().uuidString)").path
         var actions = posix_spawn_file_actions_t()
@@ -18,7 +18,7 @@ public final class PhotoServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         statsFile = out + ".stats"
-        let argv = ["/usr/bin/env", "python3", script, "--delay-ms", String(delayMs), "--stats-file", statsFile]
+        let argv = ["/usr/bin/env", "python3", script, "--delay-ms", String(delayMs), "--stagger-ms", String(staggerMs), "--stats-file", statsFile]
         var cArgs = argv.map { strdup($0) } + [nil]
         var cEnv = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

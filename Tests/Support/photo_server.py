@@ -75,6 +75,10 @@ class Handler(BaseHTTPRequestHandler):
             self.write_stats()
         try:
             time.sleep(self.server.delay)
+            if is_image and self.server.stagger:
+                # Image n waits n steps longer, so an album arrives one photo at a time.
+                digits = "".join(c for c in url.path.rsplit("/", 1)[-1] if c.isdigit())
+                time.sleep(self.server.stagger * (int(digits or 0) % 60))
             if url.path == "/flickr/rest":
                 return self.flickr(q)
             if url.path == "/commons/api.php":
@@ -213,6 +217,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--delay-ms", type=int, default=0)
+    ap.add_argument("--stagger-ms", type=int, default=0, help="extra delay per image number")
     ap.add_argument("--stats-file", default=None, help="kept up to date with the /stats counters")
     ap.add_argument("--fixtures", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures"))
     args = ap.parse_args()
@@ -220,6 +225,7 @@ def main():
     server.delay = args.delay_ms / 1000.0
     server.fixtures = args.fixtures
     server.stats_file = args.stats_file
+    server.stagger = args.stagger_ms / 1000.0
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever()
