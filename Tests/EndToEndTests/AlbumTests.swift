@@ -112,15 +112,20 @@ final class AlbumTests: XCTestCase {
         XCTAssertFalse(screen.contains("Photo 1 ") || screen.contains("Photo 2 "), screen)
         // New Collection brings a different set.
         try t.keys("n")
-        screen = t.wait(for: "a new collection") { $0.contains("21 photos") && !$0.contains("Photo 3 ") }
+        // (The last result page may hold fewer than 21.)
+        screen = t.wait(for: "a new collection") {
+            !$0.contains("Photo 3 ") && $0.contains(" photos ") && !$0.contains("\u{00B7} \u{00B7} \u{00B7}")
+                && !$0.contains("Searching")
+        }
         let titles = screen.components(separatedBy: "Photo ").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
         XCTAssertFalse(titles.isEmpty)
+        XCTAssertTrue(titles.allSatisfy { $0 >= 21 }, "\(titles)")
         try t.keys("Escape")
         t.wait(forText: "? help")
         try t.keys("q")
         XCTAssertEqual(t.waitForExit(), 0)
         let stored = try album("1", db: db)
-        XCTAssertEqual(stored.photos.count, 21)
+        XCTAssertTrue((1...21).contains(stored.photos.count))
         XCTAssertTrue(stored.photos.allSatisfy(\.downloaded))
         let firstTitle = try XCTUnwrap(stored.photos.first?.title?.split(separator: " ").prefix(2).joined(separator: " "))
 
@@ -128,7 +133,7 @@ final class AlbumTests: XCTestCase {
         let again = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 110, height: 32, environment: env())
         again.wait(forText: "1 pin ")
         try again.keys("Tab", "Enter")
-        screen = again.wait(forText: "21 photos")
+        screen = again.wait(forText: " \(stored.photos.count) photos")
         XCTAssertTrue(screen.contains(firstTitle + " "), "\(firstTitle) not shown:\n\(screen)")
         XCTAssertFalse(screen.contains("\u{00B7} \u{00B7} \u{00B7}"), screen)
         try again.keys("q", "q")
