@@ -199,6 +199,27 @@ final class AlbumServiceTests: XCTestCase {
         XCTAssertEqual(try store.photos(pinID: pin.id).count, 42)
     }
 
+    func testAMovedPinGetsAFreshAlbumForItsNewPlace() throws {
+        let s = service()
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        settle(s, pin.id)
+        let before = try store.photos(pinID: pin.id)
+        XCTAssertEqual(before.count, 21)
+        // As the app does when a dragged pin is dropped: move it in the store, then tell its album.
+        let rome = GeoPoint(latitude: 41.89, longitude: 12.51)
+        XCTAssertNotNil(try store.movePin(id: pin.id, to: rome, name: "Rome"))
+        s.send(.pinMoved(PinPlace(latitude: rome.latitude, longitude: rome.longitude)), to: pin.id)
+        usleep(50_000)
+        XCTAssertEqual(settle(s, pin.id)?.status, .ready)
+        let after = try store.photos(pinID: pin.id)
+        XCTAssertEqual(after.count, 21)
+        XCTAssertTrue(Set(after.map(\.id)).isDisjoint(with: before.map(\.id)), "old photos survived the move")
+        // The stand-in puts the searched box in each title: the new search was around Rome.
+        XCTAssertTrue(after.allSatisfy { $0.title?.contains("12.01,41.39,13.01,42.39") == true }, "\(after.first?.title ?? "")")
+    }
+
     func testADeletedPinGetsNoPhotosBack() throws {
         let slow = try PhotoServer(delayMs: 300)
         let settings = PhotoSourceSettings.resolve(environment: ["FLICKR_API_KEY": "k", "VTOURIST_FLICKR_ENDPOINT": slow.flickrEndpoint],

@@ -194,6 +194,19 @@ final class AlbumTests: XCTestCase {
         XCTAssertEqual(t.waitForExit(), 0)
     }
 
+    func testTheAppShowsWhatTheCommandLineWrote() throws {
+        let db = try temporaryDirectory().appendingPathComponent("shared.sqlite").path
+        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: env())
+        t.wait(forText: "0 pins")
+        let r = try cli(["drop", "41.89", "12.51", "--wait", "--db", db], environment: env())
+        XCTAssertEqual(r.status, 0, r.stderr)
+        t.wait(forText: "1 pin ")
+        try t.keys("Tab", "Enter")
+        t.wait(forText: "21 photos")
+        try t.keys("q", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
     func testAFailedSearchShowsWhy() throws {
         let db = try temporaryDirectory().appendingPathComponent("failed.sqlite").path
         let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: env(key: "unavailable"))
