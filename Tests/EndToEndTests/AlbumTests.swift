@@ -135,8 +135,9 @@ final class AlbumTests: XCTestCase {
         let again = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 110, height: 32, environment: env())
         again.wait(forText: "1 pin ")
         try again.keys("Tab", "Enter")
-        screen = again.wait(forText: " \(stored.photos.count) photos")
-        XCTAssertTrue(screen.contains(firstTitle + " "), "\(firstTitle) not shown:\n\(screen)")
+        screen = again.wait(for: "the stored album, \(firstTitle) first") {
+            $0.contains(" \(stored.photos.count) photos") && $0.contains(firstTitle + " ")
+        }
         XCTAssertFalse(screen.contains("\u{00B7} \u{00B7} \u{00B7}"), screen)
         try again.keys("q", "q")
         XCTAssertEqual(again.waitForExit(), 0)

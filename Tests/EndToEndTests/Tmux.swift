@@ -123,7 +123,13 @@ final class TmuxSession {
         var last = ""
         while Date() < deadline {
             last = screen()
-            if check(last) { return last }
+            if check(last) {
+                // A whole frame: the same screen twice in a row (tmux may show one half drawn).
+                usleep(40_000)
+                let again = screen()
+                if again == last { return last }
+                continue
+            }
             usleep(50_000)
         }
         XCTFail("timed out waiting for \(description); screen was:\n\(last)", file: file, line: line)
