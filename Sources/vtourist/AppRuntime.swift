@@ -205,7 +205,9 @@ final class AppRuntime {
                     }
                 }
             case let .album(pin, action):
-                albums.send(action, to: pin)
+                // Through the store queue, so it follows the store write issued with it (a moved pin's photos
+                // are deleted before its new search can save anything).
+                storeQueue.async { [albums] in albums.send(action, to: pin) }
             case let .movePin(id, to, name):
                 write { store in
                     if let pin = try store.movePin(id: id, to: to, name: name) { return .pinSaved(pin) }

@@ -210,6 +210,36 @@ final class AlbumTests: XCTestCase {
         XCTAssertEqual(t.waitForExit(), 0)
     }
 
+    func testDraggingAPinReplacesItsAlbum() throws {
+        let db = try temporaryDirectory().appendingPathComponent("drag.sqlite").path
+        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: env())
+        t.wait(forText: "? help")
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        var before = try album("1", db: db)
+        let deadline = Date().addingTimeInterval(20)
+        while before.state != "ready", Date() < deadline {
+            usleep(50_000)
+            before = try album("1", db: db)
+        }
+        XCTAssertEqual(before.state, "ready")
+        try t.keys("m", "l", "l", "l", "l", "l", "l", "Enter")
+        t.wait(for: "the drop") { !$0.contains("MOVING PIN") }
+        var after = try album("1", db: db)
+        let deadline2 = Date().addingTimeInterval(20)
+        while (after.state != "ready" || Set(after.photos.map(\.id)).isSubset(of: Set(before.photos.map(\.id)))),
+              Date() < deadline2 {
+            usleep(50_000)
+            after = try album("1", db: db)
+        }
+        XCTAssertEqual(after.state, "ready")
+        XCTAssertEqual(after.photos.count, 21)
+        XCTAssertTrue(Set(after.photos.map(\.id)).isDisjoint(with: before.photos.map(\.id)), "old photos survived the move")
+        XCTAssertNotEqual(after.pin.longitude, before.pin.longitude)
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
     func testAFailedSearchShowsWhy() throws {
         let db = try temporaryDirectory().appendingPathComponent("failed.sqlite").path
         let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: env(key: "unavailable"))
