@@ -131,7 +131,7 @@ public struct AppReducer: Sendable {
     }
 
     public func updateCursorPlace(_ state: inout AppState) {
-        state.cursorPlace = places.nearest(state.camera.cursor)
+        state.cursorPlace = places.nearest(state.camera.cursor).map { NearPlace(name: $0.name, distanceKm: $0.distanceKm) }
     }
 
     // MARK: - Events
@@ -388,7 +388,7 @@ public struct AppReducer: Sendable {
             zoom(mouse.kind == .wheelUp ? 1 : -1, &state)
         case .press:
             moveCursor(toCol: mouse.x, row: mouse.y, &state)
-            state.mousePress = (mouse.x, mouse.y, time)
+            state.mousePress = MousePress(x: mouse.x, y: mouse.y, time: time)
         case .release, .click:
             let press = state.mousePress
             state.mousePress = nil

@@ -73,6 +73,24 @@ public struct StatusMessage: Equatable, Sendable {
     }
 }
 
+/// The known place nearest a point.
+public struct NearPlace: Equatable, Sendable {
+    public var name: String
+    public var distanceKm: Double
+
+    public init(name: String, distanceKm: Double) {
+        self.name = name
+        self.distanceKm = distanceKm
+    }
+}
+
+/// Where and when the left mouse button went down.
+public struct MousePress: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var time: Double
+}
+
 /// Everything the app shows, in one value.
 public struct AppState: Equatable, Sendable {
     public var screen: Screen = .map
@@ -85,9 +103,9 @@ public struct AppState: Equatable, Sendable {
     public var capabilities: TerminalCapabilities
     public var message: StatusMessage?
     /// Name of the place nearest the cursor and how far it is.
-    public var cursorPlace: (name: String, distanceKm: Double)?
+    public var cursorPlace: NearPlace?
     /// When the left button went down on the map, for press-and-hold.
-    public var mousePress: (x: Int, y: Int, time: Double)?
+    public var mousePress: MousePress?
     /// The open album, while the album screen is shown.
     public var album: AlbumScreen?
 
@@ -97,15 +115,6 @@ public struct AppState: Equatable, Sendable {
         self.width = width
         self.height = height
         self.capabilities = capabilities
-    }
-
-    public static func == (a: AppState, b: AppState) -> Bool {
-        a.screen == b.screen && a.mode == b.mode && a.camera == b.camera && a.pins == b.pins
-            && a.settings == b.settings && a.width == b.width && a.height == b.height
-            && a.capabilities == b.capabilities && a.message == b.message
-            && a.cursorPlace?.name == b.cursorPlace?.name && a.cursorPlace?.distanceKm == b.cursorPlace?.distanceKm
-            && a.mousePress?.x == b.mousePress?.x && a.mousePress?.y == b.mousePress?.y
-            && a.mousePress?.time == b.mousePress?.time && a.album == b.album
     }
 
     /// The smallest terminal the app draws in.

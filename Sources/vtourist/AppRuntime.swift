@@ -86,12 +86,7 @@ final class AppRuntime {
             case let .changed(pin):
                 guard openAlbum.peek() == pin, let albums = service.value else { return }
                 // Off the album queue: reading the album waits for that queue.
-                storeQueue.async {
-                    if let snapshot = AppRuntime.snapshot(pin, store: store, albums: albums) {
-                        inbox.post(.albumLoaded(snapshot))
-                        waker.wake()
-                    }
-                }
+                storeQueue.async { AppRuntime.postSnapshot(pin, store: store, albums: albums, inbox: inbox, waker: waker) }
             }
         }
         service.value = albums
@@ -99,6 +94,13 @@ final class AppRuntime {
             self.state.message = StatusMessage(settings.problems.joined(separator: " "), kind: .error)
         }
         albums.resumeInterrupted()
+    }
+
+    /// Loads the open album's snapshot and hands it to the UI loop (runs on the store queue).
+    static func postSnapshot(_ pin: Pin.ID, store: AppDatabase, albums: AlbumService, inbox: Inbox, waker: TerminalWaker) {
+        guard let snapshot = snapshot(pin, store: store, albums: albums) else { return }
+        inbox.post(.albumLoaded(snapshot))
+        waker.wake()
     }
 
     /// The album screen's view of a pin's album: the store's photos and the machine's state.
@@ -199,10 +201,7 @@ final class AppRuntime {
                 _ = openAlbum.set(pin)
                 albums.resume(pin)
                 storeQueue.async { [store, inbox, waker, albums] in
-                    if let snapshot = AppRuntime.snapshot(pin, store: store, albums: albums) {
-                        inbox.post(.albumLoaded(snapshot))
-                        waker.wake()
-                    }
+                    AppRuntime.postSnapshot(pin, store: store, albums: albums, inbox: inbox, waker: waker)
                 }
             case let .album(pin, action):
                 // Through the store queue, so it follows the store write issued with it (a moved pin's photos
@@ -247,11 +246,11 @@ final class AppRuntime {
             guard let pins = try? store.pins() else { return }
             seenVersion.value = version
             inbox.post(.pinsLoaded(pins), issuedAfterWrite: issued)
-            // The open album may have been changed by another process too.
-            if let pin = openAlbum.peek(), let snapshot = AppRuntime.snapshot(pin, store: store, albums: albums) {
-                inbox.post(.albumLoaded(snapshot))
-            }
             waker.wake()
+            // The open album may have been changed by another process too.
+            if let pin = openAlbum.peek() {
+                AppRuntime.postSnapshot(pin, store: store, albums: albums, inbox: inbox, waker: waker)
+            }
         }
     }
 }

@@ -28,10 +28,8 @@ final class AlbumTests: XCTestCase {
         var photos: [Photo]
     }
 
-    func album(_ id: String, db: String) throws -> AlbumJSON {
-        let r = try cli(["album", id, "--json", "--db", db])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return try JSONDecoder().decode(AlbumJSON.self, from: Data(r.stdout.utf8))
+    func album(_ id: String, db: String, file: StaticString = #filePath, line: UInt = #line) throws -> AlbumJSON {
+        try XCTUnwrap(try peekAlbum(id, db: db), "no album \(id)", file: file, line: line)
     }
 
     /// The album, or nil while there is none yet (no assertion).

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs a command and returns its exit status and output. Output goes through
@@ -8,39 +9,17 @@ import XCTest
 func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
     throws -> (status: Int32, stdout: String, stderr: String) {
     let dir = FileManager.default.temporaryDirectory
-    let outURL = dir.appendingPathComponent("vtourist-out-\(UUID().uuidString)")
-    let errURL = dir.appendingPathComponent("vtourist-err-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let outPath = dir.appendingPathComponent("vtourist-out-\(UUID().uuidString)").path
+    let errPath = dir.appendingPathComponent("vtourist-err-\(UUID().uuidString)").path
     defer {
-        try? FileManager.default.removeItem(at: outURL)
-        try? FileManager.default.removeItem(at: errURL)
+        try? FileManager.default.removeItem(atPath: outPath)
+        try? FileManager.default.removeItem(atPath: errPath)
     }
-    // posix_spawn and waitpid: Foundation's Process can miss the exit of a
-    // child whose own child (the tmux server) lives on.
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outURL.path, O_WRONLY | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, errURL.path, O_WRONLY | O_TRUNC, 0o600)
-    let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
-    let argv = [executable] + arguments
-    var cArgs = argv.map { strdup($0) } + [nil]
-    var cEnv = env.map { strdup($0) } + [nil]
-    defer {
-        cArgs.forEach { free($0) }
-        cEnv.forEach { free($0) }
-    }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, executable, &actions, nil, &cArgs, &cEnv)
-    guard rc == 0 else { throw TmuxError(message: "cannot start \(executable): \(String(cString: strerror(rc)))") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
-    let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-    return (exitStatus, stdout, stderr)
+    let pid = try spawnProgram(executable, arguments, environment: environment, stdout: outPath, stderr: errPath)
+    let status = waitForExit(pid)
+    let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+    let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    return (status, stdout, stderr)
 }
 
 /// The release binary under test: $VTOURIST_BIN (set by `make test`), else

@@ -11,23 +11,10 @@ public final class PhotoServer: @unchecked Sendable {
     public init(delayMs: Int = 0, staggerMs: Int = 0) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("photo_server.py").path
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-photo-server-\(UUID().uuidString)").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         statsFile = out + ".stats"
-        let argv = ["/usr/bin/env", "python3", script, "--delay-ms", String(delayMs), "--stagger-ms", String(staggerMs), "--stats-file", statsFile]
-        var cArgs = argv.map { strdup($0) } + [nil]
-        var cEnv = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            cArgs.forEach { free($0) }
-            cEnv.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, "/usr/bin/env", &actions, nil, &cArgs, &cEnv)
-        guard rc == 0 else { throw PhotoServerError(message: "cannot start python3: \(String(cString: strerror(rc)))") }
+        let child = try spawnProgram("/usr/bin/env", ["python3", script, "--delay-ms", String(delayMs),
+                                                      "--stagger-ms", String(staggerMs), "--stats-file", statsFile],
+                                     stdout: out)
         pid = child
         // The server prints "PORT <n>" when it listens; the limit only ends a hang.
         let deadline = Date().addingTimeInterval(20)
@@ -43,8 +30,7 @@ public final class PhotoServer: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: out)
         guard let found else {
             kill(child, SIGKILL)
-            var status: Int32 = 0
-            waitpid(child, &status, 0)
+            waitForExit(child)
             throw PhotoServerError(message: "the photo server did not start")
         }
         port = found
@@ -52,8 +38,7 @@ public final class PhotoServer: @unchecked Sendable {
 
     deinit {
         kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        waitForExit(pid)
         try? FileManager.default.removeItem(atPath: statsFile)
     }
 
