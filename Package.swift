@@ -26,50 +26,52 @@ let package = Package(
         ),
 
         // Pure libraries.
+        // Pins, photos, their states and the validated settings: what every layer speaks of.
+        .target(name: "Model", dependencies: ["WorldMap"]),
         .target(name: "Terminal"),
         .target(name: "WorldMap"),
         .target(name: "Gazetteer", dependencies: ["WorldMap"]),
-        .target(name: "TouristCore", dependencies: ["Terminal", "WorldMap", "Gazetteer", "AlbumMachine"]),
+        .target(name: "TouristCore", dependencies: ["Model", "Terminal", "WorldMap", "Gazetteer", "AlbumMachine"]),
         .target(name: "Store", dependencies: [
-            "TouristCore",
+            "Model", "WorldMap",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
 
         // The album state machine: pure transitions, effects as values.
-        .target(name: "AlbumMachine"),
+        .target(name: "AlbumMachine", dependencies: ["Model"]),
         // Flickr and Wikimedia Commons searches over any HTTP fetcher.
-        .target(name: "PhotoSources", dependencies: ["WorldMap"]),
+        .target(name: "PhotoSources", dependencies: ["Model", "WorldMap", "HTTP"]),
         // The only module that talks to libcurl.
         .target(name: "HTTP", dependencies: ["CCurl"]),
 
         // Runs albums: the machine's effects over the photo sources, libcurl and the store.
-        .target(name: "AlbumService", dependencies: ["AlbumMachine", "PhotoSources", "HTTP", "Store", "TouristCore", "WorldMap"]),
+        .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "WorldMap"]),
 
         // The only module that talks to ncurses.
         .target(name: "Curses", dependencies: ["CNcursesw", "Terminal"]),
 
         // Command line, configuration and wiring.
         .executableTarget(name: "vtourist", dependencies: [
-            "TouristCore", "Store", "Curses", "Terminal", "WorldMap", "Gazetteer",
+            "Model", "TouristCore", "Store", "Curses", "Terminal", "WorldMap", "Gazetteer",
             "AlbumService", "AlbumMachine", "PhotoSources", "HTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "vtourist-bench", dependencies: [
-            "TouristCore", "Terminal", "WorldMap", "Gazetteer", "Store",
+            "Model", "TouristCore", "Terminal", "WorldMap", "Gazetteer", "Store",
         ], path: "Sources/Bench"),
 
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap"]),
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "WorldMap"]),
-        .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Terminal", "WorldMap", "AlbumMachine"],
+        .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "WorldMap", "AlbumMachine"],
                     resources: [.copy("Golden")]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "TouristCore"]),
-        .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine"]),
-        .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "WorldMap"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "WorldMap"]),
+        .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model"]),
+        .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "WorldMap"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"], exclude: ["Server"]),
         // Test servers shared by test targets (not part of the product).
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py"]),
-        .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "TouristCore", "WorldMap", "TestSupport"]),
+        .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "WorldMap", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

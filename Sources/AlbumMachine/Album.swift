@@ -1,3 +1,5 @@
+import Model
+
 /// Where a pin stands; the album searches around it.
 public struct PinPlace: Equatable, Sendable {
     public var latitude: Double
@@ -6,33 +8,6 @@ public struct PinPlace: Equatable, Sendable {
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
-    }
-}
-
-/// One photo's download, as the grid cell shows it.
-public enum PhotoState: Equatable, Sendable {
-    case pending
-    case stored
-    /// Final until the user retries; transient network retries belong to the runtime.
-    case failed(reason: String)
-
-    /// The store's `photo.state` string.
-    public var storedValue: String {
-        switch self {
-        case .pending: "pending"
-        case .stored: "stored"
-        case .failed: "failed"
-        }
-    }
-
-    /// Reads the store's `photo.state` and `photo.error`; nil for a string the store should never hold.
-    public init?(storedValue: String, reason: String?) {
-        switch storedValue {
-        case "pending": self = .pending
-        case "stored": self = .stored
-        case "failed": self = .failed(reason: reason ?? "The download failed")
-        default: return nil
-        }
     }
 }
 
@@ -60,34 +35,6 @@ public struct SavedPhoto: Equatable, Sendable {
     }
 }
 
-/// The album as SPEC 7 names it; derived from the search and the photos, never set by hand.
-public enum AlbumStatus: Equatable, Sendable {
-    /// The search or some photos are pending.
-    case downloading
-    /// Every photo is stored or has failed.
-    case ready
-    /// No photos: the search found none, or the user deleted them all.
-    case empty
-    /// The search failed, and the album has no photos to show instead.
-    case failed(reason: String)
-
-    /// The store's `pin.albumState` string.
-    public var storedValue: String {
-        switch self {
-        case .downloading: "downloading"
-        case .ready: "ready"
-        case .empty: "empty"
-        case .failed: "failed"
-        }
-    }
-
-    /// Why the search failed; nil unless `failed`.
-    public var reason: String? {
-        if case .failed(let reason) = self { return reason }
-        return nil
-    }
-}
-
 /// The album's search: at most one is ever under way.
 public enum AlbumSearch: Equatable, Sendable {
     /// Nothing to ask.
@@ -98,17 +45,6 @@ public enum AlbumSearch: Equatable, Sendable {
     case inFlight(page: Int)
     /// The collection's search failed; `retry` sends it again.
     case failed(page: Int, reason: String)
-}
-
-/// Photos stored out of all photos, for `Downloading 7/21`.
-public struct AlbumProgress: Equatable, Sendable {
-    public var stored: Int
-    public var total: Int
-
-    public init(stored: Int, total: Int) {
-        self.stored = stored
-        self.total = total
-    }
 }
 
 /// One pin's photo album: the state `reduce` drives.
@@ -153,33 +89,29 @@ public struct Album: Equatable, Sendable {
 
     /// An album read back from the store (app start, album open); send `.resume` to continue its downloads.
     /// - Parameters:
-    ///   - storedState: `pin.albumState`; `downloading` with no photos means the search was interrupted.
-    ///   - reason: `pin.albumError`, the failed search's reason.
-    ///   - page: `pin.albumPage`.
-    ///   - pageCount: `pin.albumPageCount`.
-    public init(pin: Int64, place: PinPlace, storedState: String, reason: String?, page: Int?, pageCount: Int?,
-                photos: [AlbumPhoto]) {
+    ///   - status: as last saved; `downloading` with no photos means the search was interrupted.
+    ///   - page: the collection's latest page, as saved.
+    ///   - pageCount: as saved.
+    public init(pin: Int64, place: PinPlace, status: AlbumStatus, page: Int?, pageCount: Int?, photos: [AlbumPhoto]) {
         self.init(pin: pin, place: place)
         self.photos = photos
         self.page = max(page ?? 0, 0)
         self.firstPage = max(page ?? 1, 1)
         self.pageCount = max(pageCount ?? 0, 0)
         // Only an album without photos can be waiting for, or failed at, its search.
-        switch (storedState, photos.isEmpty) {
-        case ("downloading", true): search = .waiting(page: firstPage)
-        case ("failed", true): search = .failed(page: firstPage, reason: reason ?? "The search failed")
+        switch (status, photos.isEmpty) {
+        case (.downloading, true): search = .waiting(page: firstPage)
+        case (.failed(let reason), true): search = .failed(page: firstPage, reason: reason)
         default: search = .idle
         }
     }
 
+    /// Derived from the search and the photos, never set by hand; `saveStatus` carries it to the store.
     public var status: AlbumStatus {
         if case .failed(_, let reason) = search, photos.isEmpty { return .failed(reason: reason) }
         if isSearchPending || photos.contains(where: { $0.state == .pending }) { return .downloading }
         return photos.isEmpty ? .empty : .ready
     }
-
-    /// The store's `pin.albumState` string.
-    public var storedState: String { status.storedValue }
 
     public var isSearchPending: Bool {
         switch search {
@@ -193,5 +125,5 @@ public struct Album: Equatable, Sendable {
     }
 
     /// New Collection is refused while anything is downloading.
-    public var isNewCollectionEnabled: Bool { !isEnded && status != .downloading }
+    public var isNewCollectionEnabled: Bool { !isEnded && status.allowsNewCollection }
 }

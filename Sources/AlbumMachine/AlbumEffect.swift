@@ -1,3 +1,5 @@
+import Model
+
 /// Work the runtime does for the album. HTTP and SQLite run elsewhere; outcomes come back as actions.
 /// Effects are listed in the order the runtime should start them.
 public enum AlbumEffect: Equatable, Sendable {
@@ -8,11 +10,13 @@ public enum AlbumEffect: Equatable, Sendable {
     /// Stop the pin's search; its answer, if one still comes, must not be saved.
     case cancelSearch(pin: Int64)
     case cancelDownloads([Int64])
+    /// Save these failed photos as pending again (a retry); their downloads follow.
+    case markPending([Int64])
     /// Delete these photos and their images from the store.
     case deletePhotos([Int64])
     /// Delete every photo of the pin from the store.
     case clearAlbum(pin: Int64)
-    /// Write the pin's album summary (`albumState`, `albumError`, `albumPage`, `albumPageCount`).
+    /// Save the album's summary exactly as decided: its status (with the reason when failed), page and page count.
     case saveStatus(pin: Int64, status: AlbumStatus, page: Int, pageCount: Int)
     /// Tell the user, where they are looking.
     case notify(String)

@@ -1,3 +1,5 @@
+import Model
+
 /// Drives one album: applies `action` to `album` and returns the effects the runtime must run, in order.
 ///
 /// After any change to the album's stored summary (status, page, page count), and whenever a new
@@ -184,14 +186,18 @@ extension Album {
         return searchEffect(page: page, environment)
     }
 
-    /// Marks `photos` pending and in flight, one download each, in grid order.
+    /// Marks `photos` pending and in flight, one download each, in grid order. Photos that had
+    /// failed are saved as pending first, so their next outcome finds them waiting.
     mutating func download(_ targets: [AlbumPhoto]) -> [AlbumEffect] {
-        targets.compactMap { target in
+        var retried: [Int64] = []
+        let downloads: [AlbumEffect] = targets.compactMap { target in
             guard let i = index(of: target.id) else { return nil }
+            if photos[i].state != .pending { retried.append(target.id) }
             photos[i].state = .pending
             inFlight.insert(target.id)
             return .download(photo: target.id, url: target.url, generation: generation)
         }
+        return (retried.isEmpty ? [] : [.markPending(retried)]) + downloads
     }
 
     /// Stops the search and every download under way.

@@ -4,7 +4,7 @@ import Foundation
 import HTTP
 import PhotoSources
 import Store
-import TouristCore
+import Model
 import WorldMap
 
 /// What the album service tells its owner (the UI loop, or `drop --wait`).
@@ -13,6 +13,8 @@ public enum AlbumEvent: Sendable, Equatable {
     case changed(Pin.ID)
     /// A message for the user about this pin's album.
     case notice(Pin.ID, String)
+    /// The store refused a write of this pin's album: shown to the user and logged, never swallowed.
+    case storeFailed(Pin.ID?, String)
 }
 
 /// Runs every album's state machine (AlbumMachine): its effects become photo
@@ -70,10 +72,15 @@ public final class AlbumService: @unchecked Sendable {
     /// Resumes every album left downloading when the app last stopped.
     public func resumeInterrupted() {
         queue.async {
-            guard let interrupted = try? self.store.pinsWithPendingWork() else { return }
-            for album in interrupted {
-                if self.albums[album.pinID] == nil { self.load(album.pinID) }
-                self.send(album.pinID, .resume)
+            let interrupted: [Pin.ID]
+            do {
+                interrupted = try self.store.interruptedAlbums()
+            } catch {
+                return self.onEvent(.storeFailed(nil, "Could not look for interrupted albums: \(error)"))
+            }
+            for pinID in interrupted {
+                if self.albums[pinID] == nil { self.load(pinID) }
+                self.send(pinID, .resume)
             }
         }
     }
@@ -103,15 +110,32 @@ public final class AlbumService: @unchecked Sendable {
     // MARK: - On the queue
 
     private func load(_ pinID: Pin.ID) {
-        guard let stored = try? store.album(pinID: pinID) else { return }
-        let photos = stored.photos.map { record in
-            AlbumPhoto(id: record.id, url: record.url,
-                       state: PhotoState(storedValue: record.state.rawValue, reason: record.error) ?? .pending)
+        let stored: StoredAlbum?
+        do {
+            stored = try store.album(pinID: pinID)
+        } catch {
+            return storeFailed(pinID, "Could not read the album", error)
         }
+        guard let stored else { return }  // the pin is gone
+        let photos = stored.photos.map { AlbumPhoto(id: $0.id, url: $0.url, state: $0.state) }
         let place = PinPlace(latitude: stored.pin.coordinate.latitude, longitude: stored.pin.coordinate.longitude)
-        albums[pinID] = AlbumMachine.Album(pin: pinID, place: place, storedState: stored.pin.albumState.rawValue,
-                                           reason: stored.error, page: stored.page, pageCount: stored.pageCount,
-                                           photos: photos)
+        albums[pinID] = AlbumMachine.Album(pin: pinID, place: place, status: stored.status, page: stored.page,
+                                           pageCount: stored.pageCount, photos: photos)
+    }
+
+    /// Tells the owner that a store write failed, so the user sees it where they look.
+    private func storeFailed(_ pinID: Pin.ID, _ what: String, _ error: any Error) {
+        onEvent(.storeFailed(pinID, "\(what): \(error)"))
+    }
+
+    /// Runs a store write for a pin's album; a failure is reported, and nil returned.
+    private func storeWrite<T>(_ pinID: Pin.ID, _ what: String, _ body: () throws -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            storeFailed(pinID, what, error)
+            return nil
+        }
     }
 
     private func send(_ pinID: Pin.ID, _ action: AlbumAction) {
@@ -132,15 +156,16 @@ public final class AlbumService: @unchecked Sendable {
             searches.removeValue(forKey: pin)?.cancel()
         case let .cancelDownloads(ids):
             for id in ids { if let transfer = downloads.removeValue(forKey: id) { http.cancel(transfer) } }
+        case let .markPending(ids):
+            _ = storeWrite(pinID, "Could not save the retry") { try store.markPhotosPending(ids: ids) }
         case let .deletePhotos(ids):
-            _ = try? store.deletePhotos(ids: ids)
+            _ = storeWrite(pinID, "Could not delete the photos") { try store.deletePhotos(ids: ids) }
         case let .clearAlbum(pin):
-            _ = try? store.replaceAlbum(pinID: pin, photos: [], page: nil, pageCount: nil, source: source.name)
-        case let .saveStatus(pin, status, page, _):
-            switch status {
-            case .downloading: _ = try? store.beginAlbum(pinID: pin, source: source.name, page: page)
-            case let .failed(reason): _ = try? store.failAlbum(pinID: pin, reason: reason)
-            case .ready, .empty: break  // the store derives these from its photos' states
+            _ = storeWrite(pin, "Could not clear the album") { try store.clearAlbum(pinID: pin) }
+        case let .saveStatus(pin, status, page, pageCount):
+            _ = storeWrite(pin, "Could not save the album's state") {
+                try store.saveAlbumStatus(pinID: pin, status: status, page: page, pageCount: pageCount,
+                                          source: source.name)
             }
         case let .notify(message):
             onEvent(.notice(pinID, message))
@@ -174,15 +199,14 @@ public final class AlbumService: @unchecked Sendable {
             send(pin, .searchFailed(generation: generation, reason: error.description))
         case let .success(result):
             let fresh = result.photos.map(NewPhoto.init)
-            let saved: [PhotoRecord]?
-            if album.photos.isEmpty {
-                saved = try? store.replaceAlbum(pinID: pin, photos: fresh, page: page, pageCount: result.pageCount,
-                                                source: source.name)
-            } else {
-                saved = try? store.appendPhotos(pinID: pin, photos: fresh, page: page, pageCount: result.pageCount)
-            }
-            guard let saved else {
-                send(pin, .searchFailed(generation: generation, reason: "Could not save the photos found."))
+            let saved: [PhotoRecord]
+            do {
+                saved = album.photos.isEmpty
+                    ? try store.replaceAlbum(pinID: pin, photos: fresh)
+                    : try store.appendPhotos(pinID: pin, photos: fresh)
+            } catch {
+                storeFailed(pin, "Could not save the photos found", error)
+                send(pin, .searchFailed(generation: generation, reason: "Could not save the photos found: \(error)"))
                 return
             }
             send(pin, .searchAnswered(generation: generation, pageCount: result.pageCount,
@@ -204,18 +228,19 @@ public final class AlbumService: @unchecked Sendable {
         // Cancelled or cut off by shutdown: not the picture's fault; it stays pending and resumes later.
         if case .failure(.cancelled) = result { return }
         if case .failure(.shuttingDown) = result { return }
-        switch ImageCheck.problem(with: result) {
-        case nil:
-            guard case let .success(response) = result else { return }
-            // False when the photo was deleted meanwhile: then nothing comes back.
-            if (try? store.storeImage(photoID: photo, bytes: response.body)) == true {
-                send(pin, .photoDownloaded(generation: generation, id: photo))
-            }
-        case let reason?:
-            if (try? store.markPhotoFailed(photoID: photo, reason: reason)) == true {
-                send(pin, .photoFailed(generation: generation, id: photo, reason: reason))
+        // The machine decides what an outcome means (a late or deleted photo's is ignored); the store only records it.
+        var reason = ImageCheck.problem(with: result)
+        if reason == nil, case let .success(response) = result {
+            do {
+                if try !store.storeImage(photoID: photo, bytes: response.body) { reason = "the photo was deleted" }
+            } catch {
+                storeFailed(pin, "Could not save a photo", error)
+                reason = "could not be saved: \(error)"
             }
         }
+        guard let reason else { return send(pin, .photoDownloaded(generation: generation, id: photo)) }
+        _ = storeWrite(pin, "Could not save a failed download") { try store.markPhotoFailed(photoID: photo, reason: reason) }
+        send(pin, .photoFailed(generation: generation, id: photo, reason: reason))
     }
 }
 

@@ -1,12 +1,12 @@
 import Foundation
+import HTTP
+import Model
 import WorldMap
 
 /// Which photo source to use and how, from the environment and the stored
 /// settings (SPEC 2.3, 5). A pure function of its two dictionaries.
 public struct PhotoSourceSettings: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
-        case flickr, commons
-    }
+    public typealias Kind = PhotoSourceChoice
 
     /// Environment variables read (SPEC 5).
     public enum Env {
@@ -24,8 +24,8 @@ public struct PhotoSourceSettings: Sendable, Equatable {
         public static let photosPerCollection = "photos_per_collection"
     }
 
-    public static let defaultHalfWidth = 0.5
-    public static let defaultPerPage = 21
+    public static let defaultHalfWidth = Settings.defaultAreaHalfWidth
+    public static let defaultPerPage = Settings.defaultPhotosPerCollection
 
     /// The source searches go to.
     public var kind: Kind
@@ -66,19 +66,19 @@ public struct PhotoSourceSettings: Sendable, Equatable {
         }
 
         let key = value(environment[Env.flickrAPIKey]) ?? value(stored[Key.flickrAPIKey])
-        if let k = key, !isPlausibleKey(k) {
-            problems.append("The Flickr API key has characters an API key can't have; it was ignored.")
+        let usableKey = key.flatMap(Settings.apiKey)
+        if key != nil && usableKey == nil {
+            problems.append("The Flickr API key was ignored: \(Settings.expected(.flickrAPIKey)).")
         }
-        let usableKey = key.flatMap { isPlausibleKey($0) ? $0 : nil }
 
         var kind: Kind = usableKey != nil ? .flickr : .commons
         for (origin, text) in [("VTOURIST_SOURCE", value(environment[Env.source])), ("the stored source", value(stored[Key.source]))] {
             guard let text else { continue }
-            if let chosen = Kind(rawValue: text.lowercased()) {
+            if let chosen = Settings.source(text) {
                 kind = chosen
                 break
             }
-            problems.append("Unknown photo source \"\(TextCleaner.clean(text, maxLength: 40))\" in \(origin); use flickr or commons.")
+            problems.append("Unknown photo source \"\(TextCleaner.clean(text, maxLength: 40))\" in \(origin): \(Settings.expected(.source)).")
         }
         if kind == .flickr && usableKey == nil {
             problems.append("Flickr needs an API key (setting or FLICKR_API_KEY); using Wikimedia Commons instead.")
@@ -104,18 +104,18 @@ public struct PhotoSourceSettings: Sendable, Equatable {
 
         var halfWidth = defaultHalfWidth
         if let text = value(stored[Key.areaHalfWidth]) {
-            if let d = Double(text), d.isFinite, PhotoQuery.halfWidthRange.contains(d) {
+            if let d = Settings.areaHalfWidth(text) {
                 halfWidth = d
             } else {
-                problems.append("The search area \"\(TextCleaner.clean(text, maxLength: 20))\" is not a half-width of 0.1 to 1.0 degree; using \(defaultHalfWidth).")
+                problems.append("The stored search area \"\(TextCleaner.clean(text, maxLength: 20))\" was ignored (\(Settings.expected(.areaHalfWidth))); using \(defaultHalfWidth).")
             }
         }
         var perPage = defaultPerPage
         if let text = value(stored[Key.photosPerCollection]) {
-            if let n = Int(text), PhotoQuery.perPageRange.contains(n) {
+            if let n = Settings.photosPerCollection(text) {
                 perPage = n
             } else {
-                problems.append("Photos per collection \"\(TextCleaner.clean(text, maxLength: 20))\" is not a number from 1 to 60; using \(defaultPerPage).")
+                problems.append("The stored photos per collection \"\(TextCleaner.clean(text, maxLength: 20))\" was ignored (\(Settings.expected(.photosPerCollection))); using \(defaultPerPage).")
             }
         }
 
@@ -124,40 +124,18 @@ public struct PhotoSourceSettings: Sendable, Equatable {
                                    perPage: perPage, problems: problems)
     }
 
-    /// A message for a bad area half-width, nil when it is fine (for the settings screen).
-    public static func halfWidthProblem(_ text: String) -> String? {
-        if let d = Double(text.trimmingCharacters(in: .whitespaces)), d.isFinite, PhotoQuery.halfWidthRange.contains(d) { return nil }
-        return "The search area must be a half-width from 0.1 to 1.0 degree."
-    }
-
-    /// A message for a bad photos-per-collection value, nil when it is fine.
-    public static func perPageProblem(_ text: String) -> String? {
-        if let n = Int(text.trimmingCharacters(in: .whitespaces)), PhotoQuery.perPageRange.contains(n) { return nil }
-        return "Photos per collection must be a whole number from 1 to 60."
-    }
-
-    /// A message for a bad source name, nil when it is fine.
-    public static func sourceProblem(_ text: String) -> String? {
-        Kind(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) == nil
-            ? "The photo source must be flickr or commons." : nil
-    }
-
-    /// Why an endpoint can't be used, or nil. SPEC 5: https anywhere, http only on loopback.
+    /// Why an endpoint can't be used, or nil. SPEC 5: https anywhere, http only on loopback
+    /// (the HTTP layer's own policy, so what is accepted here is what it will fetch).
     public static func endpointProblem(_ text: String) -> String? {
-        let lower = text.lowercased()
         if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
             return "has spaces or control characters"
         }
-        let rest: Substring
-        if lower.hasPrefix("https://") {
-            rest = text.dropFirst(8)
-        } else if lower.hasPrefix("http://") {
-            rest = text.dropFirst(7)
-            guard isLoopback(host(of: rest)) else { return "uses plain http:// on a host that isn't loopback" }
-        } else {
-            return "is not an http(s) URL"
+        switch URLPolicy.check(text) {
+        case .success: return nil
+        case .failure(.insecureURL): return "uses plain http:// on a host that isn't loopback"
+        case .failure(.unsupportedScheme): return "is not an http(s) URL"
+        case .failure: return "is not a URL with a host"
         }
-        return host(of: rest).isEmpty ? "has no host" : nil
     }
 
     /// Builds the chosen source over `http`.
@@ -176,27 +154,4 @@ public struct PhotoSourceSettings: Sendable, Equatable {
         PhotoQuery(center: center, halfWidthDegrees: halfWidthDegrees, perPage: perPage, page: page)
     }
 
-    static func isPlausibleKey(_ key: String) -> Bool {
-        key.count <= 128 && key.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
-        }
-    }
-
-    /// The host of "host[:port]/path…" (IPv6 in brackets kept without them).
-    static func host(of rest: Substring) -> String {
-        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.hasPrefix("[") {
-            return String(authority.dropFirst().prefix { $0 != "]" }).lowercased()
-        }
-        return String(authority.prefix { $0 != ":" }).lowercased()
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" || host == "::1" { return true }
-        // 127.0.0.0/8 written as a dotted quad; "127.0.0.1.example.com" is not loopback.
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127"
-            && parts.allSatisfy { UInt8($0) != nil }
-    }
 }

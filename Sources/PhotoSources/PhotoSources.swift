@@ -1,6 +1,7 @@
 // The PhotoSources module: photo searches near a pin on Flickr or Wikimedia
 // Commons, over any HTTP fetcher. See docs/photo-sources.md.
 import Foundation
+import Model
 import WorldMap
 
 /// Anything that can GET a URL: the app's libcurl client, or a fake in tests.
@@ -12,8 +13,8 @@ public protocol HTTPFetching: Sendable {
 
 /// One search: the area around a pin and which page of results.
 public struct PhotoQuery: Sendable, Equatable {
-    public static let halfWidthRange: ClosedRange<Double> = 0.1...1.0
-    public static let perPageRange: ClosedRange<Int> = 1...60
+    public static let halfWidthRange = Settings.areaHalfWidthRange
+    public static let perPageRange = Settings.photosPerCollectionRange
 
     public var center: GeoPoint
     /// Half the side of the search square, in degrees (0.1…1.0).

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import TouristCore
+import Model
 import WorldMap
 
 /// The vtourist database: the only owner of the SQLite connection and the only place SQL lives.
@@ -125,25 +125,18 @@ public final class AppDatabase: Sendable {
 
     // MARK: Pins
 
-    /// createdAt as Unix seconds: SQLite's date arithmetic is cheaper than parsing 10,000 date strings in Swift.
-    private static let pinColumns = """
-        pin.id, pin.latitude, pin.longitude, pin.name, (julianday(pin.createdAt) - 2440587.5) * 86400.0, pin.albumState
-        """
-
     /// Every pin with its album counts, oldest first.
     public func pins() throws(StoreError) -> [Pin] {
         try read { db in
             // One grouped pass over the (pinId, state) index instead of two lookups per pin.
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT \(Self.pinColumns), COALESCE(c.photoCount, 0), COALESCE(c.downloadedCount, 0)
+            try PinListing.fetchAll(db, sql: """
+                SELECT \(PinListing.pinColumns),
+                    COALESCE(c.photoCount, 0) AS photoCount, COALESCE(c.downloadedCount, 0) AS downloadedCount
                 FROM pin
                 LEFT JOIN (SELECT pinId, COUNT(*) AS photoCount, SUM(state = 'stored') AS downloadedCount
                            FROM photo GROUP BY pinId) AS c ON c.pinId = pin.id
                 ORDER BY pin.id
-                """)
-            var pins: [Pin] = []
-            while let row = try rows.next() { pins.append(try Self.pin(row)) }
-            return pins
+                """).map(\.pin)
         }
     }
 
@@ -152,51 +145,48 @@ public final class AppDatabase: Sendable {
         try read { db in try Self.fetchPin(db, id: id) }
     }
 
-    /// Saves a new pin with an empty album.
+    /// Saves a new pin. Its album is `downloading`: the first search is waiting, so a pin saved
+    /// just before a crash still gets its album when the app resumes it.
     @discardableResult
     public func insertPin(at coordinate: GeoPoint, name: String?) throws(StoreError) -> Pin {
         try Self.validate(coordinate)
         let createdAt = Date()
         return try write { db in
-            try db.execute(sql: """
-                INSERT INTO pin (latitude, longitude, name, createdAt, albumState) VALUES (?, ?, ?, ?, 'empty')
-                """, arguments: [coordinate.latitude, coordinate.longitude, name, createdAt])
+            var row = Self.newPin(coordinate, name: name, createdAt: createdAt, album: .downloading)
+            try row.insert(db)
             // Read back, so the returned pin equals what later reads return (dates keep milliseconds).
-            guard let pin = try Self.fetchPin(db, id: db.lastInsertedRowID) else {
+            guard let id = row.id, let pin = try Self.fetchPin(db, id: id) else {
                 throw StoreError.failure(path: path, detail: "the new pin could not be read back")
             }
             return pin
         }
     }
 
-    /// Saves many pins in one transaction (imports, benchmarks).
+    /// Saves many pins with empty albums in one transaction (benchmarks, tests).
     public func insertPins(_ points: [(GeoPoint, String?)]) throws(StoreError) {
         for (point, _) in points { try Self.validate(point) }
         let createdAt = Date()
         try write { db in
-            let statement = try db.makeStatement(sql: """
-                INSERT INTO pin (latitude, longitude, name, createdAt, albumState) VALUES (?, ?, ?, ?, 'empty')
-                """)
             for (point, name) in points {
-                try statement.execute(arguments: [point.latitude, point.longitude, name, createdAt])
+                var row = Self.newPin(point, name: name, createdAt: createdAt, album: .empty)
+                try row.insert(db)
             }
         }
     }
 
-    /// Moves a pin: its photos and their images are deleted and its album starts over as empty.
-    /// Returns nil when there is no such pin.
+    /// Moves a pin; its photos and their images are deleted (they were of the old place).
+    /// The album's status is the album state machine's to save. Returns nil when there is no such pin.
     @discardableResult
     public func movePin(id: Pin.ID, to coordinate: GeoPoint, name: String?) throws(StoreError) -> Pin? {
         try Self.validate(coordinate)
         return try write { db in
-            try db.execute(sql: """
-                UPDATE pin SET latitude = ?, longitude = ?, name = ?, albumState = 'empty',
-                    albumError = NULL, albumPage = NULL, albumPageCount = NULL, albumSource = NULL
-                WHERE id = ?
-                """, arguments: [coordinate.latitude, coordinate.longitude, name, id])
-            guard db.changesCount > 0 else { return nil }
+            guard var row = try PinRow.fetchOne(db, key: id) else { return nil }
+            row.latitude = coordinate.latitude
+            row.longitude = coordinate.longitude
+            row.name = name
+            try row.update(db)
             // photoImage rows follow by cascade.
-            try db.execute(sql: "DELETE FROM photo WHERE pinId = ?", arguments: [id])
+            try PhotoRow.filter(Column("pinId") == id).deleteAll(db)
             return try Self.fetchPin(db, id: id)
         }
     }
@@ -204,57 +194,33 @@ public final class AppDatabase: Sendable {
     /// Deletes a pin with its photos and images. False when there was no such pin.
     @discardableResult
     public func deletePin(id: Pin.ID) throws(StoreError) -> Bool {
-        try write { db in
-            try db.execute(sql: "DELETE FROM pin WHERE id = ?", arguments: [id])
-            return db.changesCount > 0
-        }
+        try write { db in try PinRow.deleteOne(db, key: id) }
     }
 
     // MARK: Map view
 
     /// The map view saved last, or nil before the first save.
     public func mapView() throws(StoreError) -> MapViewState? {
-        try read { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT centerLatitude, centerLongitude, zoom, cursorLatitude, cursorLongitude FROM mapView WHERE id = 1
-                """) else { return nil }
-            return MapViewState(
-                center: GeoPoint(latitude: try row.decode(atIndex: 0), longitude: try row.decode(atIndex: 1)),
-                zoom: try row.decode(atIndex: 2),
-                cursor: GeoPoint(latitude: try row.decode(atIndex: 3), longitude: try row.decode(atIndex: 4)))
-        }
+        try read { db in try MapViewRow.fetchOne(db, key: 1)?.view }
     }
 
     public func saveMapView(_ view: MapViewState) throws(StoreError) {
         guard view.center.isValid, view.cursor.isValid, view.zoom >= 0 else { throw .invalidMapView(view) }
-        try write { db in
-            try db.execute(sql: """
-                INSERT INTO mapView (id, centerLatitude, centerLongitude, zoom, cursorLatitude, cursorLongitude)
-                VALUES (1, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET centerLatitude = excluded.centerLatitude,
-                    centerLongitude = excluded.centerLongitude, zoom = excluded.zoom,
-                    cursorLatitude = excluded.cursorLatitude, cursorLongitude = excluded.cursorLongitude
-                """, arguments: [view.center.latitude, view.center.longitude, view.zoom,
-                                 view.cursor.latitude, view.cursor.longitude])
-        }
+        try write { db in try MapViewRow(view).save(db) }
     }
 
     // MARK: Settings
 
     public func setting(_ key: String) throws(StoreError) -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+        try read { db in try SettingRow.fetchOne(db, key: key)?.value }
     }
 
     public func setSetting(_ key: String, _ value: String) throws(StoreError) {
-        try write { db in
-            try db.execute(sql: """
-                INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                """, arguments: [key, value])
-        }
+        try write { db in try SettingRow(key: key, value: value).save(db) }
     }
 
     public func removeSetting(_ key: String) throws(StoreError) {
-        try write { db in try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key]) }
+        try write { db in _ = try SettingRow.deleteOne(db, key: key) }
     }
 
     // MARK: Watching and checking
@@ -314,26 +280,17 @@ public final class AppDatabase: Sendable {
     }
 
     static func fetchPin(_ db: Database, id: Pin.ID) throws -> Pin? {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT \(pinColumns),
-                (SELECT COUNT(*) FROM photo WHERE pinId = pin.id),
-                (SELECT COUNT(*) FROM photo WHERE pinId = pin.id AND state = 'stored')
+        try PinListing.fetchOne(db, sql: """
+            SELECT \(PinListing.pinColumns),
+                (SELECT COUNT(*) FROM photo WHERE pinId = pin.id) AS photoCount,
+                (SELECT COUNT(*) FROM photo WHERE pinId = pin.id AND state = 'stored') AS downloadedCount
             FROM pin WHERE id = ?
-            """, arguments: [id]) else { return nil }
-        return try pin(row)
+            """, arguments: [id])?.pin
     }
 
-    /// Columns as in `pinColumns`, then photoCount and downloadedCount.
-    private static func pin(_ row: Row) throws -> Pin {
-        let state: String = try row.decode(atIndex: 5)
-        return Pin(
-            id: try row.decode(atIndex: 0),
-            coordinate: GeoPoint(latitude: try row.decode(atIndex: 1), longitude: try row.decode(atIndex: 2)),
-            name: try row.decode(atIndex: 3),
-            createdAt: Date(timeIntervalSince1970: try row.decode(atIndex: 4)),
-            // The CHECK constraint admits only known states; a stray one reads as failed, never crashes.
-            albumState: AlbumState(rawValue: state) ?? .failed,
-            photoCount: try row.decode(atIndex: 6),
-            downloadedCount: try row.decode(atIndex: 7))
+    private static func newPin(_ point: GeoPoint, name: String?, createdAt: Date, album: AlbumStatus) -> PinRow {
+        let (state, error) = AlbumStatusColumns.columns(album)
+        return PinRow(id: nil, latitude: point.latitude, longitude: point.longitude, name: name, createdAt: createdAt,
+                      albumState: state, albumError: error)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import TouristCore
+import Model
 import WorldMap
 
 /// Everything that can go wrong with the database, each as one line the user can act on.

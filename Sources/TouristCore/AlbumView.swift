@@ -35,7 +35,7 @@ enum AlbumView {
                     buffer[used + i, row1] = Cell(i < filled ? full : empty, style: i < filled ? theme.dialogTitle : theme.dim)
                 }
             case .ready:
-                let failed = snap.photos.count { $0.state == .failed }
+                let failed = snap.photos.count { $0.state.isFailed }
                 let text = " \(p.total) photo\(p.total == 1 ? "" : "s")" + (failed > 0 ? ", \(failed) failed (r retries)" : "")
                 buffer.put(text, x: 0, y: row1, style: theme.dialog)
             case .empty:

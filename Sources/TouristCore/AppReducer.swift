@@ -470,9 +470,9 @@ public struct AppReducer: Sendable {
         case .char("r"):
             if case .failed? = album.snapshot?.status {
                 effects = [.album(album.pinID, .retry(photo: nil))]
-            } else if let photo = album.selectedPhoto, photo.state == .failed {
+            } else if let photo = album.selectedPhoto, photo.state.isFailed {
                 effects = [.album(album.pinID, .retry(photo: photo.id))]
-            } else if album.photos.contains(where: { $0.state == .failed }) {
+            } else if album.photos.contains(where: { $0.state.isFailed }) {
                 effects = [.album(album.pinID, .retry(photo: nil))]
             } else {
                 state.message = StatusMessage("Nothing to retry.")

@@ -23,10 +23,9 @@ func makeHTTPClient() -> HTTPClient {
 /// Source, key, endpoints, area and photos per collection: the stored settings
 /// with the environment's overrides (SPEC 5).
 func photoSettings(_ store: AppDatabase) -> PhotoSourceSettings {
-    var stored: [String: String] = [:]
-    for key in SettingKey.allCases {
-        if let value = try? store.setting(key.rawValue) { stored[key.rawValue] = value }
-    }
+    // Unreadable settings are reported by the caller's first store read; here they read as defaults.
+    let texts = (try? store.storedSettingTexts()) ?? [:]
+    let stored = Dictionary(uniqueKeysWithValues: texts.map { ($0.key.rawValue, $0.value) })
     return PhotoSourceSettings.resolve(environment: ProcessInfo.processInfo.environment, stored: stored)
 }
 
@@ -57,8 +56,8 @@ struct Drop: ParsableCommand {
             let name = (try? Gazetteer.bundled()).flatMap { placeName(point, gazetteer: $0) }
             let pin: Pin
             do {
+                // Saved with its search waiting, so the app resumes it if nobody waits here.
                 pin = try store.insertPin(at: point, name: name)
-                try store.beginAlbum(pinID: pin.id, source: photoSettings(store).kind.rawValue, page: 1)
             } catch {
                 throw CommandFailure("\(error)")
             }
@@ -74,11 +73,14 @@ struct Drop: ParsableCommand {
             defer { service.shutdown() }
             service.start(pin)
             let progress = ProgressLine(enabled: isatty(2) == 1)
-            var album = service.album(pin.id)
-            while album?.status == .downloading || album == nil {
+            // The album state machine decides the status and the store saves it; this reads what was saved.
+            var album: StoredAlbum?
+            while true {
+                do { album = try store.album(pinID: pin.id) } catch { throw CommandFailure("\(error)") }
+                guard let album else { break }
+                progress.show(album)
+                guard album.status == .downloading else { break }
                 _ = changed.wait(timeout: .now() + 0.5)
-                album = service.album(pin.id)
-                if let album { progress.show(album) }
             }
             progress.finish()
             guard let album else { throw CommandFailure("pin \(pin.id) vanished while downloading") }
@@ -101,10 +103,11 @@ final class ProgressLine {
 
     init(enabled: Bool) { self.enabled = enabled }
 
-    func show(_ album: AlbumMachine.Album) {
-        let p = album.progress
+    func show(_ album: StoredAlbum) {
+        let p = AlbumProgress(stored: album.photos.count { $0.state == .stored }, total: album.photos.count)
         let line: String
-        if album.isSearchPending {
+        if album.photos.isEmpty {
+            guard album.status == .downloading else { return }
             line = "Searching for photos…"
         } else {
             let width = 30
@@ -137,7 +140,7 @@ struct AlbumCommand: ParsableCommand {
             guard let id = Int64(pin), id > 0 else { throw CommandFailure("bad pin id \u{201C}\(pin)\u{201D}: give the number `vtourist pins` shows") }
             let store = try database.open()
             defer { try? store.close() }
-            let album: Store.Album?
+            let album: StoredAlbum?
             do { album = try store.album(pinID: id) } catch { throw CommandFailure("\(error)") }
             guard let album else { throw CommandFailure("no pin \(id) (see `vtourist pins`)") }
             print(json ? AlbumJSON.encode(album) : AlbumTable.render(album), terminator: json ? "\n" : "")
@@ -197,13 +200,13 @@ enum AlbumJSON {
         }
     }
 
-    static func encode(_ album: Store.Album) -> String {
+    static func encode(_ album: StoredAlbum) -> String {
         let body = Body(
-            pin: PinJSON.entry(album.pin), state: album.pin.albumState.rawValue, error: album.error,
+            pin: PinJSON.entry(album.pin), state: album.status.state.rawValue, error: album.status.reason,
             source: album.source,
             photos: album.photos.map {
                 Photo(id: $0.id, title: $0.title, author: $0.author, dateTaken: $0.dateTaken, license: $0.license,
-                      url: $0.url, pageURL: $0.pageURL, state: $0.state.rawValue, error: $0.error,
+                      url: $0.url, pageURL: $0.pageURL, state: $0.state.name, error: $0.error,
                       downloaded: $0.state == .stored, bytes: $0.byteCount)
             })
         let encoder = JSONEncoder()
@@ -215,14 +218,14 @@ enum AlbumJSON {
 
 /// `album PIN` without --json.
 enum AlbumTable {
-    static func render(_ album: Store.Album) -> String {
+    static func render(_ album: StoredAlbum) -> String {
         let p = album.pin
         var out = "Pin \(p.id): \(PinTable.sanitized(p.name ?? String(format: "%.4f, %.4f", p.coordinate.latitude, p.coordinate.longitude)))\n"
         out += "State: \(p.albumState.rawValue)"
-        if let error = album.error { out += " (\(PinTable.sanitized(error)))" }
+        if let error = album.status.reason { out += " (\(PinTable.sanitized(error)))" }
         out += ", \(p.downloadedCount)/\(p.photoCount) photos stored\n"
         for photo in album.photos {
-            let mark = photo.state == .stored ? "\(photo.byteCount) B" : photo.state.rawValue
+            let mark = photo.state == .stored ? "\(photo.byteCount) B" : photo.state.name
             out += "  \(photo.id)\t\(mark)\t\(PinTable.sanitized(photo.title ?? "(untitled)"))\n"
         }
         return out

@@ -34,7 +34,8 @@ struct App: ParsableCommand {
             do {
                 pins = try store.pins()
                 view = try store.mapView()
-                settings = MapSettings { key in (try? store.setting(key.rawValue)) ?? nil }
+                let stored = try store.settings()
+                settings = MapSettings(confirmDelete: stored.confirmDelete, allowDrag: stored.allowDrag)
             } catch {
                 throw CommandFailure("cannot read \(database.path()): \(error)")
             }

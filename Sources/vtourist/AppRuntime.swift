@@ -83,6 +83,9 @@ final class AppRuntime {
             case let .notice(pin, text):
                 inbox.post(.albumNotice(pin, text))
                 waker.wake()
+            case let .storeFailed(_, text):
+                inbox.post(.storeFailed(text))
+                waker.wake()
             case let .changed(pin):
                 guard openAlbum.peek() == pin, let albums = service.value else { return }
                 // Off the album queue: reading the album waits for that queue.
@@ -107,20 +110,11 @@ final class AppRuntime {
     static func snapshot(_ pin: Pin.ID, store: AppDatabase, albums: AlbumService) -> AlbumSnapshot? {
         guard let stored = try? store.album(pinID: pin) else { return nil }
         let machine = albums.album(pin)
-        let status: AlbumStatus
-        if let machine {
-            status = machine.status
-        } else {
-            switch stored.pin.albumState {
-            case .downloading: status = .downloading
-            case .ready: status = .ready
-            case .empty: status = .empty
-            case .failed: status = .failed(reason: stored.error ?? "unknown error")
-            }
-        }
+        // The album state machine decided the status and the store saved it: read, never derived here.
+        let status = stored.status
         return AlbumSnapshot(pinID: pin, photos: stored.photos, status: status,
                              isSearchPending: machine?.isSearchPending ?? false,
-                             isNewCollectionEnabled: machine?.isNewCollectionEnabled ?? (status != .downloading),
+                             isNewCollectionEnabled: status.allowsNewCollection,
                              source: stored.source)
     }
 

@@ -1,3 +1,4 @@
+import Model
 import XCTest
 @testable import AlbumMachine
 
@@ -204,7 +205,7 @@ final class AlbumCommandTests: XCTestCase {
     }
 
     func testAddMoreWrapsRoundAndStopsBeforeTheFirstPage() {
-        let tester = AlbumTester(Album(pin: pin, place: rome, storedState: "ready", reason: nil, page: 3,
+        let tester = AlbumTester(Album(pin: pin, place: rome, status: .ready, page: 3,
                                        pageCount: 3, photos: [photo(1, .stored)]))
         XCTAssertEqual(tester.album.firstPage, 3)
         tester.send(.addMore, [
@@ -226,7 +227,7 @@ final class AlbumCommandTests: XCTestCase {
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
         _ = reduce(&tester.albumForSetUp, .searchAnswered(generation: 1, pageCount: 1, photos: []), tester.environment)
         tester.send(.addMore, [.notify("No more photos around this place")])
-        let unknown = AlbumTester(Album(pin: pin, place: rome, storedState: "ready", reason: nil, page: nil,
+        let unknown = AlbumTester(Album(pin: pin, place: rome, status: .ready, page: nil,
                                         pageCount: nil, photos: [photo(1, .stored)]))
         unknown.send(.addMore, [.notify("No more photos around this place")])
     }

@@ -1,3 +1,4 @@
+import Model
 import XCTest
 @testable import AlbumMachine
 
@@ -87,7 +88,7 @@ final class AlbumLifeTests: XCTestCase {
             $0.inFlight = []
         }
         XCTAssertEqual(tester.album.status, .ready)
-        XCTAssertEqual(tester.album.storedState, "ready")
+        XCTAssertEqual(tester.album.status, .ready)
         XCTAssertEqual(tester.album.progress, AlbumProgress(stored: 2, total: 3))
         XCTAssertTrue(tester.album.isNewCollectionEnabled)
     }
@@ -114,7 +115,7 @@ final class AlbumLifeTests: XCTestCase {
             $0.search = .idle
         }
         XCTAssertEqual(tester.album.status, .empty)
-        XCTAssertEqual(tester.album.storedState, "empty")
+        XCTAssertEqual(tester.album.status, .empty)
         XCTAssertTrue(tester.album.isNewCollectionEnabled)
     }
 
@@ -128,7 +129,7 @@ final class AlbumLifeTests: XCTestCase {
         }
         XCTAssertEqual(tester.album.status, .failed(reason: "Connection refused"))
         XCTAssertEqual(tester.album.status.reason, "Connection refused")
-        XCTAssertEqual(tester.album.storedState, "failed")
+        XCTAssertEqual(tester.album.status.state, .failed)
         tester.send(.retry(photo: nil), [
             .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 1),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
@@ -165,7 +166,7 @@ final class AlbumLifeTests: XCTestCase {
         _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: 3), tester.environment)
         XCTAssertEqual(tester.album.status, .ready)
         tester.send(.retry(photo: 2), [
-            download(2),
+            .markPending([2]), download(2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 10),
         ]) {
             $0.photos[1].state = .pending
@@ -179,13 +180,36 @@ final class AlbumLifeTests: XCTestCase {
         }
     }
 
+    /// Issue 6, bug 1: the retried photo is saved as pending, and failing again settles the album.
+    func testARetriedPhotoThatFailsAgainSettlesTheAlbum() {
+        let tester = downloadingAlbum()
+        _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: 1), tester.environment)
+        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 2, reason: "HTTP 500"), tester.environment)
+        _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: 3), tester.environment)
+        tester.send(.retry(photo: 2), [
+            .markPending([2]), download(2),
+            .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 10),
+        ]) {
+            $0.photos[1].state = .pending
+            $0.inFlight = [2]
+        }
+        XCTAssertFalse(tester.album.isNewCollectionEnabled)
+        tester.send(.photoFailed(generation: 1, id: 2, reason: "HTTP 500"), [
+            .saveStatus(pin: pin, status: .ready, page: 1, pageCount: 10),
+        ]) {
+            $0.photos[1].state = .failed(reason: "HTTP 500")
+            $0.inFlight = []
+        }
+        XCTAssertTrue(tester.album.isNewCollectionEnabled)
+    }
+
     func testRetryWithoutAPhotoRetriesEveryFailedOne() {
         let tester = downloadingAlbum()
         _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 1, reason: "a"), tester.environment)
         _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: 2), tester.environment)
         _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 3, reason: "b"), tester.environment)
         tester.send(.retry(photo: nil), [
-            download(1), download(3),
+            .markPending([1, 3]), download(1), download(3),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 10),
         ]) {
             $0.photos[0].state = .pending
@@ -205,7 +229,7 @@ final class AlbumLifeTests: XCTestCase {
     }
 
     func testResumeDownloadsPendingPhotosOnly() {
-        let album = Album(pin: pin, place: rome, storedState: "downloading", reason: nil, page: 4, pageCount: 12,
+        let album = Album(pin: pin, place: rome, status: .downloading, page: 4, pageCount: 12,
                           photos: [photo(1, .stored), photo(2), photo(3, .failed(reason: "HTTP 500")), photo(4)])
         XCTAssertEqual(album.status, .downloading)
         XCTAssertEqual(album.search, .idle)
@@ -231,7 +255,7 @@ final class AlbumLifeTests: XCTestCase {
     }
 
     func testResumeSendsAnInterruptedSearch() {
-        let album = Album(pin: pin, place: rome, storedState: "downloading", reason: nil, page: 6, pageCount: 9,
+        let album = Album(pin: pin, place: rome, status: .downloading, page: 6, pageCount: 9,
                           photos: [])
         XCTAssertEqual(album.search, .waiting(page: 6))
         XCTAssertEqual(album.status, .downloading)
@@ -247,7 +271,7 @@ final class AlbumLifeTests: XCTestCase {
     }
 
     func testRetrySendsAnInterruptedSearchToo() {
-        let tester = AlbumTester(Album(pin: pin, place: rome, storedState: "downloading", reason: nil, page: nil,
+        let tester = AlbumTester(Album(pin: pin, place: rome, status: .downloading, page: nil,
                                        pageCount: nil, photos: []))
         tester.send(.retry(photo: nil), [
             .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 0),
@@ -258,14 +282,14 @@ final class AlbumLifeTests: XCTestCase {
 
     func testResumeRepairsAStaleStoredStatus() {
         // Killed after the last image was stored but before the status was written.
-        let tester = AlbumTester(Album(pin: pin, place: rome, storedState: "downloading", reason: nil, page: 1,
+        let tester = AlbumTester(Album(pin: pin, place: rome, status: .downloading, page: 1,
                                        pageCount: 2, photos: [photo(1, .stored)]))
         XCTAssertEqual(tester.album.status, .ready)
         tester.send(.resume, [.saveStatus(pin: pin, status: .ready, page: 1, pageCount: 2)])
     }
 
     func testRestoredFailedAlbumRetriesItsSearch() {
-        let tester = AlbumTester(Album(pin: pin, place: rome, storedState: "failed", reason: "Invalid API Key (100)",
+        let tester = AlbumTester(Album(pin: pin, place: rome, status: .failed(reason: "Invalid API Key (100)"),
                                        page: 3, pageCount: 5, photos: []))
         XCTAssertEqual(tester.album.status, .failed(reason: "Invalid API Key (100)"))
         tester.send(.resume, [.saveStatus(pin: pin, status: .failed(reason: "Invalid API Key (100)"), page: 3,
@@ -280,34 +304,30 @@ final class AlbumLifeTests: XCTestCase {
 
     func testRestoredStatusFollowsThePhotos() {
         let stored = [photo(1, .stored), photo(2, .failed(reason: "x"))]
-        XCTAssertEqual(Album(pin: pin, place: rome, storedState: "ready", reason: nil, page: 1, pageCount: 1,
+        XCTAssertEqual(Album(pin: pin, place: rome, status: .ready, page: 1, pageCount: 1,
                              photos: stored).status, .ready)
         // A failed search with photos on screen is not the album's state.
-        XCTAssertEqual(Album(pin: pin, place: rome, storedState: "failed", reason: "x", page: 1, pageCount: 1,
+        XCTAssertEqual(Album(pin: pin, place: rome, status: .failed(reason: "x"), page: 1, pageCount: 1,
                              photos: stored).status, .ready)
-        XCTAssertEqual(Album(pin: pin, place: rome, storedState: "empty", reason: nil, page: 1, pageCount: 1,
+        XCTAssertEqual(Album(pin: pin, place: rome, status: .empty, page: 1, pageCount: 1,
                              photos: []).status, .empty)
-        XCTAssertEqual(Album(pin: pin, place: rome, storedState: "garbage", reason: nil, page: -4, pageCount: -1,
+        XCTAssertEqual(Album(pin: pin, place: rome, status: .empty, page: -4, pageCount: -1,
                              photos: []).status, .empty)
-        XCTAssertEqual(Album(pin: pin, place: rome, storedState: "failed", reason: nil, page: nil, pageCount: nil,
+        XCTAssertEqual(Album(pin: pin, place: rome, status: .failed(reason: "The search failed"), page: nil, pageCount: nil,
                              photos: []).status, .failed(reason: "The search failed"))
-        XCTAssertEqual(Album(pin: pin, place: rome, storedState: "ready", reason: nil, page: 1, pageCount: 1,
+        XCTAssertEqual(Album(pin: pin, place: rome, status: .ready, page: 1, pageCount: 1,
                              photos: [photo(1)]).status, .downloading)
     }
 
-    func testStoredStrings() {
-        XCTAssertEqual(AlbumStatus.downloading.storedValue, "downloading")
-        XCTAssertEqual(AlbumStatus.ready.storedValue, "ready")
-        XCTAssertEqual(AlbumStatus.empty.storedValue, "empty")
-        XCTAssertEqual(AlbumStatus.failed(reason: "x").storedValue, "failed")
+    func testStatusNamesAndReasons() {
+        XCTAssertEqual(AlbumStatus.downloading.state, .downloading)
+        XCTAssertEqual(AlbumStatus.failed(reason: "x").state, .failed)
+        XCTAssertEqual(AlbumStatus.failed(reason: "x").reason, "x")
         XCTAssertNil(AlbumStatus.ready.reason)
-        XCTAssertEqual(PhotoState.pending.storedValue, "pending")
-        XCTAssertEqual(PhotoState.stored.storedValue, "stored")
-        XCTAssertEqual(PhotoState.failed(reason: "x").storedValue, "failed")
-        XCTAssertEqual(PhotoState(storedValue: "pending", reason: nil), .pending)
-        XCTAssertEqual(PhotoState(storedValue: "stored", reason: nil), .stored)
-        XCTAssertEqual(PhotoState(storedValue: "failed", reason: "HTTP 404"), .failed(reason: "HTTP 404"))
-        XCTAssertEqual(PhotoState(storedValue: "failed", reason: nil), .failed(reason: "The download failed"))
-        XCTAssertNil(PhotoState(storedValue: "lost", reason: nil))
+        XCTAssertFalse(AlbumStatus.downloading.allowsNewCollection)
+        XCTAssertTrue(AlbumStatus.empty.allowsNewCollection)
+        XCTAssertEqual(PhotoState.failed(reason: "HTTP 404").reason, "HTTP 404")
+        XCTAssertTrue(PhotoState.failed(reason: "x").isFailed)
+        XCTAssertFalse(PhotoState.stored.isFailed)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import XCTest
 @testable import AlbumMachine
 

@@ -3,9 +3,9 @@ import AlbumService
 import Foundation
 import HTTP
 import PhotoSources
-import Store
+@testable import Store
 import TestSupport
-import TouristCore
+import Model
 import WorldMap
 import XCTest
 
@@ -30,21 +30,25 @@ final class AlbumServiceTests: XCTestCase {
     }
 
     /// A service over Flickr with `key` (the stand-in picks faults by key), or Commons.
-    func service(key: String? = "good-key", commons: Bool = false, events: Events = Events()) -> AlbumService {
+    func service(key: String? = "good-key", commons: Bool = false, events: Events? = nil,
+                 server: PhotoServer? = nil, maxConnectionsPerHost: Int = 24) -> AlbumService {
+        let server = server ?? self.server!
         var env = ["VTOURIST_FLICKR_ENDPOINT": server.flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint]
         if let key, !commons { env["FLICKR_API_KEY"] = key }
         let settings = PhotoSourceSettings.resolve(environment: env, stored: [:])
         // Short low-speed limit so a server that never answers fails within a second or two.
-        let http = HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: 24, lowSpeedTime: 1)
+        let http = HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: maxConnectionsPerHost, lowSpeedTime: 1)
+        let events = events ?? self.events
         return AlbumService(store: store, http: http, settings: settings,
                             environment: AlbumEnvironment(perPage: 21) { current, count in current % count + 1 },
                             userAgent: "vtourist-tests") { events.record($0) }
     }
 
-    final class Events: @unchecked Sendable {
+    /// What the services of a test reported; `wait` blocks until the next report.
+    final class Events: @unchecked Sendable {  // a lock guards `all`; the semaphore is thread-safe
         private let lock = NSLock()
         private var all: [AlbumEvent] = []
-        let changed = DispatchSemaphore(value: 0)
+        private let changed = DispatchSemaphore(value: 0)
         func record(_ e: AlbumEvent) {
             lock.lock(); all.append(e); lock.unlock()
             changed.signal()
@@ -53,18 +57,33 @@ final class AlbumServiceTests: XCTestCase {
             lock.lock(); defer { lock.unlock() }
             return all.compactMap { if case let .notice(_, m) = $0 { return m } else { return nil } }
         }
-    }
-
-    /// Waits until the album leaves `downloading` (the limit only ends a hang).
-    @discardableResult
-    func settle(_ service: AlbumService, _ pin: Pin.ID, file: StaticString = #filePath, line: UInt = #line) -> AlbumMachine.Album? {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let album = service.album(pin), album.status != .downloading { return album }
-            usleep(20_000)
+        var storeFailures: [String] {
+            lock.lock(); defer { lock.unlock() }
+            return all.compactMap { if case let .storeFailed(_, m) = $0 { return m } else { return nil } }
         }
-        XCTFail("the album never settled", file: file, line: line)
-        return service.album(pin)
+        /// Waits for reports until `done` holds (the limit only ends a hang).
+        func wait(file: StaticString = #filePath, line: UInt = #line, until done: () throws -> Bool) rethrows {
+            let deadline = Date().addingTimeInterval(30)
+            while try !done() {
+                guard Date() < deadline else { return XCTFail("waited in vain", file: file, line: line) }
+                _ = changed.wait(timeout: .now() + 1)
+            }
+        }
+    }
+    let events = Events()
+
+    /// Waits until the album leaves `downloading`, and checks that the store holds exactly the status
+    /// the album state machine decided (one truth, two readers).
+    @discardableResult
+    func settle(_ service: AlbumService, _ pin: Pin.ID, file: StaticString = #filePath, line: UInt = #line) -> StoredAlbum? {
+        _ = service.album(pin)  // takes up everything already sent to the service
+        var album: StoredAlbum?
+        events.wait(file: file, line: line) {
+            album = try? store.album(pinID: pin)
+            return album.map { $0.status != .downloading } ?? true
+        }
+        XCTAssertEqual(service.album(pin)?.status, album?.status, "the store holds what the machine decided", file: file, line: line)
+        return album
     }
 
     func dropPin() throws -> Pin {
@@ -78,7 +97,7 @@ final class AlbumServiceTests: XCTestCase {
         s.start(pin)
         let album = try XCTUnwrap(settle(s, pin.id))
         XCTAssertEqual(album.status, .ready)
-        XCTAssertEqual(album.progress, AlbumProgress(stored: 21, total: 21))
+        XCTAssertEqual(s.album(pin.id)?.progress, AlbumProgress(stored: 21, total: 21))
         let photos = try store.photos(pinID: pin.id)
         XCTAssertEqual(photos.count, 21)
         XCTAssertTrue(photos.allSatisfy { $0.state == .stored && $0.byteCount > 1000 })
@@ -144,7 +163,7 @@ final class AlbumServiceTests: XCTestCase {
             XCTAssertEqual(settle(s, pin.id)?.status, .ready, fault)
             let photos = try store.photos(pinID: pin.id)
             XCTAssertEqual(photos.filter { $0.state == .stored }.count, 20, fault)
-            let broken = try XCTUnwrap(photos.first { $0.state == .failed }, fault)
+            let broken = try XCTUnwrap(photos.first { $0.state.isFailed }, fault)
             XCTAssertNotNil(broken.error, fault)
             XCTAssertNil(try store.imageBytes(photoID: broken.id), fault)
             s.shutdown()
@@ -170,7 +189,7 @@ final class AlbumServiceTests: XCTestCase {
             let settings = PhotoSourceSettings.resolve(environment: ["FLICKR_API_KEY": "k", "VTOURIST_FLICKR_ENDPOINT": endpoint],
                                                        stored: [:])
             let s = AlbumService(store: store, http: HTTPClient(userAgent: "t", connectTimeout: 3), settings: settings,
-                                 userAgent: "t") { _ in }
+                                 userAgent: "t") { [events] in events.record($0) }
             let pin = try dropPin()
             s.start(pin)
             guard case .failed? = settle(s, pin.id)?.status else { XCTFail(endpoint); s.shutdown(); continue }
@@ -187,14 +206,12 @@ final class AlbumServiceTests: XCTestCase {
         settle(s, pin.id)
         let first = Set(try store.photos(pinID: pin.id).map(\.sourceID))
         s.send(.newCollection, to: pin.id)
-        usleep(50_000)
         XCTAssertEqual(settle(s, pin.id)?.status, .ready)
         let second = Set(try store.photos(pinID: pin.id).map(\.sourceID))
         XCTAssertEqual(second.count, 21)
         XCTAssertTrue(first.isDisjoint(with: second))
         // Add more appends the next page.
         s.send(.addMore, to: pin.id)
-        usleep(50_000)
         XCTAssertEqual(settle(s, pin.id)?.status, .ready)
         XCTAssertEqual(try store.photos(pinID: pin.id).count, 42)
     }
@@ -211,7 +228,6 @@ final class AlbumServiceTests: XCTestCase {
         let rome = GeoPoint(latitude: 41.89, longitude: 12.51)
         XCTAssertNotNil(try store.movePin(id: pin.id, to: rome, name: "Rome"))
         s.send(.pinMoved(PinPlace(latitude: rome.latitude, longitude: rome.longitude)), to: pin.id)
-        usleep(50_000)
         XCTAssertEqual(settle(s, pin.id)?.status, .ready)
         let after = try store.photos(pinID: pin.id)
         XCTAssertEqual(after.count, 21)
@@ -220,45 +236,82 @@ final class AlbumServiceTests: XCTestCase {
         XCTAssertTrue(after.allSatisfy { $0.title?.contains("12.01,41.39,13.01,42.39") == true }, "\(after.first?.title ?? "")")
     }
 
-    func testADeletedPinGetsNoPhotosBack() throws {
-        let slow = try PhotoServer(delayMs: 300)
-        let settings = PhotoSourceSettings.resolve(environment: ["FLICKR_API_KEY": "k", "VTOURIST_FLICKR_ENDPOINT": slow.flickrEndpoint],
-                                                   stored: [:])
-        let s = AlbumService(store: store, http: HTTPClient(userAgent: "t"), settings: settings, userAgent: "t") { _ in }
+    func testADeletedPinGetsNoPhotosBackAndItsDownloadsAreCancelled() throws {
+        // Two connections and slow answers: most downloads wait in line when the pin goes.
+        let slow = try PhotoServer(delayMs: 150)
+        let s = service(server: slow, maxConnectionsPerHost: 2)
         defer { s.shutdown() }
         let pin = try dropPin()
         s.start(pin)
-        usleep(450_000)  // the search has answered; downloads are under way
+        try events.wait { try store.photos(pinID: pin.id).count == 21 }  // the search has answered
+        let startedBeforeDelete = slow.stats()["image_requests"] ?? 0
+        XCTAssertLessThan(startedBeforeDelete, 21)
         XCTAssertTrue(try store.deletePin(id: pin.id))
         s.send(.pinDeleted, to: pin.id)
-        usleep(800_000)
+        // Another album on the same connections: had the deleted pin's downloads gone on, they would come first.
+        let other = try dropPin()
+        s.start(other)
+        XCTAssertEqual(settle(s, other.id)?.status, .ready)
+        let images = slow.stats()["image_requests"] ?? 0
+        // The other album's 21, plus at most the two that were on the wire when the pin went.
+        XCTAssertLessThanOrEqual(images, startedBeforeDelete + 2 + 21, "the deleted pin's downloads were not cancelled")
         XCTAssertEqual(try store.photos(pinID: pin.id).count, 0)
         XCTAssertNil(try store.pin(id: pin.id))
         XCTAssertTrue(try store.integrityCheck())
     }
 
     func testInterruptedDownloadsResume() throws {
-        let slow = try PhotoServer(delayMs: 200)
-        let settings = PhotoSourceSettings.resolve(environment: ["FLICKR_API_KEY": "k", "VTOURIST_FLICKR_ENDPOINT": slow.flickrEndpoint],
-                                                   stored: [:])
-        let first = AlbumService(store: store, http: HTTPClient(userAgent: "t", maxConnectionsPerHost: 2), settings: settings,
-                                 userAgent: "t") { _ in }
+        let slow = try PhotoServer(delayMs: 100)
+        let first = service(server: slow, maxConnectionsPerHost: 2)
         let pin = try dropPin()
         first.start(pin)
-        usleep(500_000)
+        try events.wait { try store.photos(pinID: pin.id).contains { $0.state == .stored } }
         first.shutdown()  // as if the app stopped mid-download
         let partial = try store.photos(pinID: pin.id)
         XCTAssertEqual(partial.count, 21)
         XCTAssertLessThan(partial.filter { $0.state == .stored }.count, 21)
-        XCTAssertEqual(try store.pinsWithPendingWork().map(\.pinID), [pin.id])
+        XCTAssertEqual(try store.interruptedAlbums(), [pin.id])
 
-        let second = AlbumService(store: store, http: HTTPClient(userAgent: "t", maxConnectionsPerHost: 24),
-                                  settings: settings, userAgent: "t") { _ in }
+        let second = service(server: slow)
         defer { second.shutdown() }
         second.resumeInterrupted()
-        usleep(50_000)
         XCTAssertEqual(settle(second, pin.id)?.status, .ready)
         XCTAssertEqual(try store.photos(pinID: pin.id).filter { $0.state == .stored }.count, 21)
-        XCTAssertEqual(try store.pinsWithPendingWork(), [])
+        XCTAssertEqual(try store.interruptedAlbums(), [])
+    }
+
+    /// Issue 6, bug 1: a retried photo that fails again must not leave the album downloading for ever.
+    func testARetriedPhotoThatFailsAgainLeavesTheAlbumReady() throws {
+        let s = service(key: "img-404")  // the first photo answers 404 every time
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        XCTAssertEqual(settle(s, pin.id)?.status, .ready)
+        let broken = try XCTUnwrap(try store.photos(pinID: pin.id).first { $0.state.isFailed })
+        let before = slowStats(server)
+        s.send(.retry(photo: broken.id), to: pin.id)
+        let album = try XCTUnwrap(settle(s, pin.id))
+        XCTAssertEqual(album.status, .ready)
+        XCTAssertGreaterThan(slowStats(server), before, "the retry asked the server again")
+        XCTAssertEqual(album.photos.first { $0.id == broken.id }?.state, .failed(reason: "HTTP 404"))
+        XCTAssertEqual(s.album(pin.id)?.isNewCollectionEnabled, true)
+        XCTAssertEqual(try store.interruptedAlbums(), [], "nothing is left to resume at the next start")
+        XCTAssertEqual(events.storeFailures, [])
+    }
+
+    private func slowStats(_ server: PhotoServer) -> Int { server.stats()["image_requests"] ?? 0 }
+
+    /// A store that refuses writes is reported, not swallowed: the album says why.
+    func testAStoreFailureIsReported() throws {
+        let s = service()
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        // Photos can no longer be saved: the search's answer cannot be stored.
+        try store.executeForTesting("CREATE TRIGGER no_photos BEFORE INSERT ON photo BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
+        s.start(pin)
+        let album = try XCTUnwrap(settle(s, pin.id))
+        guard case let .failed(reason) = album.status else { return XCTFail("\(album.status)") }
+        XCTAssertTrue(reason.contains("Could not save"), reason)
+        XCTAssertTrue(events.storeFailures.contains { $0.contains("disk says no") }, "\(events.storeFailures)")
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+import Model
 import WorldMap
 @testable import PhotoSources
 
@@ -63,8 +64,8 @@ final class SettingsTests: XCTestCase {
         // A bad environment value falls through to a good stored one.
         let stored = S.resolve(environment: ["VTOURIST_SOURCE": "nope"], stored: ["source": "commons", "flickr_api_key": "k"])
         XCTAssertEqual(stored.kind, .commons)
-        XCTAssertEqual(S.sourceProblem("flickr"), nil)
-        XCTAssertNotNil(S.sourceProblem("bing"))
+        XCTAssertEqual(Settings.problem(.source, "flickr"), nil)
+        XCTAssertNotNil(Settings.problem(.source, "bing"))
     }
 
     func testEndpointsFromEnvironment() {
@@ -105,10 +106,10 @@ final class SettingsTests: XCTestCase {
             XCTAssertTrue(s.problems[0].contains("0.1 to 1.0"), s.problems[0])
             XCTAssertTrue(s.problems[1].contains("1 to 60"), s.problems[1])
         }
-        XCTAssertNil(S.halfWidthProblem("1.0"))
-        XCTAssertNotNil(S.halfWidthProblem("1.01"))
-        XCTAssertNil(S.perPageProblem(" 1 "))
-        XCTAssertNotNil(S.perPageProblem("100"))
+        XCTAssertNil(Settings.problem(.areaHalfWidth, "1.0"))
+        XCTAssertNotNil(Settings.problem(.areaHalfWidth, "1.01"))
+        XCTAssertNil(Settings.problem(.photosPerCollection, " 1 "))
+        XCTAssertNotNil(Settings.problem(.photosPerCollection, "100"))
     }
 
     func testImplausibleKeyIsIgnored() {

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import TouristCore
+import Model
 import WorldMap
 @testable import Store
 

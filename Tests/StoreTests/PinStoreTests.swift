@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import TouristCore
+import Model
 import WorldMap
 @testable import Store
 
@@ -15,7 +15,8 @@ final class PinStoreTests: XCTestCase {
     private func addPhotos(_ db: AppDatabase, pin: Pin.ID, count: Int, stored: Int) throws {
         let added = try db.appendPhotos(pinID: pin, photos: (0..<count).map {
             NewPhoto(source: "commons", sourceID: "p\(pin)-\($0)", url: "http://127.0.0.1/\($0).jpg")
-        }, page: 1, pageCount: 1)
+        })
+        XCTAssertEqual(added.count, count)
         for photo in added.prefix(stored) {
             XCTAssertTrue(try db.storeImage(photoID: photo.id, bytes: Data([0xFF, 0xD8, 0xFF, 0xE0])))
         }
@@ -27,12 +28,40 @@ final class PinStoreTests: XCTestCase {
         let paris = try db.insertPin(at: .init(latitude: 48.8566, longitude: 2.3522), name: "Paris")
         let nowhere = try db.insertPin(at: .init(latitude: -33.5, longitude: -179.9), name: nil)
         XCTAssertNotEqual(paris.id, nowhere.id)
-        XCTAssertEqual(paris.albumState, .empty)
+        // The first search is waiting: downloading from the start, so a crash now still resumes it.
+        XCTAssertEqual(paris.albumStatus, .downloading)
+        XCTAssertEqual(paris.albumState, .downloading)
+        XCTAssertEqual([paris.photoCount, paris.downloadedCount], [0, 0])
+        XCTAssertEqual(paris.name, "Paris")
         XCTAssertEqual(try db.pin(id: paris.id), paris)
         XCTAssertEqual(try db.pin(id: nowhere.id)?.name, nil)
         XCTAssertNil(try db.pin(id: 9999))
         XCTAssertEqual(try db.pins().map(\.id), [paris.id, nowhere.id])
         XCTAssertEqual(try db.pins().first?.coordinate, GeoPoint(latitude: 48.8566, longitude: 2.3522))
+        XCTAssertEqual(try db.pins(), [paris, nowhere])
+        XCTAssertEqual(try db.interruptedAlbums(), [paris.id, nowhere.id])
+    }
+
+    func testBulkInsertedPinsHaveEmptyAlbums() throws {
+        let db = try open()
+        let first = try db.insertPin(at: .init(latitude: 1, longitude: 1), name: "first")
+        try db.insertPins([(.init(latitude: 10, longitude: 20), "ten"), (.init(latitude: -10, longitude: -20), nil)])
+        try db.insertPins([])
+        let pins = try db.pins()
+        XCTAssertEqual(pins.map(\.name), ["first", "ten", nil])
+        XCTAssertEqual(pins.map(\.coordinate), [GeoPoint(latitude: 1, longitude: 1), GeoPoint(latitude: 10, longitude: 20),
+                                                GeoPoint(latitude: -10, longitude: -20)])
+        XCTAssertEqual(pins.map(\.albumStatus), [.downloading, .empty, .empty])
+        XCTAssertEqual(Set(pins.map(\.id)).count, 3)
+        XCTAssertEqual(try db.interruptedAlbums(), [first.id], "an empty album is not interrupted")
+        for pin in pins {
+            let album = try XCTUnwrap(db.album(pinID: pin.id))
+            XCTAssertEqual(album.pin, pin)
+            XCTAssertEqual(album.photos, [])
+            XCTAssertNil(album.source)
+            XCTAssertNil(album.page)
+            XCTAssertNil(album.pageCount)
+        }
     }
 
     func testCountsComeFromPhotoRows() throws {
@@ -61,27 +90,34 @@ final class PinStoreTests: XCTestCase {
         XCTAssertEqual(try db.pin(id: b.id)?.photoCount, 2)
     }
 
-    func testMovingAPinDeletesItsPhotosAndEmptiesTheAlbum() throws {
+    func testMovingAPinDeletesItsPhotosAndKeepsTheSavedStatus() throws {
         let db = try open()
         let a = try db.insertPin(at: .init(latitude: 1, longitude: 1), name: "A")
         let b = try db.insertPin(at: .init(latitude: 2, longitude: 2), name: "B")
         try addPhotos(db, pin: a.id, count: 3, stored: 3)
         try addPhotos(db, pin: b.id, count: 1, stored: 1)
-        try db.executeForTesting("""
-            UPDATE pin SET albumState = 'failed', albumError = 'HTTP 500', albumPage = 3, albumSource = 'flickr'
-            WHERE id = \(a.id)
-            """)
+        XCTAssertTrue(try db.saveAlbumStatus(pinID: a.id, status: .failed(reason: "HTTP 500"), page: 3, pageCount: 9,
+                                             source: "flickr"))
+        try db.saveAlbumStatus(pinID: b.id, status: .ready, page: 1, pageCount: 1, source: "commons")
 
         let moved = try db.movePin(id: a.id, to: .init(latitude: 50, longitude: -120), name: "Elsewhere")
         XCTAssertEqual(moved?.coordinate, GeoPoint(latitude: 50, longitude: -120))
         XCTAssertEqual(moved?.name, "Elsewhere")
-        XCTAssertEqual(moved?.albumState, .empty)
         XCTAssertEqual(moved?.photoCount, 0)
+        XCTAssertEqual(moved?.downloadedCount, 0)
         XCTAssertEqual(moved?.createdAt, a.createdAt)
+        XCTAssertEqual(moved?.id, a.id)
         XCTAssertEqual(try db.pin(id: a.id), moved)
-        XCTAssertEqual(try db.integersForTesting("""
-            SELECT COUNT(*) FROM pin WHERE id = \(a.id) AND albumError IS NULL AND albumPage IS NULL AND albumSource IS NULL
-            """), [1])
+        // The album's status (and its search's details) are the album state machine's to save, not the move's.
+        XCTAssertEqual(moved?.albumStatus, .failed(reason: "HTTP 500"))
+        let album = try XCTUnwrap(db.album(pinID: a.id))
+        XCTAssertEqual(album.status, .failed(reason: "HTTP 500"))
+        XCTAssertEqual([album.page, album.pageCount], [3, 9])
+        XCTAssertEqual(album.source, "flickr")
+        XCTAssertEqual(album.photos, [])
+        XCTAssertEqual(try db.pin(id: b.id)?.albumStatus, .ready)
+        // A name can be cleared by a move.
+        XCTAssertNil(try db.movePin(id: a.id, to: .init(latitude: 51, longitude: -120), name: nil)?.name)
         XCTAssertEqual(try db.integersForTesting("SELECT pinId FROM photo"), [Int(b.id)])
         XCTAssertEqual(try db.integersForTesting("SELECT COUNT(*) FROM photoImage"), [1])
         XCTAssertNil(try db.movePin(id: 9999, to: .init(latitude: 0, longitude: 0), name: nil))
@@ -169,6 +205,10 @@ final class PinStoreTests: XCTestCase {
         let a = try db.insertPin(at: .init(latitude: 48.85, longitude: 2.35), name: "Paris")
         let b = try db.insertPin(at: .init(latitude: 35.68, longitude: 139.69), name: "東京")
         try addPhotos(db, pin: b.id, count: 3, stored: 1)
+        try db.saveAlbumStatus(pinID: a.id, status: .failed(reason: "Flickr: Invalid API Key (100)"), page: 1,
+                               pageCount: nil, source: "flickr")
+        try db.saveAlbumStatus(pinID: b.id, status: .downloading, page: 2, pageCount: 5, source: "commons")
+        let albumBefore = try db.album(pinID: b.id)
         try db.saveMapView(view)
         try db.setSetting("confirmDelete", "off")
         let pinsBefore = try db.pins()
@@ -182,6 +222,9 @@ final class PinStoreTests: XCTestCase {
         XCTAssertEqual(try db.pins(), pinsBefore)
         XCTAssertEqual(try db.pin(id: a.id)?.name, "Paris")
         XCTAssertEqual(try db.pin(id: b.id)?.downloadedCount, 1)
+        XCTAssertEqual(try db.pin(id: a.id)?.albumStatus, .failed(reason: "Flickr: Invalid API Key (100)"))
+        XCTAssertEqual(try db.album(pinID: b.id), albumBefore)
+        XCTAssertEqual(try db.interruptedAlbums(), [b.id])
         XCTAssertEqual(try db.mapView(), view)
         XCTAssertEqual(try db.setting("confirmDelete"), "off")
         XCTAssertTrue(try db.integrityCheck())

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import TouristCore
+import Model
 @testable import Store
 
 /// The SPEC 2.3 settings: typed, validated, defaults for anything unreadable.
@@ -14,7 +14,7 @@ final class SettingsStoreTests: XCTestCase {
     func testDefaults() throws {
         let db = try open()
         let settings = try db.settings()
-        XCTAssertEqual(settings, StoredSettings())
+        XCTAssertEqual(settings, Settings())
         XCTAssertNil(settings.source)
         XCTAssertNil(settings.flickrAPIKey)
         XCTAssertEqual(settings.areaHalfWidth, 0.5)
@@ -26,19 +26,23 @@ final class SettingsStoreTests: XCTestCase {
 
     func testTypedRoundTrip() throws {
         let db = try open()
-        let chosen = StoredSettings(source: .commons, flickrAPIKey: "0123456789abcdef0123456789abcdef", areaHalfWidth: 0.25,
-                                    photosPerCollection: 60, confirmDelete: false, allowDrag: false)
+        let chosen = Settings(source: .commons, flickrAPIKey: "0123456789abcdef0123456789abcdef", areaHalfWidth: 0.25,
+                              photosPerCollection: 60, confirmDelete: false, allowDrag: false)
         try db.saveSettings(chosen)
         XCTAssertEqual(try db.settings(), chosen)
         XCTAssertEqual(try db.setting("confirm_delete"), "off")
+        XCTAssertEqual(try db.storedSettingTexts(), [
+            .source: "commons", .flickrAPIKey: "0123456789abcdef0123456789abcdef", .areaHalfWidth: "0.25",
+            .photosPerCollection: "60", .confirmDelete: "off", .allowDrag: "off",
+        ])
         // A key alone picks Flickr; a chosen source wins.
-        XCTAssertEqual(StoredSettings(flickrAPIKey: "abc").effectiveSource, .flickr)
+        XCTAssertEqual(Settings(flickrAPIKey: "abc").effectiveSource, .flickr)
         XCTAssertEqual(chosen.effectiveSource, .commons)
         // nil removes the stored values.
-        try db.saveSettings(StoredSettings())
+        try db.saveSettings(Settings())
         XCTAssertNil(try db.setting("source"))
         XCTAssertNil(try db.setting("flickr_api_key"))
-        XCTAssertEqual(try db.settings(), StoredSettings())
+        XCTAssertEqual(try db.settings(), Settings())
     }
 
     func testSettingFromText() throws {
@@ -73,13 +77,14 @@ final class SettingsStoreTests: XCTestCase {
                 XCTAssertFalse(error.localizedDescription.contains("\u{1B}"), "control characters never reach a message")
             }
         }
-        XCTAssertEqual(try db.settings(), StoredSettings())
+        XCTAssertEqual(try db.settings(), Settings())
         XCTAssertThrowsError(try db.setSetting(.flickrAPIKey, to: "secret key")) { error in
             XCTAssertFalse(error.localizedDescription.contains("secret"), "a key is not echoed")
         }
-        XCTAssertThrowsError(try db.saveSettings(StoredSettings(areaHalfWidth: 3)))
-        XCTAssertThrowsError(try db.saveSettings(StoredSettings(photosPerCollection: 100)))
-        XCTAssertEqual(try db.settings(), StoredSettings(), "a refused save writes nothing")
+        XCTAssertThrowsError(try db.saveSettings(Settings(areaHalfWidth: 3)))
+        XCTAssertThrowsError(try db.saveSettings(Settings(photosPerCollection: 100)))
+        XCTAssertEqual(try db.settings(), Settings(), "a refused save writes nothing")
+        XCTAssertEqual(try db.storedSettingTexts(), [:], "not even the valid settings of a refused save")
     }
 
     func testInvalidStoredValuesReadAsDefaults() throws {
@@ -89,17 +94,88 @@ final class SettingsStoreTests: XCTestCase {
                              ("photos_per_collection", "-3"), ("confirm_delete", "perhaps"), ("allow_drag", "")] {
             try db.setSetting(key, value)
         }
-        XCTAssertEqual(try db.settings(), StoredSettings())
+        XCTAssertEqual(try db.settings(), Settings())
         try db.setSetting("photos_per_collection", "30")
         XCTAssertEqual(try db.settings().photosPerCollection, 30)
         XCTAssertEqual(try db.settings().areaHalfWidth, 0.5)
     }
 
-    func testSameFlagWordsAsTheMapSettings() throws {
-        for word in ["1", "true", "on", "yes", "0", "false", "off", "no", "ON", "Yes", "maybe"] {
-            let fromStore = StoredSettings(stored: [.confirmDelete: word]).confirmDelete
-            let fromMap = MapSettings(stored: { $0 == .confirmDelete ? word : nil }).confirmDelete
-            XCTAssertEqual(fromStore, fromMap, word)
+    func testFlagWordsReadFromTheStore() throws {
+        let db = try open()
+        let words: [(String, Bool?)] = [
+            ("1", true), ("true", true), ("on", true), ("yes", true), ("ON", true), ("Yes", true), (" on ", true),
+            ("0", false), ("false", false), ("off", false), ("no", false), ("OFF", false), ("No", false),
+            ("maybe", nil), ("", nil), ("2", nil), ("onn", nil),
+        ]
+        for (word, expected) in words {
+            // Another program wrote the word as it is; the store reads it as the one Settings type does.
+            try db.setSetting(SettingKey.allowDrag.rawValue, word)
+            try db.setSetting(SettingKey.confirmDelete.rawValue, word)
+            let settings = try db.settings()
+            XCTAssertEqual(Settings.flag(word), expected, word.debugDescription)
+            // Both flags default to on.
+            XCTAssertEqual(settings.allowDrag, expected ?? true, word.debugDescription)
+            XCTAssertEqual(settings.confirmDelete, expected ?? true, word.debugDescription)
+            XCTAssertEqual(try db.storedSettingTexts()[.allowDrag], word, "the stored text is kept as written")
+            // Set from text, only the words are taken, stored in canonical form.
+            if let expected {
+                try db.setSetting(.allowDrag, to: word)
+                XCTAssertEqual(try db.setting(SettingKey.allowDrag.rawValue), expected ? "on" : "off", word.debugDescription)
+            } else {
+                XCTAssertThrowsError(try db.setSetting(.allowDrag, to: word), word.debugDescription)
+                XCTAssertEqual(try db.setting(SettingKey.allowDrag.rawValue), word, "a refused word writes nothing")
+            }
         }
+    }
+
+    func testStoredTextsAreReadAsWritten() throws {
+        let db = try open()
+        XCTAssertEqual(try db.storedSettingTexts(), [:])
+        try db.setSetting(.photosPerCollection, to: " 30 ")
+        try db.setSetting(.source, to: "Commons")
+        // Invalid and unknown ones, as another program (or an older vtourist) may have written them.
+        try db.setSetting(SettingKey.areaHalfWidth.rawValue, "7")
+        try db.setSetting(SettingKey.flickrAPIKey.rawValue, "bad key")
+        try db.setSetting("not_a_setting", "x")
+        XCTAssertEqual(try db.storedSettingTexts(), [
+            .photosPerCollection: "30", .source: "commons", .areaHalfWidth: "7", .flickrAPIKey: "bad key",
+        ])
+        // The typed settings take the valid ones and default the rest.
+        XCTAssertEqual(try db.settings(), Settings(source: .commons, photosPerCollection: 30))
+        XCTAssertEqual(try db.settings(), Settings(stored: try db.storedSettingTexts()))
+        try db.removeSetting(SettingKey.source.rawValue)
+        XCTAssertNil(try db.storedSettingTexts()[.source])
+        XCTAssertNil(try db.settings().source)
+    }
+
+    func testRefusalsSayWhatWouldDo() throws {
+        let db = try open()
+        let refused: [(SettingKey, String)] = [
+            (.source, "picasa"), (.flickrAPIKey, "has space"), (.areaHalfWidth, "2"), (.photosPerCollection, "0"),
+            (.confirmDelete, "maybe"), (.allowDrag, "perhaps"),
+        ]
+        for (key, text) in refused {
+            XCTAssertThrowsError(try db.setSetting(key, to: text), "\(key) = \(text)") { error in
+                guard case .invalidSetting(let name, let shown, let expected) = error as? StoreError else {
+                    return XCTFail("\(error)")
+                }
+                XCTAssertEqual(name, key.rawValue)
+                XCTAssertEqual(expected, Settings.expected(key))
+                XCTAssertFalse(expected.isEmpty)
+                XCTAssertEqual(shown, key == .flickrAPIKey ? "(hidden)" : text)
+                XCTAssertTrue(error.localizedDescription.contains(Settings.expected(key)), error.localizedDescription)
+                XCTAssertTrue(error.localizedDescription.contains(key.rawValue), error.localizedDescription)
+            }
+        }
+        // saveSettings refuses a whole Settings by the same words.
+        XCTAssertThrowsError(try db.saveSettings(Settings(photosPerCollection: 61))) { error in
+            XCTAssertEqual(error as? StoreError, .invalidSetting(key: SettingKey.photosPerCollection.rawValue, value: "61",
+                                                                 expected: Settings.expected(.photosPerCollection)))
+        }
+        XCTAssertThrowsError(try db.saveSettings(Settings(flickrAPIKey: "not a key"))) { error in
+            XCTAssertEqual(error as? StoreError, .invalidSetting(key: SettingKey.flickrAPIKey.rawValue, value: "(hidden)",
+                                                                 expected: Settings.expected(.flickrAPIKey)))
+        }
+        XCTAssertEqual(try db.storedSettingTexts(), [:], "nothing refused was written")
     }
 }

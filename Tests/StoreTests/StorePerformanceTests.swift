@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import TouristCore
+import Model
 import WorldMap
 @testable import Store
 
@@ -80,8 +80,8 @@ final class StorePerformanceTests: XCTestCase {
         // The album's own operations on the same file.
         let pin = try XCTUnwrap(pins.last)
         try db.executeForTesting("UPDATE pin SET albumState = 'downloading' WHERE id % 100 = 0")
-        var work: [InterruptedAlbum] = []
-        let resumeMs = try best { work = try db.pinsWithPendingWork() }
+        var work: [Pin.ID] = []
+        let resumeMs = try best { work = try db.interruptedAlbums() }
         XCTAssertEqual(work.count, 100)
         var photos: [PhotoRecord] = []
         let photosMs = try best { photos = try db.photos(pinID: pin.id) }
@@ -90,7 +90,7 @@ final class StorePerformanceTests: XCTestCase {
         let pending = try db.pendingPhotos(pinID: pin.id)
         var index = 0
         let storeMs = try best(pending.count) { _ = try db.storeImage(photoID: pending[index].id, bytes: image); index += 1 }
-        print(String(format: "10k pins x 21 photos: pins() %.1f ms, pinsWithPendingWork() %.2f ms, photos(pinID:) %.2f ms, storeImage(60 KB) %.2f ms",
+        print(String(format: "10k pins x 21 photos: pins() %.1f ms, interruptedAlbums() %.2f ms, photos(pinID:) %.2f ms, storeImage(60 KB) %.2f ms",
                      pinsMs, resumeMs, photosMs, storeMs))
         XCTAssertLessThan(pinsMs, 400)
     }

@@ -7,10 +7,10 @@ import XCTest
 final class AlbumScreenTests: XCTestCase {
     let reducer = AppReducer(places: testPlaces)
 
-    func photo(_ id: Int64, _ state: PhotoRecord.State = .stored, title: String? = nil) -> PhotoRecord {
+    func photo(_ id: Int64, _ state: PhotoState = .stored, title: String? = nil) -> PhotoRecord {
         PhotoRecord(id: id, pinID: 1, position: Int(id), source: "flickr", sourceID: "s\(id)", title: title ?? "Photo \(id)",
                     author: nil, dateTaken: nil, url: "http://127.0.0.1/\(id).jpg", largeURL: nil, pageURL: nil,
-                    license: nil, width: nil, height: nil, state: state, error: state == .failed ? "HTTP 404" : nil,
+                    license: nil, width: nil, height: nil, state: state,
                     byteCount: state == .stored ? 5000 : 0)
     }
 
@@ -61,7 +61,7 @@ final class AlbumScreenTests: XCTestCase {
     }
 
     func testRetryPicksWhatFailed() {
-        var s = openState([photo(1), photo(2, .failed)])
+        var s = openState([photo(1), photo(2, .failed(reason: "HTTP 404"))])
         XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: nil))])
         send(&s, .right)
         XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: 2))])
@@ -92,7 +92,7 @@ final class AlbumScreenTests: XCTestCase {
     }
 
     func testAlbumScreenRendering() throws {
-        var s = openState([photo(1), photo(2, .pending), photo(3, .failed, title: "Evil\u{1B}[2Jtitle")], status: .downloading)
+        var s = openState([photo(1), photo(2, .pending), photo(3, .failed(reason: "HTTP 404"), title: "Evil\u{1B}[2Jtitle")], status: .downloading)
         s.album?.snapshot?.isNewCollectionEnabled = false
         let text = AppView.render(s, raster: nil).text
         XCTAssertTrue(text.contains("Naples, Campania, IT"), text)

@@ -1,0 +1,44 @@
+import Foundation
+import WorldMap
+
+/// A pin on the map, with a summary of its album.
+public struct Pin: Identifiable, Hashable, Sendable {
+    public typealias ID = Int64
+    public var id: ID
+    public var coordinate: GeoPoint
+    /// The nearest known place when the pin was dropped or moved, if any was near.
+    public var name: String?
+    public var createdAt: Date
+    /// As the album state machine last decided it.
+    public var albumStatus: AlbumStatus
+    /// Photos in the album.
+    public var photoCount: Int
+    /// Photos whose image is stored.
+    public var downloadedCount: Int
+
+    public init(id: ID, coordinate: GeoPoint, name: String?, createdAt: Date = Date(),
+                albumStatus: AlbumStatus = .empty, photoCount: Int = 0, downloadedCount: Int = 0) {
+        self.id = id
+        self.coordinate = coordinate
+        self.name = name
+        self.createdAt = createdAt
+        self.albumStatus = albumStatus
+        self.photoCount = photoCount
+        self.downloadedCount = downloadedCount
+    }
+
+    public var albumState: AlbumState { albumStatus.state }
+}
+
+/// What the map shows, persisted so the next start looks the same.
+public struct MapViewState: Hashable, Sendable, Codable {
+    public var center: GeoPoint
+    public var zoom: Int
+    public var cursor: GeoPoint
+
+    public init(center: GeoPoint, zoom: Int, cursor: GeoPoint) {
+        self.center = center
+        self.zoom = zoom
+        self.cursor = cursor
+    }
+}

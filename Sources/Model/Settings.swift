@@ -1,0 +1,141 @@
+import Foundation
+
+/// Names of the settings kept in the store (SPEC 2.3).
+public enum SettingKey: String, CaseIterable, Sendable {
+    case confirmDelete = "confirm_delete"
+    case allowDrag = "allow_drag"
+    case source = "source"
+    case flickrAPIKey = "flickr_api_key"
+    case areaHalfWidth = "area_half_width"
+    case photosPerCollection = "photos_per_collection"
+}
+
+/// Where photos come from (SPEC 6).
+public enum PhotoSourceChoice: String, CaseIterable, Codable, Sendable {
+    case flickr, commons
+}
+
+/// The settings of SPEC 2.3, each valid. This type holds every range, default and check;
+/// the store, the photo sources, the screens and the command line read them from here.
+public struct Settings: Hashable, Sendable {
+    public static let areaHalfWidthRange: ClosedRange<Double> = 0.1...1.0
+    public static let photosPerCollectionRange: ClosedRange<Int> = 1...60
+    public static let defaultAreaHalfWidth = 0.5
+    public static let defaultPhotosPerCollection = 21
+
+    /// nil when never chosen: then `effectiveSource` picks by whether a Flickr key is set.
+    public var source: PhotoSourceChoice?
+    public var flickrAPIKey: String?
+    /// Degrees of latitude and longitude searched on each side of a pin.
+    public var areaHalfWidth: Double
+    public var photosPerCollection: Int
+    public var confirmDelete: Bool
+    public var allowDrag: Bool
+
+    public init(source: PhotoSourceChoice? = nil, flickrAPIKey: String? = nil,
+                areaHalfWidth: Double = Settings.defaultAreaHalfWidth,
+                photosPerCollection: Int = Settings.defaultPhotosPerCollection,
+                confirmDelete: Bool = true, allowDrag: Bool = true) {
+        self.source = source
+        self.flickrAPIKey = flickrAPIKey
+        self.areaHalfWidth = areaHalfWidth
+        self.photosPerCollection = photosPerCollection
+        self.confirmDelete = confirmDelete
+        self.allowDrag = allowDrag
+    }
+
+    /// Flickr when a key is set, else Commons, unless a source was chosen.
+    public var effectiveSource: PhotoSourceChoice { source ?? (flickrAPIKey == nil ? .commons : .flickr) }
+
+    /// The settings from stored texts; anything missing or invalid keeps its default.
+    public init(stored: [SettingKey: String]) {
+        self.init()
+        if let text = stored[.source] { source = Self.source(text) }
+        if let text = stored[.flickrAPIKey] { flickrAPIKey = Self.apiKey(text) }
+        if let text = stored[.areaHalfWidth], let value = Self.areaHalfWidth(text) { areaHalfWidth = value }
+        if let text = stored[.photosPerCollection], let value = Self.photosPerCollection(text) { photosPerCollection = value }
+        if let text = stored[.confirmDelete], let value = Self.flag(text) { confirmDelete = value }
+        if let text = stored[.allowDrag], let value = Self.flag(text) { allowDrag = value }
+    }
+
+    /// The canonical stored text of each setting that has a value.
+    public var storedTexts: [(SettingKey, String?)] {
+        [(.source, source?.rawValue),
+         (.flickrAPIKey, flickrAPIKey),
+         (.areaHalfWidth, String(areaHalfWidth)),
+         (.photosPerCollection, String(photosPerCollection)),
+         (.confirmDelete, confirmDelete ? "on" : "off"),
+         (.allowDrag, allowDrag ? "on" : "off")]
+    }
+
+    /// The canonical stored text for a key's value, or nil when the text is not a valid value.
+    public static func normalized(_ key: SettingKey, _ text: String) -> String? {
+        switch key {
+        case .source: return source(text)?.rawValue
+        case .flickrAPIKey: return apiKey(text)
+        case .areaHalfWidth: return areaHalfWidth(text).map { String($0) }
+        case .photosPerCollection: return photosPerCollection(text).map { String($0) }
+        case .confirmDelete, .allowDrag: return flag(text).map { $0 ? "on" : "off" }
+        }
+    }
+
+    /// What a key accepts, for messages.
+    public static func expected(_ key: SettingKey) -> String {
+        switch key {
+        case .source:
+            return "the photo source must be " + PhotoSourceChoice.allCases.map(\.rawValue).joined(separator: " or ")
+        case .flickrAPIKey:
+            return "an API key is 1 to \(maxAPIKeyLength) letters, digits, - or _"
+        case .areaHalfWidth:
+            return "the search area must be a half-width of \(areaHalfWidthRange.lowerBound) to \(areaHalfWidthRange.upperBound) degree"
+        case .photosPerCollection:
+            return "photos per collection must be a whole number from \(photosPerCollectionRange.lowerBound) to \(photosPerCollectionRange.upperBound)"
+        case .confirmDelete, .allowDrag:
+            return "expected on or off"
+        }
+    }
+
+    /// Why `text` is not a valid value for `key`, or nil when it is one.
+    public static func problem(_ key: SettingKey, _ text: String) -> String? {
+        normalized(key, text) == nil ? expected(key) : nil
+    }
+
+    public static func source(_ text: String) -> PhotoSourceChoice? {
+        PhotoSourceChoice(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    public static let maxAPIKeyLength = 128
+
+    /// Flickr keys are hexadecimal; anything that is not safe in a URL query as it stands (spaces, `&`,
+    /// control characters) would only fail later, worse.
+    public static func apiKey(_ text: String) -> String? {
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...maxAPIKeyLength).contains(key.utf8.count),
+              key.unicodeScalars.allSatisfy({
+                  $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_")
+              }) else { return nil }
+        return key
+    }
+
+    public static func areaHalfWidth(_ text: String) -> Double? {
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), areaHalfWidthRange.contains(value) else {
+            return nil
+        }
+        return value
+    }
+
+    public static func photosPerCollection(_ text: String) -> Int? {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), photosPerCollectionRange.contains(value) else {
+            return nil
+        }
+        return value
+    }
+
+    public static func flag(_ text: String) -> Bool? {
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "1", "true", "on", "yes": return true
+        case "0", "false", "off", "no": return false
+        default: return nil
+        }
+    }
+}

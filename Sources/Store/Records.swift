@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+import Model
+import WorldMap
+
+// One record per table (GRDB): rows are read by column name, never by position.
+// The mapping between the model's states and the columns' strings lives here and only here.
+
+/// A row of `pin`: the pin and its album summary, as the album state machine last saved it.
+struct PinRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "pin"
+
+    var id: Int64?
+    var latitude: Double
+    var longitude: Double
+    var name: String?
+    var createdAt: Date
+    var albumState: String
+    var albumError: String?
+    var albumPage: Int?
+    var albumPageCount: Int?
+    var albumSource: String?
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A pin with its album counts, as the map and `pins` list it.
+struct PinListing: Decodable, FetchableRecord {
+    var id: Int64
+    var latitude: Double
+    var longitude: Double
+    var name: String?
+    /// Unix seconds: SQLite's date arithmetic is cheaper than parsing 10,000 date strings in Swift.
+    var createdAtUnix: Double
+    var albumState: String
+    var albumError: String?
+    var photoCount: Int
+    var downloadedCount: Int
+
+    /// Columns of `pin` aliased as the fields above; the counts are added by each query.
+    static let pinColumns = """
+        pin.id, pin.latitude, pin.longitude, pin.name,
+        (julianday(pin.createdAt) - 2440587.5) * 86400.0 AS createdAtUnix, pin.albumState, pin.albumError
+        """
+
+    var pin: Pin {
+        Pin(id: id, coordinate: GeoPoint(latitude: latitude, longitude: longitude), name: name,
+            createdAt: Date(timeIntervalSince1970: createdAtUnix),
+            albumStatus: AlbumStatusColumns.status(state: albumState, error: albumError),
+            photoCount: photoCount, downloadedCount: downloadedCount)
+    }
+}
+
+/// `pin.albumState` and `pin.albumError` ⇄ `AlbumStatus`.
+enum AlbumStatusColumns {
+    static func status(state: String, error: String?) -> AlbumStatus {
+        switch AlbumState(rawValue: state) {
+        case .downloading: .downloading
+        case .ready: .ready
+        case .empty: .empty
+        case .failed: .failed(reason: error ?? "The search failed")
+        // The CHECK constraint admits only known states; a stray one reads as failed, never crashes.
+        case nil: .failed(reason: "unknown album state \(state)")
+        }
+    }
+
+    static func columns(_ status: AlbumStatus) -> (state: String, error: String?) {
+        (status.state.rawValue, status.reason)
+    }
+}
+
+/// A row of `photo`.
+struct PhotoRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "photo"
+
+    var id: Int64?
+    var pinId: Int64
+    var position: Int
+    var source: String
+    var sourceId: String
+    var title: String?
+    var author: String?
+    var dateTaken: String?
+    var url: String
+    var largeURL: String?
+    var pageURL: String?
+    var license: String?
+    var width: Int?
+    var height: Int?
+    var state: String
+    var error: String?
+
+    init(_ photo: NewPhoto, pinID: Int64, position: Int) {
+        pinId = pinID
+        self.position = position
+        source = photo.source
+        sourceId = photo.sourceID
+        title = photo.title
+        author = photo.author
+        dateTaken = photo.dateTaken
+        url = photo.url
+        largeURL = photo.largeURL
+        pageURL = photo.pageURL
+        license = photo.license
+        width = photo.width
+        height = photo.height
+        (state, error) = PhotoStateColumns.columns(.pending)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A photo with the size of its stored image, as the album lists it.
+struct PhotoListing: FetchableRecord {
+    var row: PhotoRow
+    var byteCount: Int
+
+    init(row: Row) throws {
+        self.row = try PhotoRow(row: row)
+        byteCount = row["byteCount"] ?? 0
+    }
+
+    /// `dateTaken` is read as text whatever affinity turned it into; `length()` reads the record header, not the blob.
+    static let select = """
+        SELECT photo.id, photo.pinId, photo.position, photo.source, photo.sourceId, photo.title, photo.author,
+            CAST(photo.dateTaken AS TEXT) AS dateTaken, photo.url, photo.largeURL, photo.pageURL, photo.license,
+            photo.width, photo.height, photo.state, photo.error, COALESCE(length(photoImage.bytes), 0) AS byteCount
+        FROM photo LEFT JOIN photoImage ON photoImage.photoId = photo.id
+        """
+
+    var photo: PhotoRecord {
+        PhotoRecord(id: row.id ?? 0, pinID: row.pinId, position: row.position, source: row.source,
+                    sourceID: row.sourceId, title: row.title, author: row.author, dateTaken: row.dateTaken,
+                    url: row.url, largeURL: row.largeURL, pageURL: row.pageURL, license: row.license,
+                    width: row.width, height: row.height,
+                    state: PhotoStateColumns.state(row.state, error: row.error), byteCount: byteCount)
+    }
+}
+
+/// `photo.state` and `photo.error` ⇄ `PhotoState`.
+enum PhotoStateColumns {
+    static let pending = "pending"
+    static let stored = "stored"
+    static let failed = "failed"
+
+    static func state(_ text: String, error: String?) -> PhotoState {
+        switch text {
+        case pending: .pending
+        case stored: .stored
+        case failed: .failed(reason: error ?? "The download failed")
+        // The CHECK constraint admits only known states; a stray one reads as failed, never crashes.
+        default: .failed(reason: "unknown photo state \(text)")
+        }
+    }
+
+    static func columns(_ state: PhotoState) -> (state: String, error: String?) {
+        switch state {
+        case .pending: (pending, nil)
+        case .stored: (stored, nil)
+        case .failed(let reason): (failed, reason)
+        }
+    }
+}
+
+/// The one row of `mapView`.
+struct MapViewRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "mapView"
+
+    var id: Int64 = 1
+    var centerLatitude: Double
+    var centerLongitude: Double
+    var zoom: Int
+    var cursorLatitude: Double
+    var cursorLongitude: Double
+
+    init(_ view: MapViewState) {
+        centerLatitude = view.center.latitude
+        centerLongitude = view.center.longitude
+        zoom = view.zoom
+        cursorLatitude = view.cursor.latitude
+        cursorLongitude = view.cursor.longitude
+    }
+
+    var view: MapViewState {
+        MapViewState(center: GeoPoint(latitude: centerLatitude, longitude: centerLongitude), zoom: zoom,
+                     cursor: GeoPoint(latitude: cursorLatitude, longitude: cursorLongitude))
+    }
+}
+
+/// A row of `setting`.
+struct SettingRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "setting"
+
+    var key: String
+    var value: String
+}
