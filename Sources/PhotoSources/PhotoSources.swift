@@ -25,13 +25,14 @@ public struct PhotoQuery: Sendable, Equatable {
     public var page: Int
 
     /// Out-of-range values are clamped so a query is always one a source can send.
-    public init(center: GeoPoint, halfWidthDegrees: Double = 0.5, perPage: Int = 21, page: Int = 1) {
+    public init(center: GeoPoint, halfWidthDegrees: Double = Settings.defaultAreaHalfWidth,
+                perPage: Int = Settings.defaultPhotosPerCollection, page: Int = 1) {
         self.center = GeoPoint(
             latitude: center.latitude.isFinite ? min(max(center.latitude, -90), 90) : 0,
             longitude: center.longitude.isFinite ? min(max(center.longitude, -180), 180) : 0)
         self.halfWidthDegrees = halfWidthDegrees.isFinite
             ? min(max(halfWidthDegrees, Self.halfWidthRange.lowerBound), Self.halfWidthRange.upperBound)
-            : 0.5
+            : Settings.defaultAreaHalfWidth
         self.perPage = min(max(perPage, Self.perPageRange.lowerBound), Self.perPageRange.upperBound)
         self.page = max(page, 1)
     }
