@@ -8,7 +8,7 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
     guard !album.isEnded else { return [] }
     let before = album.summary
     var effects: [AlbumEffect]
-    // The store's movePin resets the status and a new search must show as downloading, so these always save.
+    // A new collection's search must show as downloading with its page, so these always save.
     var beginsCollection = false
 
     switch action {

@@ -146,7 +146,8 @@ public final class AppDatabase: Sendable {
     }
 
     /// Saves a new pin. Its album is `downloading`: the first search is waiting, so a pin saved
-    /// just before a crash still gets its album when the app resumes it.
+    /// just before a crash still gets its album when the app resumes it (the album state machine
+    /// restores a `downloading` album without photos as a search to send).
     @discardableResult
     public func insertPin(at coordinate: GeoPoint, name: String?) throws(StoreError) -> Pin {
         try Self.validate(coordinate)
@@ -174,16 +175,17 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    /// Moves a pin; its photos and their images are deleted (they were of the old place).
-    /// The album's status is the album state machine's to save. Returns nil when there is no such pin.
+    /// Moves a pin; its photos and their images are deleted (they were of the old place), and its album
+    /// starts over like a new pin's: `downloading`, its first search at the new place waiting, so a crash
+    /// before the album state machine saves anything still gets the album resumed. Returns nil when there
+    /// is no such pin.
     @discardableResult
     public func movePin(id: Pin.ID, to coordinate: GeoPoint, name: String?) throws(StoreError) -> Pin? {
         try Self.validate(coordinate)
         return try write { db in
-            guard var row = try PinRow.fetchOne(db, key: id) else { return nil }
-            row.latitude = coordinate.latitude
-            row.longitude = coordinate.longitude
-            row.name = name
+            guard let old = try PinRow.fetchOne(db, key: id) else { return nil }
+            var row = Self.newPin(coordinate, name: name, createdAt: old.createdAt, album: .downloading)
+            row.id = id
             try row.update(db)
             // photoImage rows follow by cascade.
             try PhotoRow.filter(Column("pinId") == id).deleteAll(db)

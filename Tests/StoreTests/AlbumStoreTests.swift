@@ -436,21 +436,21 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertEqual(try db.pins(), [])
     }
 
-    func testMovedPinLosesItsPhotosButKeepsItsSavedStatus() throws {
+    func testMovedPinLosesItsPhotosAndStartsOver() throws {
         let db = try open()
         let pin = try makePin(db)
         let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b"]))
         XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(10)))
-        try db.saveAlbumStatus(pinID: pin.id, status: .downloading, page: 3, pageCount: 8, source: "flickr")
+        try db.saveAlbumStatus(pinID: pin.id, status: .ready, page: 3, pageCount: 8, source: "flickr")
         let moved = try XCTUnwrap(db.movePin(id: pin.id, to: .init(latitude: 5, longitude: 5), name: nil))
         XCTAssertEqual(moved.coordinate, GeoPoint(latitude: 5, longitude: 5))
         XCTAssertEqual([moved.photoCount, moved.downloadedCount], [0, 0])
         XCTAssertFalse(try db.storeImage(photoID: photos[1].id, bytes: image(10)), "a late download of the old place")
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photoImage"), 0)
         XCTAssertEqual(try db.photos(pinID: pin.id), [])
-        // The album's status is the machine's to save.
+        // Like a new pin's: its search at the new place is waiting, so a crash now still resumes it.
         XCTAssertEqual(moved.albumStatus, .downloading)
-        XCTAssertEqual(try summary(db, pin), Summary(status: .downloading, page: 3, pageCount: 8, source: "flickr"))
+        XCTAssertEqual(try summary(db, pin), Summary(status: .downloading, page: nil, pageCount: nil, source: nil))
         XCTAssertEqual(try db.interruptedAlbums(), [pin.id])
     }
 

@@ -108,13 +108,16 @@ final class PinStoreTests: XCTestCase {
         XCTAssertEqual(moved?.createdAt, a.createdAt)
         XCTAssertEqual(moved?.id, a.id)
         XCTAssertEqual(try db.pin(id: a.id), moved)
-        // The album's status (and its search's details) are the album state machine's to save, not the move's.
-        XCTAssertEqual(moved?.albumStatus, .failed(reason: "HTTP 500"))
+        // The album starts over like a new pin's: its search at the new place is waiting, so a crash
+        // before the album state machine saves anything still gets it resumed.
+        XCTAssertEqual(moved?.albumStatus, .downloading)
         let album = try XCTUnwrap(db.album(pinID: a.id))
-        XCTAssertEqual(album.status, .failed(reason: "HTTP 500"))
-        XCTAssertEqual([album.page, album.pageCount], [3, 9])
-        XCTAssertEqual(album.source, "flickr")
+        XCTAssertEqual(album.status, .downloading)
+        XCTAssertEqual(album.page, nil)
+        XCTAssertEqual(album.pageCount, nil)
+        XCTAssertEqual(album.source, nil)
         XCTAssertEqual(album.photos, [])
+        XCTAssertEqual(try db.interruptedAlbums(), [a.id])
         XCTAssertEqual(try db.pin(id: b.id)?.albumStatus, .ready)
         // A name can be cleared by a move.
         XCTAssertNil(try db.movePin(id: a.id, to: .init(latitude: 51, longitude: -120), name: nil)?.name)
