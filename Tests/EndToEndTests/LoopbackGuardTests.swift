@@ -63,6 +63,10 @@ final class LoopbackGuardTests: EndToEndTestCase {
         t.wait(forText: "? help")
         let pid = try XCTUnwrap(t.appPID)
         XCTAssertEqual(try environment(ofProcess: pid), environment(terminal: "tmux-256color"))
+        // Nor does it reach the tmux server (whose environment the pane's shell has).
+        let shell = try environment(ofProcess: try XCTUnwrap(t.shellPID))
+        XCTAssertEqual(shell["HOME"], home)
+        XCTAssertEqual(Set(shell.keys).intersection(exported.keys), [], "\(shell)")
         try t.keys("q")
         XCTAssertEqual(t.waitForExit(), 0)
     }

@@ -176,10 +176,14 @@ final class TmuxSession {
         try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
     }
 
+    /// The shell tmux runs in the pane (its environment is the tmux server's).
+    var shellPID: Int32? {
+        (try? tmux(["display-message", "-p", "-t", name, "#{pane_pid}"])).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
     /// The app's process: the child of the pane's shell.
     var appPID: Int32? {
-        guard let shell = (try? tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]))
-            .flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else { return nil }
+        guard let shell = shellPID else { return nil }
         let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
         return children.split(separator: " ").first.flatMap { Int32($0) }
     }
