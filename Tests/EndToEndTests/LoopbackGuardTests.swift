@@ -16,7 +16,7 @@ final class LoopbackGuardTests: EndToEndTestCase {
             "VTOURIST_FLICKR_ENDPOINT": "https://api.\(elsewhere)/services/rest/",
         ]
         if let key { overrides["FLICKR_API_KEY"] = key }
-        for name in Self.proxyVariables { overrides[name] = trap.proxy }
+        for name in proxyVariables { overrides[name] = trap.proxy }
         return overrides
     }
 

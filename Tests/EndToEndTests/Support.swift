@@ -31,28 +31,10 @@ class EndToEndTestCase: XCTestCase {
         super.tearDown()
     }
 
-    /// Every variable libcurl takes a proxy from (http_proxy only in lower case).
-    static let proxyVariables = ["http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"]
-
-    /// The whole environment of a process the test starts, built only here: a
-    /// fixed PATH and locale, the temporary HOME, a database in it, both photo
-    /// endpoints on the stand-in, every proxy variable on its trap, and no
-    /// FLICKR_API_KEY, VTOURIST_SOURCE, XDG_* or NO_COLOR unless `overrides`
-    /// sets them. An override of nil removes that variable.
+    /// The whole environment of a process this test starts (see `processEnvironment`):
+    /// its temporary HOME, and the stand-in as photo endpoints and proxy trap.
     func environment(_ overrides: [String: String?] = [:], terminal: String = "xterm-256color") -> [String: String] {
-        var env = [
-            "PATH": "/usr/bin:/bin",
-            "HOME": home,
-            "LANG": "C.UTF-8",
-            "LC_ALL": "C.UTF-8",
-            "TERM": terminal,
-            "VTOURIST_DB": home + "/default.sqlite",
-            "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint,
-            "VTOURIST_FLICKR_ENDPOINT": server.flickrEndpoint,
-        ]
-        for name in Self.proxyVariables { env[name] = server.proxy }
-        for (name, value) in overrides { env[name] = value }
-        return env
+        processEnvironment(home: home, server: server, terminal: terminal, overrides: overrides)
     }
 
     /// Runs the command line (not the full-screen app).
@@ -75,10 +57,15 @@ class EndToEndTestCase: XCTestCase {
                         environment: environment(overrides, terminal: "tmux-256color"), recording: recording)
     }
 
-    func pins(db: String, file: StaticString = #filePath, line: UInt = #line) throws -> [PinRow] {
-        let r = try cli(["pins", "--json", "--db", db])
-        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
-        return try JSONDecoder().decode([PinRow].self, from: Data(r.stdout.utf8))
+    /// A temporary folder for one test's files, removed after the test.
+    func temporaryDirectory() throws -> URL {
+        let dir = try EndToEndTests.temporaryDirectory()
+        addTeardownBlock {
+            // Undo the permission games some tests play, so the folder can go.
+            _ = try? runProcess("/bin/chmod", ["-R", "u+rwx", dir.path])
+            try? FileManager.default.removeItem(at: dir)
+        }
+        return dir
     }
 
     /// Polls `probe` until it gives a value; the limit only ends a hang.
@@ -91,6 +78,42 @@ class EndToEndTestCase: XCTestCase {
         }
         throw TmuxError(message: "timed out waiting for \(what)")
     }
+}
+
+/// Every variable libcurl takes a proxy from (http_proxy only in lower case).
+let proxyVariables = ["http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"]
+
+/// The whole environment of a process an end-to-end test starts, built only
+/// here: a fixed PATH and locale, HOME, a database in it, both photo endpoints
+/// on the stand-in and every proxy variable on its trap, and no FLICKR_API_KEY,
+/// VTOURIST_SOURCE, XDG_*, NO_COLOR or proxy of the caller's. Without a
+/// stand-in, endpoints and proxies name a closed loopback port: a request
+/// fails at once and never leaves the machine. An override of nil removes
+/// that variable.
+func processEnvironment(home: String, server: PhotoServer?, terminal: String = "xterm-256color",
+                        overrides: [String: String?] = [:]) -> [String: String] {
+    let nowhere = "http://127.0.0.1:9"
+    var env = [
+        "PATH": "/usr/bin:/bin",
+        "HOME": home,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TERM": terminal,
+        "VTOURIST_DB": home + "/default.sqlite",
+        "VTOURIST_COMMONS_ENDPOINT": server?.commonsEndpoint ?? nowhere + "/commons/api.php",
+        "VTOURIST_FLICKR_ENDPOINT": server?.flickrEndpoint ?? nowhere + "/flickr/rest",
+    ]
+    for name in proxyVariables { env[name] = server?.proxy ?? nowhere }
+    for (name, value) in overrides { env[name] = value }
+    return env
+}
+
+/// The pins in a database, as `vtourist pins --json` lists them (no network involved).
+func pins(db: String, file: StaticString = #filePath, line: UInt = #line) throws -> [PinRow] {
+    let r = try runProcess(try vtouristBinary(), ["pins", "--json", "--db", db],
+                           environment: processEnvironment(home: "/nonexistent", server: nil))
+    XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+    return try JSONDecoder().decode([PinRow].self, from: Data(r.stdout.utf8))
 }
 
 /// A temporary folder for one test's files.
