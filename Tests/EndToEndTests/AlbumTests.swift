@@ -156,42 +156,37 @@ final class AlbumTests: EndToEndTestCase {
     }
 
     func testKillDashNineMidDownloadThenTheAppResumes() throws {
-        server = try PhotoServer(delayMs: 50, staggerMs: 150)
+        // Photos 0–4 come, the rest are held: the album is half downloaded until the test says otherwise.
+        server.holdImages(from: 5)
         let db = try temporaryDirectory().appendingPathComponent("killed.sqlite").path
         let keyed = env()
-        var killed = 0
-        // Kill `drop --wait` once some photos are stored and others are not.
         let drop = try session([try vtouristBinary(), "drop", "40.85", "14.27", "--wait", "--db", db],
                                width: 100, height: 10, environment: keyed)
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let a = try? peekAlbum("1", db: db), a.photos.contains(where: \.downloaded), a.photos.contains(where: { !$0.downloaded }),
-               let pid = drop.appPID {
-                kill(pid, SIGKILL)
-                killed += 1
-                break
-            }
-            usleep(20_000)
+        let half = try waitFor("five photos stored, the others held") { () -> AlbumJSON? in
+            guard let a = try peekAlbum("1", db: db), a.photos.count == 21,
+                  a.photos.filter(\.downloaded).count == 5, (server.stats()["images_in_flight"] ?? 0) > 0 else { return nil }
+            return a
         }
-        XCTAssertEqual(killed, 1, "never caught the album half downloaded")
+        let pid = try XCTUnwrap(drop.appPID)
+        XCTAssertEqual(kill(pid, SIGKILL), 0)
         XCTAssertEqual(drop.waitForExit(), 128 + SIGKILL)
         let check = try runProcess("/usr/bin/sqlite3", [db, "PRAGMA integrity_check;"])
         XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "ok")
-        let half = try album("1", db: db)
-        XCTAssertEqual(half.state, "downloading")
+        let after = try album("1", db: db)
+        XCTAssertEqual(after.state, "downloading")
+        XCTAssertEqual(after.photos.filter(\.downloaded).map(\.id), half.photos.filter(\.downloaded).map(\.id))
         let storedBefore = half.photos.filter(\.downloaded).map(\.id)
 
         // The app picks the album up at start and finishes it.
+        server.set(.holdImages, false)
         let t = try app(db, width: 100, height: 30, environment: keyed)
         t.wait(forText: "1 pin ")
-        let deadline2 = Date().addingTimeInterval(20)
-        var done = try album("1", db: db)
-        while done.state != "ready", Date() < deadline2 {
-            usleep(50_000)
-            done = try album("1", db: db)
+        let done = try waitFor("the album to be finished") { () -> AlbumJSON? in
+            let a = try album("1", db: db)
+            return a.state == "ready" ? a : nil
         }
-        XCTAssertEqual(done.state, "ready")
         XCTAssertTrue(done.photos.allSatisfy(\.downloaded))
+        XCTAssertEqual(done.photos.count, 21)
         XCTAssertTrue(Set(storedBefore).isSubset(of: Set(done.photos.map(\.id))), "a stored photo was lost")
         try t.keys("q")
         XCTAssertEqual(t.waitForExit(), 0)
@@ -216,23 +211,16 @@ final class AlbumTests: EndToEndTestCase {
         t.wait(forText: "? help")
         try t.keys("p")
         t.wait(forText: "1 pin ")
-        var before = try album("1", db: db)
-        let deadline = Date().addingTimeInterval(20)
-        while before.state != "ready", Date() < deadline {
-            usleep(50_000)
-            before = try album("1", db: db)
+        let before = try waitFor("the first album") { () -> AlbumJSON? in
+            let a = try album("1", db: db)
+            return a.state == "ready" ? a : nil
         }
-        XCTAssertEqual(before.state, "ready")
         try t.keys("m", "l", "l", "l", "l", "l", "l", "Enter")
         t.wait(for: "the drop") { !$0.contains("MOVING PIN") }
-        var after = try album("1", db: db)
-        let deadline2 = Date().addingTimeInterval(20)
-        while (after.state != "ready" || Set(after.photos.map(\.id)).isSubset(of: Set(before.photos.map(\.id)))),
-              Date() < deadline2 {
-            usleep(50_000)
-            after = try album("1", db: db)
+        let after = try waitFor("the album of the new place") { () -> AlbumJSON? in
+            let a = try album("1", db: db)
+            return a.state == "ready" && !Set(a.photos.map(\.id)).isSubset(of: Set(before.photos.map(\.id))) ? a : nil
         }
-        XCTAssertEqual(after.state, "ready")
         XCTAssertEqual(after.photos.count, 21)
         XCTAssertTrue(Set(after.photos.map(\.id)).isDisjoint(with: before.photos.map(\.id)), "old photos survived the move")
         XCTAssertNotEqual(after.pin.longitude, before.pin.longitude)

@@ -16,7 +16,7 @@ public final class PhotoServer: @unchecked Sendable {
 
     /// What the server can be told to do while it runs.
     public enum Switch: String, Sendable {
-        /// Image requests wait until this is turned off.
+        /// Image requests wait until this is turned off (see also `holdImages(from:)`).
         case holdImages = "hold-images"
         /// Every search fails (Flickr `stat: fail` 105, Commons HTTP 503).
         case searchDown = "search-down"
@@ -84,6 +84,11 @@ public final class PhotoServer: @unchecked Sendable {
     public func leaks() -> [String] {
         guard let text = try? String(contentsOfFile: leaksFile, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Holds only the images numbered `first` and up (Flickr's n.jpg); the others are served.
+    public func holdImages(from first: Int) {
+        _ = FileManager.default.createFile(atPath: controlDir + "/" + Switch.holdImages.rawValue, contents: Data(String(first).utf8))
     }
 
     /// Turns a switch on or off; requests that arrive afterwards see it.

@@ -14,8 +14,9 @@ Every response waits --delay-ms first. /stats reports the most requests seen
 in flight at once; /reset clears the counters.
 
 Switches the test turns on and off as files in --control-dir:
-- `hold-images`: every image request waits while the file exists, so
-  "still downloading" is a state the test ends, not a race it hopes to win;
+- `hold-images`: every image request waits while the file exists (only
+  images numbered from N on, if the file holds N), so "still downloading"
+  and "half downloaded" are states the test ends, not races it hopes to win;
 - `search-down`: every search fails (Flickr stat fail 105, Commons HTTP 503).
 
 It is also the trap for requests that would leave the machine: tests point
@@ -66,6 +67,19 @@ class Handler(BaseHTTPRequestHandler):
     def control(self, name):
         return bool(self.server.control_dir) and os.path.exists(os.path.join(self.server.control_dir, name))
 
+    def held(self, path):
+        """Whether this image waits: the hold-images file exists and names no
+        first image number, or one at most this image's number."""
+        if not self.server.control_dir:
+            return False
+        try:
+            with open(os.path.join(self.server.control_dir, "hold-images")) as f:
+                first = f.read().strip()
+        except FileNotFoundError:
+            return False
+        digits = "".join(c for c in path.rsplit("/", 1)[-1] if c.isdigit())
+        return not first or int(digits or 0) >= int(first)
+
     def leak(self):
         """A request meant for another host: record it, refuse it."""
         with LOCK:
@@ -113,7 +127,7 @@ class Handler(BaseHTTPRequestHandler):
                 # Image n waits n steps longer, so an album arrives one photo at a time.
                 digits = "".join(c for c in url.path.rsplit("/", 1)[-1] if c.isdigit())
                 time.sleep(self.server.stagger * (int(digits or 0) % 60))
-            while is_image and self.control("hold-images"):
+            while is_image and self.held(url.path):
                 time.sleep(0.02)
             if url.path == "/flickr/rest":
                 return self.flickr(q)
