@@ -4,7 +4,7 @@
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
 RELEASE := .build/release
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev pkg-config tmux ncurses-term python3
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev pkg-config tmux ncurses-term python3 sqlite3
 
 .PHONY: all deps build run test unit-test e2e bench install uninstall clean data
 
@@ -29,7 +29,7 @@ run: build
 	$(RELEASE)/vtourist $(ARGS)
 
 # Unit and integration tests, then the end-to-end tests that drive the
-# release binary in tmux.
+# release binary in tmux (VTOURIST_BIN: the binary just built, never a stale one).
 test: deps
 	$(SWIFT) build -c release --product vtourist
 	VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" $(SWIFT) test
@@ -40,6 +40,7 @@ bench: deps
 	$(RELEASE)/vtourist-bench
 	python3 bench/terminal_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench
 	python3 bench/album_bench.py --binary $(RELEASE)/vtourist
+	python3 bench/store_bench.py --binary $(RELEASE)/vtourist
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vtourist"

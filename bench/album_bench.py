@@ -35,13 +35,16 @@ def main():
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="vtourist-album-bench-")
     stats_file = os.path.join(work, "stats.json")
-    server = subprocess.Popen([sys.executable, SERVER, "--delay-ms", str(int(DELAY * 1000)), "--stats-file", stats_file],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server = subprocess.Popen(["/usr/bin/python3", SERVER, "--delay-ms", str(int(DELAY * 1000)), "--stats-file", stats_file],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
     try:
         port = int(server.stdout.readline().split()[1])
-        env = dict(os.environ, FLICKR_API_KEY="bench-key",
-                   VTOURIST_FLICKR_ENDPOINT=f"http://127.0.0.1:{port}/flickr/rest")
-        env.pop("VTOURIST_SOURCE", None)
+        # Nothing of the caller's environment (a key, a source, a proxy) changes what is measured.
+        base = f"http://127.0.0.1:{port}"
+        env = {"PATH": "/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+               "FLICKR_API_KEY": "bench-key", "VTOURIST_FLICKR_ENDPOINT": f"{base}/flickr/rest",
+               "VTOURIST_COMMONS_ENDPOINT": f"{base}/commons/api.php"}
         drops, startups, in_flight = [], [], []
         for run in range(args.runs):
             db = os.path.join(work, f"drop{run}.sqlite")

@@ -23,8 +23,12 @@ ROWS, COLS = 61, 200  # a 200x60 map plus the status line
 def spawn(binary, db):
     pid, fd = pty.fork()
     if pid == 0:
-        env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
-        env.pop("NO_COLOR", None)
+        # Nothing of the caller's environment; photo endpoints on a closed loopback port, so
+        # nothing the app might fetch leaves the machine.
+        nowhere = "http://127.0.0.1:9"
+        env = {"PATH": "/usr/bin:/bin", "HOME": os.path.dirname(db), "TERM": "xterm-256color",
+               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+               "VTOURIST_FLICKR_ENDPOINT": f"{nowhere}/flickr/rest", "VTOURIST_COMMONS_ENDPOINT": f"{nowhere}/w/api.php"}
         os.execve(binary, [binary, "--db", db], env)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
     return pid, fd

@@ -4,21 +4,15 @@ import XCTest
 
 /// Albums through the real binary: `drop --wait`, `album --json`, and the
 /// album screen in tmux, against the local Flickr/Commons stand-in.
-final class AlbumTests: XCTestCase {
-    var server: PhotoServer!
-
+final class AlbumTests: EndToEndTestCase {
     override func setUpWithError() throws {
+        try super.setUpWithError()
         server = try PhotoServer(delayMs: 30)
     }
 
-    override func tearDown() {
-        server = nil
-    }
-
-    func env(key: String? = "good-key") -> [String: String] {
-        var e = ["VTOURIST_FLICKR_ENDPOINT": server.flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint]
-        if let key { e["FLICKR_API_KEY"] = key }
-        return e
+    /// Flickr with this key (the stand-in picks its behaviour by key), or Commons without one.
+    func env(key: String? = "good-key") -> [String: String?] {
+        key.map { ["FLICKR_API_KEY": $0] } ?? [:]
     }
 
     struct AlbumJSON: Decodable {
@@ -79,10 +73,11 @@ final class AlbumTests: XCTestCase {
     }
 
     func testAlbumScreenFillsInDeletesAndComesBackAfterARestart() throws {
-        // Slow answers, so the placeholders can be seen before the pictures arrive.
-        server = try PhotoServer(delayMs: 400)
+        // The images are held until the test lets them go: placeholders and
+        // "still downloading" are states to look at, not a race to win.
+        server = try PhotoServer(delayMs: 30, switchedOn: [.holdImages])
         let db = try temporaryDirectory().appendingPathComponent("screen.sqlite").path
-        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 110, height: 32, environment: env())
+        let t = try app(db, width: 110, height: 32, environment: env())
         t.wait(forText: "? help")
         try t.keys("g")
         try t.type("Naples")
@@ -92,17 +87,24 @@ final class AlbumTests: XCTestCase {
         t.wait(forText: "1 pin ")
         try t.keys("Enter")
         t.wait(forText: "New Collection")
-        // Placeholders first (New Collection refused meanwhile), then every photo in.
-        t.wait(forText: "downloading")
+        // Placeholders first, New Collection refused meanwhile.
+        var screen = t.wait(for: "placeholders while downloading") {
+            $0.contains("downloading") && $0.contains("\u{00B7} \u{00B7} \u{00B7}")
+        }
+        try waitFor("the image requests to be held") { () -> Bool? in (server.stats()["images_in_flight"] ?? 0) > 0 ? true : nil }
         try t.keys("n")
-        t.wait(forText: "Still downloading")
+        screen = t.wait(forText: "Still downloading")
+        XCTAssertTrue(screen.contains("\u{00B7} \u{00B7} \u{00B7}"), "the placeholders went:\n\(screen)")
+        let stats = server.stats()
+        XCTAssertEqual((stats["requests"] ?? 0) - (stats["image_requests"] ?? 0), 1, "New Collection searched while downloading")
+        server.set(.holdImages, false)
         let done = t.wait(for: "every photo") { $0.contains("21 photos") }
         XCTAssertTrue(done.contains("Photo 0 "), done)
         XCTAssertFalse(done.contains("\u{00B7} \u{00B7} \u{00B7}"), done)
         // Delete the selected photo: the grid flows up.
         // (Wait for the whole screen: tmux may show a frame half drawn.)
         try t.keys("x")
-        var screen = t.wait(for: "the grid to flow up") {
+        screen = t.wait(for: "the grid to flow up") {
             $0.contains("20 photos") && !$0.contains("Photo 0 ") && $0.contains("Photo 1 ")
         }
         // Mark two and delete them together.
@@ -130,7 +132,7 @@ final class AlbumTests: XCTestCase {
         let firstTitle = try XCTUnwrap(stored.photos.first?.title?.split(separator: " ").prefix(2).joined(separator: " "))
 
         // After a restart the album shows at once, as it was.
-        let again = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 110, height: 32, environment: env())
+        let again = try app(db, width: 110, height: 32, environment: env())
         again.wait(forText: "1 pin ")
         try again.keys("Tab", "Enter")
         screen = again.wait(for: "the stored album, \(firstTitle) first") {
@@ -143,7 +145,7 @@ final class AlbumTests: XCTestCase {
 
     func testEmptyPlaceShowsNoImages() throws {
         let db = try temporaryDirectory().appendingPathComponent("empty.sqlite").path
-        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: env(key: "empty"))
+        let t = try app(db, width: 100, height: 30, environment: env(key: "empty"))
         t.wait(forText: "? help")
         try t.keys("p")
         t.wait(forText: "1 pin ")
@@ -154,42 +156,37 @@ final class AlbumTests: XCTestCase {
     }
 
     func testKillDashNineMidDownloadThenTheAppResumes() throws {
-        server = try PhotoServer(delayMs: 50, staggerMs: 150)
+        // Photos 0–4 come, the rest are held: the album is half downloaded until the test says otherwise.
+        server.holdImages(from: 5)
         let db = try temporaryDirectory().appendingPathComponent("killed.sqlite").path
-        let environment = env()
-        var killed = 0
-        // Kill `drop --wait` once some photos are stored and others are not.
-        let drop = try TmuxSession(command: [try vtouristBinary(), "drop", "40.85", "14.27", "--wait", "--db", db],
-                                   width: 100, height: 10, environment: environment)
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let a = try? peekAlbum("1", db: db), a.photos.contains(where: \.downloaded), a.photos.contains(where: { !$0.downloaded }),
-               let pid = drop.appPID {
-                kill(pid, SIGKILL)
-                killed += 1
-                break
-            }
-            usleep(20_000)
+        let keyed = env()
+        let drop = try session([try vtouristBinary(), "drop", "40.85", "14.27", "--wait", "--db", db],
+                               width: 100, height: 10, environment: keyed)
+        let half = try waitFor("five photos stored, the others held") { () -> AlbumJSON? in
+            guard let a = try peekAlbum("1", db: db), a.photos.count == 21,
+                  a.photos.filter(\.downloaded).count == 5, (server.stats()["images_in_flight"] ?? 0) > 0 else { return nil }
+            return a
         }
-        XCTAssertEqual(killed, 1, "never caught the album half downloaded")
+        let pid = try XCTUnwrap(drop.appPID)
+        XCTAssertEqual(kill(pid, SIGKILL), 0)
         XCTAssertEqual(drop.waitForExit(), 128 + SIGKILL)
         let check = try runProcess("/usr/bin/sqlite3", [db, "PRAGMA integrity_check;"])
         XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "ok")
-        let half = try album("1", db: db)
-        XCTAssertEqual(half.state, "downloading")
+        let after = try album("1", db: db)
+        XCTAssertEqual(after.state, "downloading")
+        XCTAssertEqual(after.photos.filter(\.downloaded).map(\.id), half.photos.filter(\.downloaded).map(\.id))
         let storedBefore = half.photos.filter(\.downloaded).map(\.id)
 
         // The app picks the album up at start and finishes it.
-        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: environment)
+        server.set(.holdImages, false)
+        let t = try app(db, width: 100, height: 30, environment: keyed)
         t.wait(forText: "1 pin ")
-        let deadline2 = Date().addingTimeInterval(20)
-        var done = try album("1", db: db)
-        while done.state != "ready", Date() < deadline2 {
-            usleep(50_000)
-            done = try album("1", db: db)
+        let done = try waitFor("the album to be finished") { () -> AlbumJSON? in
+            let a = try album("1", db: db)
+            return a.state == "ready" ? a : nil
         }
-        XCTAssertEqual(done.state, "ready")
         XCTAssertTrue(done.photos.allSatisfy(\.downloaded))
+        XCTAssertEqual(done.photos.count, 21)
         XCTAssertTrue(Set(storedBefore).isSubset(of: Set(done.photos.map(\.id))), "a stored photo was lost")
         try t.keys("q")
         XCTAssertEqual(t.waitForExit(), 0)
@@ -197,7 +194,7 @@ final class AlbumTests: XCTestCase {
 
     func testTheAppShowsWhatTheCommandLineWrote() throws {
         let db = try temporaryDirectory().appendingPathComponent("shared.sqlite").path
-        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: env())
+        let t = try app(db, width: 100, height: 30, environment: env())
         t.wait(forText: "0 pins")
         let r = try cli(["drop", "41.89", "12.51", "--wait", "--db", db], environment: env())
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -210,27 +207,20 @@ final class AlbumTests: XCTestCase {
 
     func testDraggingAPinReplacesItsAlbum() throws {
         let db = try temporaryDirectory().appendingPathComponent("drag.sqlite").path
-        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: env())
+        let t = try app(db, width: 100, height: 30, environment: env())
         t.wait(forText: "? help")
         try t.keys("p")
         t.wait(forText: "1 pin ")
-        var before = try album("1", db: db)
-        let deadline = Date().addingTimeInterval(20)
-        while before.state != "ready", Date() < deadline {
-            usleep(50_000)
-            before = try album("1", db: db)
+        let before = try waitFor("the first album") { () -> AlbumJSON? in
+            let a = try album("1", db: db)
+            return a.state == "ready" ? a : nil
         }
-        XCTAssertEqual(before.state, "ready")
         try t.keys("m", "l", "l", "l", "l", "l", "l", "Enter")
         t.wait(for: "the drop") { !$0.contains("MOVING PIN") }
-        var after = try album("1", db: db)
-        let deadline2 = Date().addingTimeInterval(20)
-        while (after.state != "ready" || Set(after.photos.map(\.id)).isSubset(of: Set(before.photos.map(\.id)))),
-              Date() < deadline2 {
-            usleep(50_000)
-            after = try album("1", db: db)
+        let after = try waitFor("the album of the new place") { () -> AlbumJSON? in
+            let a = try album("1", db: db)
+            return a.state == "ready" && !Set(a.photos.map(\.id)).isSubset(of: Set(before.photos.map(\.id))) ? a : nil
         }
-        XCTAssertEqual(after.state, "ready")
         XCTAssertEqual(after.photos.count, 21)
         XCTAssertTrue(Set(after.photos.map(\.id)).isDisjoint(with: before.photos.map(\.id)), "old photos survived the move")
         XCTAssertNotEqual(after.pin.longitude, before.pin.longitude)
@@ -238,16 +228,22 @@ final class AlbumTests: XCTestCase {
         XCTAssertEqual(t.waitForExit(), 0)
     }
 
-    func testAFailedSearchShowsWhy() throws {
+    func testAFailedSearchShowsWhyAndRetryFetchesTheAlbum() throws {
+        server = try PhotoServer(delayMs: 30, switchedOn: [.searchDown])
         let db = try temporaryDirectory().appendingPathComponent("failed.sqlite").path
-        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30, environment: env(key: "unavailable"))
+        let t = try app(db, width: 100, height: 30, environment: env())
         t.wait(forText: "? help")
         try t.keys("p")
         t.wait(forText: "1 pin ")
         try t.keys("Enter")
         t.wait(forText: "The search failed")
+        XCTAssertEqual(try album("1", db: db).state, "failed")
+        // The service is back; only `r` can bring the album now.
+        server.set(.searchDown, false)
         try t.keys("r")
-        t.wait(forText: "The search failed")
+        let screen = t.wait(for: "the retried album") { $0.contains("21 photos") && $0.contains("Photo 0 ") }
+        XCTAssertFalse(screen.contains("The search failed"), screen)
+        XCTAssertEqual(try album("1", db: db).photos.count, 21)
         try t.keys("Escape", "q")
         XCTAssertEqual(t.waitForExit(), 0)
     }

@@ -1,13 +1,10 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// SPEC 8 for this release: small terminals, resizes, locales, terminals
 /// without colour, bad databases, two instances, bad coordinates.
-final class BadInputTests: XCTestCase {
-    func app(_ db: String, width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws -> TmuxSession {
-        try TmuxSession(command: [try vtouristBinary(), "--db", db], width: width, height: height, environment: environment)
-    }
-
+final class BadInputTests: EndToEndTestCase {
     func newDatabase() throws -> String {
         try temporaryDirectory().appendingPathComponent("vt.sqlite").path
     }
@@ -66,10 +63,18 @@ final class BadInputTests: XCTestCase {
     }
 
     func testNoColourTerminalsStillWork() throws {
+        // The check below sees colours where there are some.
+        let coloured = try app(try newDatabase())
+        coloured.wait(forText: "? help")
+        XCTAssertFalse(colourSGRs(coloured.screenWithEscapes()).isEmpty, "no colour found on a colour terminal")
+        try coloured.keys("q")
+        XCTAssertEqual(coloured.waitForExit(), 0)
+
         for env in [["NO_COLOR": "1"], ["TERM": "vt100"]] {
             let t = try app(try newDatabase(), environment: env)
             let screen = t.wait(forText: "? help")
-            XCTAssertFalse(t.screenWithEscapes().contains("\u{1B}[38;5;"), "256-colour output with \(env)")
+            let colours = colourSGRs(t.screenWithEscapes())
+            XCTAssertEqual(colours, [], "colour output with \(env)")
             XCTAssertTrue(screen.contains("z"), screen)
             try t.keys("p")
             t.wait(forText: "1 pin ")
@@ -179,26 +184,32 @@ final class BadInputTests: XCTestCase {
 
 /// The mouse, as a terminal reports it (X10 encoding, which the app's
 /// terminfo entry asks for): click, wheel, press and hold.
-final class MouseTests: XCTestCase {
+final class MouseTests: EndToEndTestCase {
     func mouse(_ button: Int, x: Int, y: Int) -> String {
         String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x))) + String(UnicodeScalar(UInt8(33 + y)))
     }
 
     func testClickWheelAndHold() throws {
         let db = try temporaryDirectory().appendingPathComponent("mouse.sqlite").path
-        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 30)
+        let t = try app(db)
         let first = statusLine(t.wait(forText: "? help"))
         // Click at (10, 5): press then release.
         try t.type("\u{1B}[M" + mouse(0, x: 10, y: 5))
         try t.type("\u{1B}[M" + mouse(3, x: 10, y: 5))
         var screen = t.wait(for: "the click to move the cursor") { coordinates(statusLine($0)) != coordinates(first) }
+        XCTAssertTrue(screen.contains("0 pins"), "a click dropped a pin:\n\(screen)")
         let zoom = zoomLevel(statusLine(screen))
         // Wheel up zooms in.
         try t.type("\u{1B}[M" + mouse(64, x: 10, y: 5))
         screen = t.wait(for: "the wheel to zoom") { zoomLevel(statusLine($0)) == zoom.map { $0 + 1 } }
-        // Press, hold for more than half a second, release: a pin.
+        // Press, hold for more than half a second, release: a pin. The hold is
+        // timed from the moment the screen shows the press arrived (the cursor
+        // jumps there), so the app's own press time is earlier still.
+        let beforePress = coordinates(statusLine(screen))
         try t.type("\u{1B}[M" + mouse(0, x: 20, y: 8))
-        Thread.sleep(forTimeInterval: 0.7)
+        screen = t.wait(for: "the press to move the cursor") { coordinates(statusLine($0)) != beforePress }
+        XCTAssertTrue(screen.contains("0 pins"), "a press alone dropped a pin:\n\(screen)")
+        Thread.sleep(forTimeInterval: 0.6)  // the user's hold itself, not a wait for the app
         try t.type("\u{1B}[M" + mouse(3, x: 20, y: 8))
         t.wait(forText: "1 pin ")
         XCTAssertEqual(try pins(db: db).count, 1)
@@ -209,7 +220,7 @@ final class MouseTests: XCTestCase {
 
 /// Permissions bite only for an ordinary user; as root (CI) the binary runs
 /// as `nobody` through setpriv.
-final class PermissionTests: XCTestCase {
+final class PermissionTests: EndToEndTestCase {
     func testReadOnlyDirectoryAndReadOnlyFile() throws {
         let dir = try temporaryDirectory()
         chmod(dir.path, 0o755)
@@ -236,9 +247,9 @@ final class PermissionTests: XCTestCase {
             let r: (status: Int32, stdout: String, stderr: String)
             if getuid() == 0 {
                 r = try runProcess("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", bin, "pins", "--db", path],
-                                   environment: ["PATH": "/usr/bin:/bin", "HOME": "/"])
+                                   environment: environment(["HOME": "/"]))
             } else {
-                r = try runProcess(bin, ["pins", "--db", path])
+                r = try runProcess(bin, ["pins", "--db", path], environment: environment())
             }
             XCTAssertNotEqual(r.status, 0, "accepted \(path)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
@@ -249,4 +260,21 @@ final class PermissionTests: XCTestCase {
         }
         chmod(roDir.path, 0o755)
     }
+}
+
+/// Every SGR sequence on a captured screen that sets a colour: 30–37, 38;…,
+/// 40–47, 48;…, 90–97, 100–107 (39 and 49, back to the default, are not colours).
+func colourSGRs(_ screen: String) -> [String] {
+    let colour = Set(Array(30...38) + Array(40...48) + Array(90...97) + Array(100...107))
+    var found: [String] = []
+    var rest = Substring(screen)
+    while let start = rest.range(of: "\u{1B}[") {
+        let body = rest[start.upperBound...].prefix { $0.isNumber || $0 == ";" || $0 == ":" }
+        rest = rest[body.endIndex...]
+        guard rest.first == "m" else { continue }
+        // Any colour parameter makes it a colour sequence (38;… and 48;… whatever follows).
+        let params = body.split(whereSeparator: { $0 == ";" || $0 == ":" }).map { Int($0) ?? 0 }
+        if params.contains(where: colour.contains) { found.append("ESC[" + body + "m") }
+    }
+    return found
 }

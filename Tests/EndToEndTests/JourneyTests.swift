@@ -2,11 +2,7 @@ import Foundation
 import XCTest
 
 /// The release binary in a real terminal (tmux), driven with the keys of SPEC 3.
-final class JourneyTests: XCTestCase {
-    func app(_ db: String, width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws -> TmuxSession {
-        try TmuxSession(command: [try vtouristBinary(), "--db", db], width: width, height: height, environment: environment)
-    }
-
+final class JourneyTests: EndToEndTestCase {
     func testMoveZoomGoToDropDragDeleteQuitAndRestart() throws {
         let db = try temporaryDirectory().appendingPathComponent("journey.sqlite").path
         let t = try app(db)
@@ -71,7 +67,10 @@ final class JourneyTests: XCTestCase {
         screen = again.wait(forText: "1 pin ")
         XCTAssertEqual(coordinates(statusLine(screen)), coordinates(viewBefore))
         XCTAssertEqual(zoomLevel(statusLine(screen)), zoomLevel(viewBefore))
-        XCTAssertTrue(screen.contains("\u{25CF}") || screen.contains("\u{253C}"), screen)
+        // The cursor is where the deleted pin was; the remaining pin four cells right and two down.
+        let cursor = try XCTUnwrap(cells(of: "\u{253C}", in: screen).first, "no cursor:\n\(screen)")
+        XCTAssertEqual(cells(of: "\u{253C}", in: screen).count, 1, screen)
+        XCTAssertEqual(cells(of: "\u{25CF}", in: screen), [Cell(row: cursor.row + 2, col: cursor.col + 4)], screen)
         try again.keys("q")
         XCTAssertEqual(again.waitForExit(), 0)
     }
@@ -87,7 +86,15 @@ final class JourneyTests: XCTestCase {
         try t.keys("h")
         let view = statusLine(t.wait(for: "the last move") { !$0.contains("Pin dropped") })
         _ = try waitForPins(db, count: 2)
-        Thread.sleep(forTimeInterval: 0.3)  // the view write is asynchronous; give it a moment, as a person would
+        // The view is written off the UI thread: wait until the file holds the one on screen.
+        let shown = try XCTUnwrap(parseCoordinates(view), view)
+        let zoom = try XCTUnwrap(zoomLevel(view), view)
+        try waitFor("the view on screen (\(view)) to be stored") { () -> Bool? in
+            guard let stored = try storedView(db) else { return nil }
+            let same = abs(stored.latitude - shown.latitude) < 0.00006 && abs(stored.longitude - shown.longitude) < 0.00006
+                && stored.zoom == zoom
+            return same ? true : nil
+        }
         let pid = try XCTUnwrap(t.appPID)
         Foundation.kill(pid, SIGKILL)
         XCTAssertEqual(t.waitForExit(), 128 + SIGKILL)
@@ -104,13 +111,14 @@ final class JourneyTests: XCTestCase {
 
     // MARK: - Helpers
 
-    func waitFor<T>(_ what: String, timeout: Double = 10, _ probe: () throws -> T?) throws -> T {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let value = try probe() { return value }
-            usleep(50_000)
-        }
-        throw TmuxError(message: "timed out waiting for \(what)")
+    /// The map view in the file (cursor and zoom), read with the sqlite3 command.
+    func storedView(_ db: String) throws -> (latitude: Double, longitude: Double, zoom: Int)? {
+        let r = try runProcess("/usr/bin/sqlite3", ["-separator", " ", db,
+                                                    "SELECT cursorLatitude, cursorLongitude, zoom FROM mapView WHERE id = 1;"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let words = r.stdout.split(whereSeparator: \.isWhitespace)
+        guard words.count == 3, let lat = Double(words[0]), let lon = Double(words[1]), let zoom = Int(words[2]) else { return nil }
+        return (lat, lon, zoom)
     }
 
     func waitForPins(_ db: String, count: Int) throws -> [PinRow] {
@@ -125,6 +133,30 @@ final class JourneyTests: XCTestCase {
 func coordinates(_ status: String) -> String {
     let words = status.split(separator: " ")
     return words.prefix(2).joined(separator: " ")
+}
+
+/// 40.8522 and 14.2681 from "40.8522°N 14.2681°E …" (south and west negative).
+func parseCoordinates(_ status: String) -> (latitude: Double, longitude: Double)? {
+    let words = status.split(separator: " ").prefix(2)
+    guard words.count == 2 else { return nil }
+    func value(_ word: Substring) -> Double? {
+        guard let hemisphere = word.last, let number = Double(word.filter { $0.isNumber || $0 == "." }) else { return nil }
+        return "SW".contains(hemisphere) ? -number : number
+    }
+    guard let lat = value(words[words.startIndex]), let lon = value(words[words.startIndex + 1]) else { return nil }
+    return (lat, lon)
+}
+
+struct Cell: Equatable {
+    var row: Int
+    var col: Int
+}
+
+/// Where a character is drawn on a captured screen.
+func cells(of glyph: Character, in screen: String) -> [Cell] {
+    screen.split(separator: "\n", omittingEmptySubsequences: false).enumerated().flatMap { row, line in
+        Array(line).enumerated().filter { $0.element == glyph }.map { Cell(row: row, col: $0.offset) }
+    }
 }
 
 /// The zoom level shown in the status line ("z10").

@@ -1,20 +1,126 @@
 import Foundation
+import TestSupport
 import XCTest
 
-/// A temporary folder for one test's database.
+/// What every end-to-end test stands on: a temporary HOME, and the local
+/// Flickr/Commons stand-in as the only photo endpoint and as every proxy.
+/// curl fetches loopback hosts directly and everything else through the proxy,
+/// so a request for any other host lands in the stand-in's trap; each test
+/// fails if one did.
+class EndToEndTestCase: XCTestCase {
+    /// The stand-in server; replace it for other timings (every one is checked for leaks).
+    var server: PhotoServer! {
+        didSet { if let server { servers.append(server) } }
+    }
+    private var servers: [PhotoServer] = []
+    /// HOME of every process the test starts.
+    private(set) var home = ""
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        home = try temporaryDirectory().path
+        server = try PhotoServer()
+    }
+
+    override func tearDown() {
+        for s in servers {
+            XCTAssertEqual(s.leaks(), [], "a request left loopback")
+        }
+        servers = []
+        server = nil
+        super.tearDown()
+    }
+
+    /// The whole environment of a process this test starts (see `processEnvironment`):
+    /// its temporary HOME, and the stand-in as photo endpoints and proxy trap.
+    func environment(_ overrides: [String: String?] = [:], terminal: String = "xterm-256color") -> [String: String] {
+        processEnvironment(home: home, server: server, terminal: terminal, overrides: overrides)
+    }
+
+    /// Runs the command line (not the full-screen app).
+    @discardableResult
+    func cli(_ arguments: [String], environment overrides: [String: String?] = [:]) throws
+        -> (status: Int32, stdout: String, stderr: String) {
+        try runProcess(try vtouristBinary(), arguments, environment: environment(overrides))
+    }
+
+    /// The full-screen app in its own tmux.
+    func app(_ db: String, width: Int = 100, height: Int = 30, environment overrides: [String: String?] = [:],
+             recording: Bool = false) throws -> TmuxSession {
+        try session([try vtouristBinary(), "--db", db], width: width, height: height, environment: overrides, recording: recording)
+    }
+
+    /// Any command in its own tmux.
+    func session(_ command: [String], width: Int = 100, height: Int = 30, environment overrides: [String: String?] = [:],
+                 recording: Bool = false) throws -> TmuxSession {
+        try TmuxSession(command: command, width: width, height: height,
+                        environment: environment(overrides, terminal: "tmux-256color"), recording: recording)
+    }
+
+    /// A temporary folder for one test's files, removed after the test.
+    func temporaryDirectory() throws -> URL {
+        let dir = try EndToEndTests.temporaryDirectory()
+        addTeardownBlock {
+            // Undo the permission games some tests play, so the folder can go.
+            _ = try? runProcess("/bin/chmod", ["-R", "u+rwx", dir.path])
+            try? FileManager.default.removeItem(at: dir)
+        }
+        return dir
+    }
+
+    /// Polls `probe` until it gives a value; the limit only ends a hang.
+    @discardableResult
+    func waitFor<T>(_ what: String, timeout: Double = 20, _ probe: () throws -> T?) throws -> T {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let value = try probe() { return value }
+            usleep(50_000)
+        }
+        throw TmuxError(message: "timed out waiting for \(what)")
+    }
+}
+
+/// Every variable libcurl takes a proxy from (http_proxy only in lower case).
+let proxyVariables = ["http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"]
+
+/// The whole environment of a process an end-to-end test starts, built only
+/// here: a fixed PATH and locale, HOME, a database in it, both photo endpoints
+/// on the stand-in and every proxy variable on its trap, and no FLICKR_API_KEY,
+/// VTOURIST_SOURCE, XDG_*, NO_COLOR or proxy of the caller's. Without a
+/// stand-in, endpoints and proxies name a closed loopback port: a request
+/// fails at once and never leaves the machine. An override of nil removes
+/// that variable.
+func processEnvironment(home: String, server: PhotoServer?, terminal: String = "xterm-256color",
+                        overrides: [String: String?] = [:]) -> [String: String] {
+    let nowhere = "http://127.0.0.1:9"
+    var env = [
+        "PATH": "/usr/bin:/bin",
+        "HOME": home,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TERM": terminal,
+        "VTOURIST_DB": home + "/default.sqlite",
+        "VTOURIST_COMMONS_ENDPOINT": server?.commonsEndpoint ?? nowhere + "/commons/api.php",
+        "VTOURIST_FLICKR_ENDPOINT": server?.flickrEndpoint ?? nowhere + "/flickr/rest",
+    ]
+    for name in proxyVariables { env[name] = server?.proxy ?? nowhere }
+    for (name, value) in overrides { env[name] = value }
+    return env
+}
+
+/// The pins in a database, as `vtourist pins --json` lists them (no network involved).
+func pins(db: String, file: StaticString = #filePath, line: UInt = #line) throws -> [PinRow] {
+    let r = try runProcess(try vtouristBinary(), ["pins", "--json", "--db", db],
+                           environment: processEnvironment(home: "/nonexistent", server: nil))
+    XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+    return try JSONDecoder().decode([PinRow].self, from: Data(r.stdout.utf8))
+}
+
+/// A temporary folder for one test's files.
 func temporaryDirectory() throws -> URL {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-e2e-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     return dir
-}
-
-/// Runs the command line (not the full-screen app).
-@discardableResult
-func cli(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-    var env = ProcessInfo.processInfo.environment
-    env["VTOURIST_DB"] = nil
-    env.merge(extra) { $1 }
-    return try runProcess(try vtouristBinary(), arguments, environment: env)
 }
 
 struct PinRow: Decodable, Equatable {
@@ -25,12 +131,6 @@ struct PinRow: Decodable, Equatable {
     var state: String
     var photos: Int
     var downloaded: Int
-}
-
-func pins(db: String) throws -> [PinRow] {
-    let r = try cli(["pins", "--json", "--db", db])
-    XCTAssertEqual(r.status, 0, r.stderr)
-    return try JSONDecoder().decode([PinRow].self, from: Data(r.stdout.utf8))
 }
 
 /// The status line: the last non-empty row of the screen.

@@ -2,11 +2,14 @@ import Foundation
 import TestSupport
 import XCTest
 
+/// What helper tools (sqlite3, sha256sum, setpriv) run with: nothing of the caller's.
+let toolEnvironment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
+
 /// Runs a command and returns its exit status and output. Output goes through
 /// files, not pipes: a daemon the command starts (the tmux server) may keep
 /// inherited pipes open for ever.
 @discardableResult
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = toolEnvironment)
     throws -> (status: Int32, stdout: String, stderr: String) {
     let dir = FileManager.default.temporaryDirectory
     let outPath = dir.appendingPathComponent("vtourist-out-\(UUID().uuidString)").path
@@ -22,22 +25,47 @@ func runProcess(_ executable: String, _ arguments: [String], environment: [Strin
     return (status, stdout, stderr)
 }
 
-/// The release binary under test: $VTOURIST_BIN (set by `make test`), else
-/// the newest build in .build.
+/// The release binary under test: $VTOURIST_BIN (`make test` sets it), else
+/// .build/release/vtourist only if it is newer than every source file, so a
+/// plain `swift test` never drives a stale build.
 func vtouristBinary() throws -> String {
     if let bin = ProcessInfo.processInfo.environment["VTOURIST_BIN"], !bin.isEmpty {
+        guard FileManager.default.isExecutableFile(atPath: bin) else {
+            throw BinaryNotFound(reason: "VTOURIST_BIN=\(bin) is not an executable file")
+        }
         return bin
     }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    for config in ["release", "debug"] {
-        let path = root.appendingPathComponent(".build/\(config)/vtourist").path
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    let path = root.appendingPathComponent(".build/release/vtourist").path
+    guard let built = modificationDate(path) else {
+        throw BinaryNotFound(reason: "VTOURIST_BIN is not set and there is no \(path)")
     }
-    throw BinaryNotFound()
+    if let newer = newestSource(under: root), newer.date > built {
+        throw BinaryNotFound(reason: "\(path) is older than \(newer.path)")
+    }
+    return path
+}
+
+private func modificationDate(_ path: String) -> Date? {
+    (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+}
+
+/// The most recently changed file the release binary is built from.
+private func newestSource(under root: URL) -> (path: String, date: Date)? {
+    var files = [root.appendingPathComponent("Package.swift").path]
+    let sources = root.appendingPathComponent("Sources").path
+    if let walker = FileManager.default.enumerator(atPath: sources) {
+        for case let name as String in walker { files.append(sources + "/" + name) }
+    }
+    return files.compactMap { path in modificationDate(path).map { (path, $0) } }.max { $0.1 < $1.1 }
 }
 
 struct BinaryNotFound: Error, CustomStringConvertible {
-    var description: String { "no vtourist binary: run `make test` (it builds the release binary and sets VTOURIST_BIN)" }
+    let reason: String
+    var description: String {
+        "no up-to-date vtourist binary (\(reason)): run `make test`, or build with `swift build -c release --product vtourist` "
+            + "and set VTOURIST_BIN to it"
+    }
 }
 
 /// A real terminal: a tmux server of our own (its own socket), one window
@@ -46,20 +74,44 @@ struct BinaryNotFound: Error, CustomStringConvertible {
 final class TmuxSession {
     let socket: String
     let name = "vt"
-    /// The shell around the app writes the app's exit status here.
+    /// The shell around the app writes the app's exit status here...
     let exitFile: String
+    /// ...and, just before, `stty -a` of the terminal the app leaves behind;
+    let sttyFile: String
+    /// `stty -a` of the same terminal just before the app started.
+    let sttyBeforeFile: String
+    /// Every byte the app wrote to the terminal, when recording.
+    let outputFile: String?
+    private let serverEnvironment: [String: String]
     private static let tmux = "/usr/bin/tmux"
+    private static let exitedMarker = "<<the app has exited>>"
 
-    init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
+    /// Runs `command` with exactly `environment` (`env -i`: neither the caller's
+    /// environment nor the tmux server's reaches it). With `recording`, every
+    /// byte the app writes is kept in `outputFile`, from its very first one.
+    init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String], recording: Bool = false) throws {
         socket = "vtourist-test-\(getpid())-\(UUID().uuidString.prefix(8))"
-        var env = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "tmux-256color"]
-        env.merge(environment) { $1 }
-        let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(TmuxSession.quote($0.value))" }
-        let unset = environment["NO_COLOR"] == nil ? "-u NO_COLOR " : ""
-        exitFile = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-exit-\(socket)").path
-        let app = "env \(unset)" + assignments.joined(separator: " ") + " " + command.map(TmuxSession.quote).joined(separator: " ")
-        let shell = "\(app); echo $? > \(TmuxSession.quote(exitFile)); sleep 600"
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-\(socket)").path
+        exitFile = tmp + ".exit"
+        sttyFile = tmp + ".stty"
+        sttyBeforeFile = tmp + ".stty-before"
+        outputFile = recording ? tmp + ".output" : nil
+        // tmux itself (client and server) runs with a fixed environment too; its
+        // locale is UTF-8 so captures keep every character the app drew.
+        serverEnvironment = ["PATH": "/usr/bin:/bin", "HOME": environment["HOME"] ?? "/nonexistent",
+                             "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color", "SHELL": "/bin/sh"]
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(TmuxSession.quote($0.value))" }
+        let app = "/usr/bin/env -i " + assignments.joined(separator: " ") + " " + command.map(TmuxSession.quote).joined(separator: " ")
+        // With recording, the shell waits for a line (sent once pipe-pane is on) before starting the app.
+        let gate = recording ? "read go; " : ""
+        let marker = recording ? "; echo '\(TmuxSession.exitedMarker)'" : ""
+        let shell = "\(gate)stty -a > \(TmuxSession.quote(sttyBeforeFile)) 2>&1; \(app); s=$?; stty -a > \(TmuxSession.quote(sttyFile)) 2>&1; echo $s > \(TmuxSession.quote(exitFile))"
+            + "\(marker); sleep 600"
         try tmux(["-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), shell])
+        if let outputFile {
+            try tmux(["pipe-pane", "-O", "-t", name, "cat > \(TmuxSession.quote(outputFile))"])
+            try keys("Enter")
+        }
     }
 
     deinit { kill() }
@@ -70,7 +122,7 @@ final class TmuxSession {
 
     @discardableResult
     func tmux(_ args: [String]) throws -> String {
-        let r = try runProcess(TmuxSession.tmux, ["-L", socket] + args)
+        let r = try runProcess(TmuxSession.tmux, ["-L", socket] + args, environment: serverEnvironment)
         if r.status != 0 { throw TmuxError(message: "tmux \(args.joined(separator: " ")): \(r.stderr)") }
         return r.stdout
     }
@@ -124,10 +176,14 @@ final class TmuxSession {
         try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
     }
 
+    /// The shell tmux runs in the pane (its environment is the tmux server's).
+    var shellPID: Int32? {
+        (try? tmux(["display-message", "-p", "-t", name, "#{pane_pid}"])).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
     /// The app's process: the child of the pane's shell.
     var appPID: Int32? {
-        guard let shell = (try? tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]))
-            .flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else { return nil }
+        guard let shell = shellPID else { return nil }
         let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
         return children.split(separator: " ").first.flatMap { Int32($0) }
     }
@@ -148,9 +204,35 @@ final class TmuxSession {
         return nil
     }
 
+    /// `stty -a` of the terminal once the app had exited.
+    var sttyAfterExit: String? { try? String(contentsOfFile: sttyFile, encoding: .utf8) }
+
+    /// `stty -a` of the terminal as the app found it.
+    var sttyBeforeStart: String? { try? String(contentsOfFile: sttyBeforeFile, encoding: .utf8) }
+
+    /// Every byte the app wrote, once the shell has said it exited (the pipe
+    /// delivers in order, so nothing of the app's is still on its way).
+    func recordedOutput(timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line) -> Data {
+        guard let outputFile else {
+            XCTFail("this session does not record its output", file: file, line: line)
+            return Data()
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        var data = Data()
+        while Date() < deadline {
+            data = FileManager.default.contents(atPath: outputFile) ?? Data()
+            if let range = data.range(of: Data(TmuxSession.exitedMarker.utf8)) {
+                return data.subdata(in: data.startIndex..<range.lowerBound)
+            }
+            usleep(50_000)
+        }
+        XCTFail("the recording never reached the app's exit", file: file, line: line)
+        return data
+    }
+
     func kill() {
-        _ = try? runProcess(TmuxSession.tmux, ["-L", socket, "kill-server"])
-        try? FileManager.default.removeItem(atPath: exitFile)
+        _ = try? runProcess(TmuxSession.tmux, ["-L", socket, "kill-server"], environment: serverEnvironment)
+        for path in [exitFile, sttyFile, sttyBeforeFile] + (outputFile.map { [$0] } ?? []) { try? FileManager.default.removeItem(atPath: path) }
     }
 }
 

@@ -79,6 +79,28 @@ final class HTTPClientTests: XCTestCase {
         return try JSONDecoder().decode(ServerStats.self, from: response.body)
     }
 
+    /// Waits until the server holds `count` requests (its own /stats, through a client of its own).
+    /// The limit only ends a hang.
+    private func waitUntilInFlight(_ count: Int, file: StaticString = #filePath, line: UInt = #line) {
+        let probe = HTTPClient(userAgent: "vtourist-tests/1.0")
+        defer { probe.shutdown() }
+        let deadline = Date().addingTimeInterval(30)
+        var last = -1
+        while Date() < deadline {
+            let answered = DispatchSemaphore(value: 0)
+            let answer = Completions()
+            probe.start(HTTPRequest(url: server.url("/stats"))) { answer.record(0, $0); answered.signal() }
+            answered.wait()
+            if case .success(let response)? = answer.all[0]?.first,
+               let stats = try? JSONDecoder().decode(ServerStats.self, from: response.body) {
+                last = stats.in_flight
+                if last >= count { return }
+            }
+            usleep(20_000)
+        }
+        XCTFail("the server never held \(count) requests (last seen \(last))", file: file, line: line)
+    }
+
     private func resetStats(_ client: HTTPClient) async throws {
         _ = try await client.fetch(HTTPRequest(url: server.url("/stats/reset")))
     }
@@ -358,8 +380,8 @@ final class HTTPClientTests: XCTestCase {
             completions.record(0, result)
             done.fulfill()
         }
-        // Give the request time to reach the server; the expectation timeout only ends a hang.
-        Thread.sleep(forTimeInterval: 0.3)
+        // Cancel once the server holds the request; the expectation timeout only ends a hang.
+        waitUntilInFlight(1)
         client.cancel(id)
         wait(for: [done], timeout: 30)
         guard case .failure(.cancelled) = completions.all[0]?.first else {
@@ -415,7 +437,9 @@ final class HTTPClientTests: XCTestCase {
                 done.fulfill()
             }
         }
-        Thread.sleep(forTimeInterval: 0.2)
+        // Shut down once the server holds a transfer (the others wait in the client: with the
+        // first request unanswered, curl does not yet know the host speaks only HTTP/1.1).
+        waitUntilInFlight(1)
         client.start(HTTPRequest(url: "ftp://x/")) { completions.record(10, $0); done.fulfill() }
         client.shutdown()
         client.shutdown()
@@ -452,7 +476,7 @@ final class HTTPClientTests: XCTestCase {
         do {
             let client = HTTPClient(userAgent: "vtourist-tests/1.0")
             client.start(HTTPRequest(url: server.url("/hang"))) { completions.record(0, $0) }
-            Thread.sleep(forTimeInterval: 0.2)
+            waitUntilInFlight(1)
         }
         guard case .failure(.shuttingDown) = completions.all[0]?.first else {
             return XCTFail("\(String(describing: completions.all[0]))")

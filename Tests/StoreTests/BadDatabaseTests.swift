@@ -150,7 +150,10 @@ final class BadDatabaseTests: XCTestCase {
         let folder = try makeTempFolder(self)
         let path = folder + "/vtourist.sqlite"
         try makeDatabase(at: path) { db in try db.executeForTesting("INSERT INTO grdb_migrations VALUES ('v9')") }
-        _ = try? AppDatabase.open(path: path)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["vtourist.sqlite"])
+        XCTAssertThrowsError(try AppDatabase.open(path: path), "a database from a newer version was opened") { error in
+            XCTAssertEqual(error as? StoreError, .newerVersion(path: path, migrations: ["v9"]))
+        }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["vtourist.sqlite"])
     }
 }

@@ -15,8 +15,12 @@ final class CrashTests: XCTestCase {
         try db.close()
 
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.childEnvironment] = path
+        let environment = [Self.childEnvironment: path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                           "HOME": (path as NSString).deletingLastPathComponent]
+        // Where each kill lands is random but reproducible: the seed is fixed and printed.
+        let seed = ProcessInfo.processInfo.environment["VTOURIST_TEST_SEED"].flatMap { UInt64($0) } ?? 0x5EED_C0DE
+        print("CrashTests seed: \(seed) (set VTOURIST_TEST_SEED to change it)")
+        var random = SplitMix64(seed: seed)
         for round in 0..<5 {
             let child = Process()
             child.executableURL = URL(fileURLWithPath: executable)
@@ -28,15 +32,15 @@ final class CrashTests: XCTestCase {
             try child.run()
 
             // The child prints a 0x1F byte per committed write; kill it after a random number, mid-way through the next.
-            let target = Int.random(in: 10...80)
+            let target = Int.random(in: 10...80, using: &random)
             var writes = 0
             while writes < target {
                 let chunk = output.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
                 writes += chunk.filter { $0 == 0x1F }.count
             }
-            usleep(UInt32.random(in: 0...3_000))
-            XCTAssertTrue(child.isRunning, "round \(round): the writer stopped on its own")
+            usleep(UInt32.random(in: 0...3_000, using: &random))
+            XCTAssertTrue(child.isRunning, "round \(round) (seed \(seed)): the writer stopped on its own")
             XCTAssertEqual(kill(child.processIdentifier, SIGKILL), 0)
             child.waitUntilExit()
             XCTAssertEqual(child.terminationReason, .uncaughtSignal)
@@ -141,5 +145,18 @@ final class CrashChildProcess: XCTestCase {
             try db.saveAlbumStatus(pinID: pin.id, status: left.isEmpty ? .empty : .ready, page: collection + 1,
                                    pageCount: 99, source: "flickr")
         }
+    }
+}
+
+/// A small seeded generator, so a random test can be run again exactly.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -68,12 +68,12 @@ func makeDatabase(at path: String, pins: Int = 3, before close: (AppDatabase) th
     return made
 }
 
-/// Runs a program, returning its standard output once it exits.
-func runProgram(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+/// Runs a program with exactly `environment` (nothing of the caller's), returning its standard output once it exits.
+func runProgram(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    if let environment { process.environment = environment }
+    process.environment = environment
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice

@@ -2,19 +2,43 @@ import Foundation
 
 /// The local Flickr/Commons stand-in (photo_server.py) as a child process on
 /// 127.0.0.1, for tests that need a real HTTP peer. Stops when released.
+///
+/// It is also a trap: point the proxy variables of a process at `proxy` and
+/// any request that process makes for a host other than loopback reaches the
+/// server as a proxy request, is refused and shows in `leaks()`.
 public final class PhotoServer: @unchecked Sendable {
     public let port: Int
     private let pid: pid_t
-    private let statsFile: String
+    private let folder: String
+    private var statsFile: String { folder + "/stats.json" }
+    private var leaksFile: String { folder + "/leaks.txt" }
+    private var controlDir: String { folder + "/control" }
+
+    /// What the server can be told to do while it runs.
+    public enum Switch: String, Sendable {
+        /// Image requests wait until this is turned off (see also `holdImages(from:)`).
+        case holdImages = "hold-images"
+        /// Every search fails (Flickr `stat: fail` 105, Commons HTTP 503).
+        case searchDown = "search-down"
+    }
+
+    /// The environment the server runs with: nothing from the caller's.
+    public static let environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]
 
     /// Starts the server; every response waits `delayMs` first, image n another n × `staggerMs`.
-    public init(delayMs: Int = 0, staggerMs: Int = 0) throws {
+    public init(delayMs: Int = 0, staggerMs: Int = 0, switchedOn: Set<Switch> = []) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("photo_server.py").path
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-photo-server-\(UUID().uuidString)").path
-        statsFile = out + ".stats"
-        let child = try spawnProgram("/usr/bin/env", ["python3", script, "--delay-ms", String(delayMs),
-                                                      "--stagger-ms", String(staggerMs), "--stats-file", statsFile],
-                                     stdout: out)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-photo-server-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/control", withIntermediateDirectories: true)
+        let out = folder + "/out.txt"
+        let control = folder + "/control"
+        for s in switchedOn { _ = FileManager.default.createFile(atPath: control + "/" + s.rawValue, contents: Data()) }
+        let child = try spawnProgram("/usr/bin/python3", [script, "--delay-ms", String(delayMs),
+                                                          "--stagger-ms", String(staggerMs),
+                                                          "--stats-file", folder + "/stats.json",
+                                                          "--leaks-file", folder + "/leaks.txt",
+                                                          "--control-dir", control],
+                                     environment: Self.environment, stdout: out)
         pid = child
         // The server prints "PORT <n>" when it listens; the limit only ends a hang.
         let deadline = Date().addingTimeInterval(20)
@@ -27,10 +51,10 @@ public final class PhotoServer: @unchecked Sendable {
                 usleep(20_000)
             }
         }
-        try? FileManager.default.removeItem(atPath: out)
         guard let found else {
             kill(child, SIGKILL)
             waitForExit(child)
+            try? FileManager.default.removeItem(atPath: folder)
             throw PhotoServerError(message: "the photo server did not start")
         }
         port = found
@@ -39,18 +63,42 @@ public final class PhotoServer: @unchecked Sendable {
     deinit {
         kill(pid, SIGKILL)
         waitForExit(pid)
-        try? FileManager.default.removeItem(atPath: statsFile)
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
     public var base: String { "http://127.0.0.1:\(port)" }
     public var flickrEndpoint: String { base + "/flickr/rest" }
     public var commonsEndpoint: String { base + "/commons/api.php" }
+    /// The proxy URL that turns the server into a trap for requests meant for other hosts.
+    public var proxy: String { base }
 
-    /// Counters: requests, image_requests, max_in_flight, max_images_in_flight.
+    /// Counters: requests, image_requests, in_flight, images_in_flight, max_in_flight, max_images_in_flight.
     public func stats() -> [String: Int] {
         guard let data = FileManager.default.contents(atPath: statsFile),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Int] else { return [:] }
         return object
+    }
+
+    /// Every request that reached the server as a proxy request ("CONNECT host:443",
+    /// "GET http://host/…"): each one would have left the machine.
+    public func leaks() -> [String] {
+        guard let text = try? String(contentsOfFile: leaksFile, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Holds only the images numbered `first` and up (Flickr's n.jpg); the others are served.
+    public func holdImages(from first: Int) {
+        _ = FileManager.default.createFile(atPath: controlDir + "/" + Switch.holdImages.rawValue, contents: Data(String(first).utf8))
+    }
+
+    /// Turns a switch on or off; requests that arrive afterwards see it.
+    public func set(_ s: Switch, _ on: Bool) {
+        let path = controlDir + "/" + s.rawValue
+        if on {
+            _ = FileManager.default.createFile(atPath: path, contents: Data())
+        } else {
+            try? FileManager.default.removeItem(atPath: path)
+        }
     }
 }
 

@@ -1,10 +1,11 @@
 import Foundation
 
-/// Starts a program with its standard output and error going to files (or
-/// /dev/null) and standard input from /dev/null. posix_spawn rather than
-/// Foundation's Process: Process can miss the exit of a child whose own child
-/// (a tmux server) lives on, and pipes can be held open by such daemons.
-public func spawnProgram(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+/// Starts a program with exactly `environment` (nothing of the caller's), its
+/// standard output and error going to files (or /dev/null) and standard input
+/// from /dev/null. posix_spawn rather than Foundation's Process: Process can
+/// miss the exit of a child whose own child (a tmux server) lives on, and
+/// pipes can be held open by such daemons.
+public func spawnProgram(_ executable: String, _ arguments: [String], environment: [String: String],
                          stdout: String = "/dev/null", stderr: String = "/dev/null") throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -12,7 +13,7 @@ public func spawnProgram(_ executable: String, _ arguments: [String], environmen
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+    let env = environment.map { "\($0.key)=\($0.value)" }
     var cArgs = ([executable] + arguments).map { strdup($0) } + [nil]
     var cEnv = env.map { strdup($0) } + [nil]
     defer {

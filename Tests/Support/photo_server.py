@@ -12,10 +12,22 @@ Faults are chosen by the request itself, so one server serves every test:
 - `total` (query) sets how many results exist (default 250).
 Every response waits --delay-ms first. /stats reports the most requests seen
 in flight at once; /reset clears the counters.
+
+Switches the test turns on and off as files in --control-dir:
+- `hold-images`: every image request waits while the file exists (only
+  images numbered from N on, if the file holds N), so "still downloading"
+  and "half downloaded" are states the test ends, not races it hopes to win;
+- `search-down`: every search fails (Flickr stat fail 105, Commons HTTP 503).
+
+It is also the trap for requests that would leave the machine: tests point
+every proxy variable at it, and curl fetches loopback hosts directly, so any
+request it sees as a proxy (CONNECT, or an absolute URL as the target) was
+meant for another host. Each is recorded in --leaks-file and refused.
 """
 import argparse
 import json
 import os
+import random
 import sys
 import threading
 import time
@@ -52,7 +64,43 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def control(self, name):
+        return bool(self.server.control_dir) and os.path.exists(os.path.join(self.server.control_dir, name))
+
+    def held(self, path):
+        """Whether this image waits: the hold-images file exists and names no
+        first image number, or one at most this image's number."""
+        if not self.server.control_dir:
+            return False
+        try:
+            with open(os.path.join(self.server.control_dir, "hold-images")) as f:
+                first = f.read().strip()
+        except FileNotFoundError:
+            return False
+        digits = "".join(c for c in path.rsplit("/", 1)[-1] if c.isdigit())
+        return not first or int(digits or 0) >= int(first)
+
+    def leak(self):
+        """A request meant for another host: record it, refuse it."""
+        with LOCK:
+            if self.server.leaks_file:
+                with open(self.server.leaks_file, "a") as f:
+                    f.write(f"{self.command} {self.path}\n")
+        self.close_connection = True
+        return self.send(403, b"this request would have left the machine", "text/plain")
+
+    def do_CONNECT(self):
+        return self.leak()
+
+    def do_HEAD(self):
+        return self.leak() if not self.path.startswith("/") else self.send(405, b"", "text/plain")
+
+    def do_POST(self):
+        return self.leak() if not self.path.startswith("/") else self.send(405, b"", "text/plain")
+
     def do_GET(self):
+        if not self.path.startswith("/"):
+            return self.leak()
         url = urlparse(self.path)
         q = {k: v[-1] for k, v in parse_qs(url.query).items()}
         if url.path == "/stats":
@@ -79,6 +127,8 @@ class Handler(BaseHTTPRequestHandler):
                 # Image n waits n steps longer, so an album arrives one photo at a time.
                 digits = "".join(c for c in url.path.rsplit("/", 1)[-1] if c.isdigit())
                 time.sleep(self.server.stagger * (int(digits or 0) % 60))
+            while is_image and self.held(url.path):
+                time.sleep(0.02)
             if url.path == "/flickr/rest":
                 return self.flickr(q)
             if url.path == "/commons/api.php":
@@ -111,6 +161,8 @@ class Handler(BaseHTTPRequestHandler):
         per_page = max(1, min(500, int(q.get("per_page", "21") or 21)))
         page = max(1, int(q.get("page", "1") or 1))
         total = int(q.get("total", "250"))
+        if self.control("search-down"):
+            key = "unavailable"
         if key == "bad-key":
             return self.send(200, b'{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}')
         if key == "unavailable":
@@ -152,6 +204,8 @@ class Handler(BaseHTTPRequestHandler):
     def commons(self, q):
         # Like geosearch: the nearest `ggslimit` files (at most 500), thumbnails
         # for at most 50 per answer, the rest through `iicontinue`.
+        if self.control("search-down"):
+            return self.send(503, b"<html>Service unavailable</html>", "text/html")
         limit = max(1, min(500, int(q.get("ggslimit", "10") or 10)))
         total = int(q.get("total", "120"))
         count = min(limit, total)
@@ -190,7 +244,8 @@ class Handler(BaseHTTPRequestHandler):
         if name.startswith("html-"):
             return self.send(200, b"<html><body>Not a picture</body></html>", "text/html")
         if name.startswith("random-"):
-            return self.send(200, os.urandom(5000), "image/jpeg")
+            # Noise, but the same noise every run, so a failure can be reproduced.
+            return self.send(200, random.Random(n).randbytes(5000), "image/jpeg")
         if name.startswith("404-"):
             return self.send(404, b"gone", "text/plain")
         data = fixture_bytes(self.server.fixtures, n)
@@ -219,6 +274,8 @@ def main():
     ap.add_argument("--delay-ms", type=int, default=0)
     ap.add_argument("--stagger-ms", type=int, default=0, help="extra delay per image number")
     ap.add_argument("--stats-file", default=None, help="kept up to date with the /stats counters")
+    ap.add_argument("--control-dir", default=None, help="switch files: hold-images, search-down")
+    ap.add_argument("--leaks-file", default=None, help="where requests meant for other hosts are recorded")
     ap.add_argument("--fixtures", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures"))
     args = ap.parse_args()
     server = Server(("127.0.0.1", args.port), Handler)
@@ -226,6 +283,8 @@ def main():
     server.fixtures = args.fixtures
     server.stats_file = args.stats_file
     server.stagger = args.stagger_ms / 1000.0
+    server.control_dir = args.control_dir
+    server.leaks_file = args.leaks_file
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever()
