@@ -34,6 +34,14 @@ public func parseCoordinates(_ text: String) -> CoordinateParseResult {
     return .coordinate(GeoPoint(latitude: latitude.degrees, longitude: longitude.degrees))
 }
 
+/// Reads coordinates given as command-line words, split however the shell
+/// split them: `-33.9 151.2`, `"51.5, -0.12"`, `51.5N 0.12W`, `51.5 , -0.12`.
+/// The words are joined with spaces and read exactly as the go-to prompt's
+/// text is, so the command line and the prompt accept the same forms.
+public func parseCoordinates(words: [String]) -> CoordinateParseResult {
+    parseCoordinates(words.joined(separator: " "))
+}
+
 private enum Hemisphere {
     case north, south, east, west
     var isLatitude: Bool { self == .north || self == .south }

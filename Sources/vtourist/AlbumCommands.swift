@@ -32,28 +32,57 @@ func photoSettings(_ store: AppDatabase) -> PhotoSourceSettings {
 struct Drop: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a pin and fetch its album without the full-screen app.",
-        discussion: "Without --wait the album is left downloading; the app resumes it when it starts.")
+        usage: """
+            vtourist drop LAT LON [--wait] [--db <path>]
+            vtourist drop PLACE [--wait] [--db <path>]
+            """,
+        discussion: """
+            The place is read as the map's go-to prompt reads it: negative numbers as written \
+            (drop -33.9 151.2), "LAT, LON" as one word, hemisphere letters (drop 51.5N 0.12W), \
+            degrees and minutes (drop 40°51′N 14°16′E), or a place name (drop Naples, drop New York, \
+            drop Paris, Texas): the gazetteer's best match, named on stderr.
+            Without --wait the album is left downloading; the app resumes it when it starts.
+            """)
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: "Latitude, -90…90.") var latitude: String
-    @Argument(help: "Longitude, -180…180.") var longitude: String
+    /// Every word that is not one of the options below. Not two `Double`
+    /// arguments: the parser would take `-0.12` for an option, and a place
+    /// name can be several words.
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("LAT LON (e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W) or a place name.",
+                                 valueName: "place"))
+    var place: [String] = []
 
     @Flag(name: .long, help: "Wait until every photo is in (progress on stderr).")
     var wait = false
 
+    /// The words that name the place: the options' own words are gone,
+    /// and a lone `--` only marks where options end.
+    var placeWords: [String] { place.filter { $0 != "--" } }
+
+    func validate() throws {
+        // `.allUnrecognized` also collects options nobody declared; refuse
+        // them as the parser would. A dash before a digit is a minus sign.
+        if let option = placeWords.first(where: Drop.isOption) {
+            throw ValidationError("Unknown option '\(option)'")
+        }
+    }
+
+    /// `--bogus` and `-x` are options; `-33.9`, `-.5` and `-` are not.
+    static func isOption(_ word: String) -> Bool {
+        guard word.hasPrefix("-"), word.count > 1 else { return false }
+        let next = word[word.index(after: word.startIndex)]
+        return !(next.isASCII && (next.isNumber || next == "."))
+    }
+
     func run() throws {
         try reportingFailures {
-            guard let lat = Double(latitude.trimmingCharacters(in: .whitespaces)), lat.isFinite,
-                  let lon = Double(longitude.trimmingCharacters(in: .whitespaces)), lon.isFinite else {
-                throw CommandFailure("bad coordinates \u{201C}\(latitude) \(longitude)\u{201D}: give LAT LON in degrees, e.g. 40.85 14.27")
-            }
-            guard (-90...90).contains(lat) else { throw CommandFailure("latitude must be between -90 and 90 (got \(latitude))") }
-            guard (-180...180).contains(lon) else { throw CommandFailure("longitude must be between -180 and 180 (got \(longitude))") }
+            let gazetteer = Result { try Gazetteer.bundled() }
+            let point = try locate(gazetteer)
             let store = try database.open()
             defer { try? store.close() }
-            let point = GeoPoint(latitude: lat, longitude: lon)
-            let name = (try? Gazetteer.bundled()).flatMap { placeName(point, gazetteer: $0) }
+            let name = (try? gazetteer.get()).flatMap { placeName(point, gazetteer: $0) }
             let pin: Pin
             do {
                 // Saved with its search waiting, so the app resumes it if nobody waits here.
@@ -88,6 +117,34 @@ struct Drop: ParsableCommand {
                 throw CommandFailure("the photo search for pin \(pin.id) failed: \(reason)")
             }
             print(pin.id)
+        }
+    }
+
+    /// The point the words name: coordinates in any form the go-to prompt
+    /// reads, else the gazetteer's best match for a place name, which is
+    /// named on stderr so a surprising match shows.
+    func locate(_ gazetteer: Result<Gazetteer, any Error>) throws -> GeoPoint {
+        let words = placeWords
+        let text = PinTable.sanitized(words.joined(separator: " ").trimmingCharacters(in: .whitespaces))
+        switch parseCoordinates(words: words) {
+        case let .coordinate(point):
+            return point
+        case let .outOfRange(why):
+            throw CommandFailure("bad coordinates \u{201C}\(text)\u{201D}: \(why.prefix(1).lowercased() + why.dropFirst())")
+        case .notCoordinates:
+            guard !text.isEmpty else {
+                throw CommandFailure("drop needs a place: LAT LON (e.g. drop -33.9 151.2) or a place name (e.g. drop Naples)")
+            }
+            let places: Gazetteer
+            do { places = try gazetteer.get() } catch {
+                throw CommandFailure("cannot look up \u{201C}\(text)\u{201D}: \(error)")
+            }
+            guard let place = places.place(named: text) else {
+                throw CommandFailure("no place called \u{201C}\(text)\u{201D}, and not LAT LON either (e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W)")
+            }
+            let p = place.coordinate
+            FileHandle.standardError.write(Data("\(PinTable.sanitized(place.displayName)) (\(String(format: "%.4f, %.4f", p.latitude, p.longitude)))\n".utf8))
+            return p
         }
     }
 

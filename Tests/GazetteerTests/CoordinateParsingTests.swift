@@ -51,4 +51,43 @@ final class CoordinateParsingTests: XCTestCase {
             XCTAssertEqual(parseCoordinates(text), .notCoordinates, text)
         }
     }
+
+    // MARK: Command-line words (`vtourist drop …`)
+
+    func assertWords(_ words: [String], _ lat: Double, _ lon: Double, line: UInt = #line) {
+        guard case .coordinate(let p) = parseCoordinates(words: words) else {
+            return XCTFail("\(words) → \(parseCoordinates(words: words))", line: line)
+        }
+        XCTAssertEqual(p.latitude, lat, accuracy: 1e-9, "\(words)", line: line)
+        XCTAssertEqual(p.longitude, lon, accuracy: 1e-9, "\(words)", line: line)
+    }
+
+    func testCommandLineWords() {
+        assertWords(["51.5", "-0.12"], 51.5, -0.12)
+        assertWords(["-30", "-150"], -30, -150)
+        assertWords(["-33.9", "151.2"], -33.9, 151.2)
+        assertWords(["51.5, -0.12"], 51.5, -0.12)
+        assertWords(["51.5,", "-0.12"], 51.5, -0.12)
+        assertWords(["51.5", ",", "-0.12"], 51.5, -0.12)
+        assertWords(["51.5N", "0.12W"], 51.5, -0.12)
+        assertWords(["0.12W", "51.5N"], 51.5, -0.12)
+        assertWords(["33.9S", "151.2E"], -33.9, 151.2)
+        assertWords(["N", "40.85", "W", "73.9"], 40.85, -73.9)
+        assertWords(["40°51′N", "14°16′E"], 40 + 51.0 / 60, 14 + 16.0 / 60)
+        assertWords(["-.5", "+.25"], -0.5, 0.25)
+    }
+
+    func testCommandLineWordsOutOfRange() {
+        XCTAssertEqual(parseCoordinates(words: ["91", "0"]), .outOfRange("Latitude must be between -90 and 90"))
+        XCTAssertEqual(parseCoordinates(words: ["0", "181"]), .outOfRange("Longitude must be between -180 and 180"))
+        XCTAssertEqual(parseCoordinates(words: ["-90.01", "0"]), .outOfRange("Latitude must be between -90 and 90"))
+        XCTAssertEqual(parseCoordinates(words: ["91S", "0E"]), .outOfRange("Latitude must be between -90 and 90"))
+    }
+
+    func testCommandLineWordsThatAreNotCoordinates() {
+        for words in [[], [""], ["", ""], ["Naples"], ["New", "York"], ["Paris,", "Texas"], ["abc123xyz"],
+                      ["51.5"], ["1", "2", "3"], ["-33", "S", "151", "E"], ["abc", "10"], ["51.5N", "0.12N"]] {
+            XCTAssertEqual(parseCoordinates(words: words), .notCoordinates, "\(words)")
+        }
+    }
 }

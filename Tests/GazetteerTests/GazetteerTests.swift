@@ -135,6 +135,22 @@ final class GazetteerTests: XCTestCase {
         XCTAssertEqual(g.place(named: "zuri")?.name, "Zürich")
     }
 
+    /// `vtourist drop New York`: the words that are not coordinates, joined, name the place.
+    func testCommandLineWordsNameAPlace() throws {
+        let g = try gazetteer()
+        for (words, expected) in [(["New", "York"], "New York City, New York, US"), (["Naples"], "Naples, Campania, IT"),
+                                  (["Paris,", "Texas"], "Paris, Texas, US")] {
+            XCTAssertEqual(parseCoordinates(words: words), .notCoordinates, "\(words)")
+            XCTAssertEqual(g.place(named: words.joined(separator: " "))?.displayName, expected, "\(words)")
+        }
+        let naples = try XCTUnwrap(g.place(named: "Naples")).coordinate
+        XCTAssertEqual(naples.latitude, 40.8522, accuracy: 1e-4)
+        XCTAssertEqual(naples.longitude, 14.2681, accuracy: 1e-4)
+        XCTAssertNil(g.place(named: "abc123xyz"))
+        XCTAssertNil(g.place(named: "abc 10"))
+        XCTAssertNil(g.place(named: "40.85"))
+    }
+
     // MARK: Folding
 
     func testFoldingMatchesTheBuildScript() {

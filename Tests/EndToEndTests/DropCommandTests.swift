@@ -1,0 +1,209 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `vtourist drop` through the real binary: every way of writing where
+/// (negative numbers as written, "LAT, LON", hemisphere letters, place
+/// names), options in any position, and the inputs it refuses.
+///
+/// Every run gets the whole of its environment from `environment()`: the
+/// photo endpoints are the local stand-in, so nothing leaves the machine.
+final class DropCommandTests: XCTestCase {
+    var server: PhotoServer!
+    var directory: URL!
+    /// The database VTOURIST_DB names.
+    var db: String!
+
+    override func setUpWithError() throws {
+        server = try PhotoServer()
+        directory = try temporaryDirectory()
+        db = directory.appendingPathComponent("drop.sqlite").path
+    }
+
+    override func tearDown() {
+        server = nil
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    func environment() -> [String: String] {
+        [
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": directory.path,
+            "XDG_DATA_HOME": directory.path,
+            "LANG": "C.UTF-8",
+            "VTOURIST_DB": db,
+            "VTOURIST_SOURCE": "commons",
+            "FLICKR_API_KEY": "",
+            "VTOURIST_FLICKR_ENDPOINT": server.flickrEndpoint,
+            "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint,
+        ]
+    }
+
+    func drop(_ words: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try runProcess(try vtouristBinary(), ["drop"] + words, environment: environment())
+    }
+
+    func stderrLines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    /// Drops each form into a fresh database and checks the pins that
+    /// `pins --json` lists: one per form, in order, where it should be.
+    func assertDrops(_ forms: [(words: [String], latitude: Double, longitude: Double)],
+                     accuracy: Double = 1e-9, file: StaticString = #filePath, line: UInt = #line) throws {
+        for (n, form) in forms.enumerated() {
+            let r = try drop(form.words)
+            XCTAssertEqual(r.status, 0, "\(form.words): \(r.stderr)", file: file, line: line)
+            XCTAssertEqual(r.stdout, "\(n + 1)\n", "\(form.words)", file: file, line: line)
+        }
+        let listed = try pins(db: db)
+        XCTAssertEqual(listed.count, forms.count, file: file, line: line)
+        for (pin, form) in zip(listed, forms) {
+            XCTAssertEqual(pin.latitude, form.latitude, accuracy: accuracy, "\(form.words)", file: file, line: line)
+            XCTAssertEqual(pin.longitude, form.longitude, accuracy: accuracy, "\(form.words)", file: file, line: line)
+            XCTAssertEqual(pin.state, "downloading", "\(form.words)", file: file, line: line)
+        }
+    }
+
+    // MARK: Forms that drop a pin
+
+    func testNegativeNumbersAsWritten() throws {
+        try assertDrops([
+            (["51.5", "-0.12"], 51.5, -0.12),
+            (["-30", "-150"], -30, -150),
+            (["-33.9", "151.2"], -33.9, 151.2),
+            (["-0.5", "-.25"], -0.5, -0.25),
+            (["90", "-180"], 90, -180),
+            (["--", "-1", "-2"], -1, -2),
+        ])
+    }
+
+    func testOtherCoordinateForms() throws {
+        try assertDrops([
+            (["51.5, -0.12"], 51.5, -0.12),
+            (["-33.9,151.2"], -33.9, 151.2),
+            (["51.5,", "-0.12"], 51.5, -0.12),
+            (["51.5N", "0.12W"], 51.5, -0.12),
+            (["33.9S", "151.2E"], -33.9, 151.2),
+            (["N", "40.85", "W", "73.9"], 40.85, -73.9),
+            (["40°51′N", "14°16′E"], 40 + 51.0 / 60, 14 + 16.0 / 60),
+        ])
+    }
+
+    func testCoordinatesPrintNothingOnStderr() throws {
+        let r = try drop(["-33.9", "151.2"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+    }
+
+    func testPlaceNamesDropAtTheBestMatchAndNameItOnStderr() throws {
+        let forms: [(words: [String], said: String, latitude: Double, longitude: Double)] = [
+            (["Naples"], "Naples, Campania, IT (40.8522, 14.2681)", 40.8522, 14.2681),
+            (["New", "York"], "New York City, New York, US (40.7143, -74.0060)", 40.7143, -74.0060),
+            (["Paris,", "Texas"], "Paris, Texas, US (33.6609, -95.5555)", 33.6609, -95.5555),
+        ]
+        for (n, form) in forms.enumerated() {
+            let r = try drop(form.words)
+            XCTAssertEqual(r.status, 0, "\(form.words): \(r.stderr)")
+            XCTAssertEqual(r.stdout, "\(n + 1)\n", "\(form.words)")
+            XCTAssertEqual(r.stderr, form.said + "\n", "\(form.words)")
+        }
+        let listed = try pins(db: db)
+        XCTAssertEqual(listed.map(\.name), ["Naples, Campania, IT", "New York City, New York, US", "Paris, Texas, US"])
+        for (pin, form) in zip(listed, forms) {
+            XCTAssertEqual(pin.latitude, form.latitude, accuracy: 1e-4, "\(form.words)")
+            XCTAssertEqual(pin.longitude, form.longitude, accuracy: 1e-4, "\(form.words)")
+        }
+    }
+
+    // MARK: Options in any position
+
+    func testDatabaseOptionBeforeBetweenAndAfterNegativeCoordinates() throws {
+        let other = directory.appendingPathComponent("other.sqlite").path
+        for words in [["--db", other, "-33.9", "-151.2"], ["-33.9", "--db", other, "-151.2"],
+                      ["-33.9", "-151.2", "--db", other], ["--db=\(other)", "-33.9", "-151.2"]] {
+            let r = try drop(words)
+            XCTAssertEqual(r.status, 0, "\(words): \(r.stderr)")
+        }
+        let listed = try pins(db: other)
+        XCTAssertEqual(listed.count, 4)
+        XCTAssertTrue(listed.allSatisfy { $0.latitude == -33.9 && $0.longitude == -151.2 }, "\(listed)")
+        XCTAssertEqual(try pins(db: db), [], "VTOURIST_DB got a pin meant for --db")
+    }
+
+    func testWaitBeforeBetweenAndAfterTheWords() throws {
+        let forms: [(words: [String], latitude: Double, longitude: Double)] = [
+            (["--wait", "-33.9", "-151.2"], -33.9, -151.2),
+            (["-33.9", "--wait", "-151.2"], -33.9, -151.2),
+            (["51.5N", "0.12W", "--wait"], 51.5, -0.12),
+            (["New", "York", "--wait"], 40.7143, -74.0060),
+        ]
+        for (n, form) in forms.enumerated() {
+            let r = try drop(form.words)
+            XCTAssertEqual(r.status, 0, "\(form.words): \(r.stderr)")
+            XCTAssertEqual(r.stdout, "\(n + 1)\n", "\(form.words)")
+            XCTAssertTrue(r.stderr.contains("Downloading 21/21"), "\(form.words): \(r.stderr)")
+        }
+        let listed = try pins(db: db)
+        XCTAssertEqual(listed.count, forms.count)
+        for (pin, form) in zip(listed, forms) {
+            XCTAssertEqual(pin.latitude, form.latitude, accuracy: 1e-4, "\(form.words)")
+            XCTAssertEqual(pin.longitude, form.longitude, accuracy: 1e-4, "\(form.words)")
+            // --wait was heard: the album is whole, not left downloading.
+            XCTAssertEqual(pin.state, "ready", "\(form.words)")
+            XCTAssertEqual(pin.downloaded, 21, "\(form.words)")
+        }
+    }
+
+    func testHelpStillWorks() throws {
+        for words in [["--help"], ["-h"], ["-33.9", "151.2", "--help"]] {
+            let r = try drop(words)
+            XCTAssertEqual(r.status, 0, "\(words): \(r.stderr)")
+            XCTAssertTrue(r.stdout.contains("USAGE: vtourist drop LAT LON"), "\(words): \(r.stdout)")
+            XCTAssertTrue(r.stdout.contains("--wait"), "\(words): \(r.stdout)")
+            XCTAssertTrue(r.stdout.contains("negative numbers as"), "\(words): \(r.stdout)")
+        }
+        XCTAssertEqual(try pins(db: db), [])
+    }
+
+    // MARK: Refused
+
+    func testBadPlacesFailWithOneLineAndNoPin() throws {
+        let cases: [(words: [String], says: String)] = [
+            (["91", "0"], "vtourist: bad coordinates \u{201C}91 0\u{201D}: latitude must be between -90 and 90"),
+            (["-91", "0"], "vtourist: bad coordinates \u{201C}-91 0\u{201D}: latitude must be between -90 and 90"),
+            (["0", "181"], "vtourist: bad coordinates \u{201C}0 181\u{201D}: longitude must be between -180 and 180"),
+            (["0", "-180.5", "--wait"], "vtourist: bad coordinates \u{201C}0 -180.5\u{201D}: longitude must be between -180 and 180"),
+            (["95N", "10E"], "vtourist: bad coordinates \u{201C}95N 10E\u{201D}: latitude must be between -90 and 90"),
+            (["abc123xyz"], "vtourist: no place called \u{201C}abc123xyz\u{201D}"),
+            (["abc", "10"], "vtourist: no place called \u{201C}abc 10\u{201D}"),
+            (["40.85"], "vtourist: no place called \u{201C}40.85\u{201D}"),
+            (["-33", "S", "151", "E"], "vtourist: no place called \u{201C}-33 S 151 E\u{201D}"),
+            ([], "vtourist: drop needs a place"),
+            ([""], "vtourist: drop needs a place"),
+            (["", " "], "vtourist: drop needs a place"),
+            (["--wait"], "vtourist: drop needs a place"),
+        ]
+        for c in cases {
+            let r = try drop(c.words)
+            XCTAssertEqual(r.status, 1, "\(c.words)")
+            XCTAssertEqual(r.stdout, "", "\(c.words)")
+            let lines = stderrLines(r.stderr)
+            XCTAssertEqual(lines.count, 1, "\(c.words): \(r.stderr)")
+            XCTAssertTrue(lines.first?.hasPrefix(c.says) == true, "\(c.words): \(r.stderr)")
+        }
+        XCTAssertEqual(try pins(db: db), [])
+    }
+
+    func testUnknownOptionsAreStillRefused() throws {
+        for (words, option) in [(["--bogus", "1", "2"], "--bogus"), (["1", "2", "--bogus"], "--bogus"),
+                                (["-33.9", "--bogus", "151.2"], "--bogus"), (["-x", "1", "2"], "-x"),
+                                (["Naples", "--wiat"], "--wiat")] {
+            let r = try drop(words)
+            XCTAssertNotEqual(r.status, 0, "\(words)")
+            XCTAssertEqual(r.stdout, "", "\(words)")
+            XCTAssertEqual(stderrLines(r.stderr).first, "Error: Unknown option '\(option)'", "\(words): \(r.stderr)")
+        }
+        XCTAssertEqual(try pins(db: db), [])
+    }
+}
