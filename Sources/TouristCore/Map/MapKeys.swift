@@ -13,7 +13,6 @@ public enum MapCommand: Equatable, Sendable {
     case nextPin
     case previousPin
     case goTo
-    case settings
     case help
     case quit
     // While a pin is picked up.
@@ -50,7 +49,6 @@ public enum MapKeys {
         KeyBinding([[.char("x")], [.delete]], .deletePin, help: "delete the pin under the cursor"),
         KeyBinding([[KeyEntry(.tab, .nextPin)], [KeyEntry(.backTab, .previousPin)]], help: "next / previous pin"),
         KeyBinding([[.char("g")], [.char("/")]], .goTo, help: "go to a place or LAT, LON"),
-        KeyBinding([[.char("s")]], .settings, help: "settings"),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help"),
         KeyBinding([[.char("q")]], .quit, help: "quit"),
     ], notes: [HelpRow("mouse", "click moves, hold drops a pin, wheel zooms")])

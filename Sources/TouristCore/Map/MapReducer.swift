@@ -88,8 +88,6 @@ struct MapReducer: Sendable {
             state.setMapMode(.goTo(GoToPrompt()))
         case .help:
             state.overlay = .help
-        case .settings:
-            state.message = StatusMessage("The settings screen is not available in this version yet.")
         case .moveCursor, .pan, .zoom, .dropMovedPin, .putBack, .refuseQuit:
             break
         }
