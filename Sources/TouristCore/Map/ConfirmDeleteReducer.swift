@@ -16,3 +16,17 @@ struct ConfirmDeleteReducer: Sendable {
         return []
     }
 }
+
+/// What a key does in the delete-pin dialog.
+public enum ConfirmCommand: Equatable, Sendable {
+    case delete
+    case keep
+}
+
+/// The delete dialog's keys; its hint row is written from them.
+public enum ConfirmKeys {
+    public static let table = KeyTable<ConfirmCommand>([
+        KeyBinding([[.char("y"), .char("Y"), .enter]], .delete, help: "delete the pin", hint: "Delete"),
+        KeyBinding([[.char("n"), .char("N"), .escape, .char("q")]], .keep, help: "keep it", hint: "Keep"),
+    ])
+}

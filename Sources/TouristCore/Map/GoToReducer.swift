@@ -97,3 +97,26 @@ struct GoToReducer: Sendable {
         return []
     }
 }
+
+/// What a key does in the go-to prompt; any other character is typed.
+public enum GoToCommand: Equatable, Sendable {
+    case cancel
+    case go
+    case erase
+    case clear
+    case next
+    case previous
+    case complete
+}
+
+/// The go-to prompt's keys; its hint line is written from them.
+public enum GoToKeys {
+    public static let table = KeyTable<GoToCommand>([
+        KeyBinding([[KeyEntry(.up, .previous), KeyEntry(.down, .next)]], help: "pick a suggestion", hint: "pick"),
+        KeyBinding([[.tab]], .complete, help: "complete the name", hint: "completes"),
+        KeyBinding([[.escape]], .cancel, help: "cancel", hint: "cancels"),
+        KeyBinding([[.enter]], .go, help: "go there"),
+        KeyBinding([[.backspace]], .erase, help: "erase a character"),
+        KeyBinding([[.control("u")]], .clear, help: "clear the text"),
+    ])
+}

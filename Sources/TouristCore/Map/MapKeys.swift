@@ -60,38 +60,3 @@ public enum MapKeys {
         KeyBinding([[.char("q")]], .refuseQuit, help: "quit, once the pin is dropped or put back"),
     ])
 }
-
-/// What a key does in the delete-pin dialog.
-public enum ConfirmCommand: Equatable, Sendable {
-    case delete
-    case keep
-}
-
-public enum ConfirmKeys {
-    public static let table = KeyTable<ConfirmCommand>([
-        KeyBinding([[.char("y"), .char("Y"), .enter]], .delete, help: "delete the pin", hint: "Delete"),
-        KeyBinding([[.char("n"), .char("N"), .escape, .char("q")]], .keep, help: "keep it", hint: "Keep"),
-    ])
-}
-
-/// What a key does in the go-to prompt; any other character is typed.
-public enum GoToCommand: Equatable, Sendable {
-    case cancel
-    case go
-    case erase
-    case clear
-    case next
-    case previous
-    case complete
-}
-
-public enum GoToKeys {
-    public static let table = KeyTable<GoToCommand>([
-        KeyBinding([[KeyEntry(.up, .previous), KeyEntry(.down, .next)]], help: "pick a suggestion", hint: "pick"),
-        KeyBinding([[.tab]], .complete, help: "complete the name", hint: "completes"),
-        KeyBinding([[.escape]], .cancel, help: "cancel", hint: "cancels"),
-        KeyBinding([[.enter]], .go, help: "go there"),
-        KeyBinding([[.backspace]], .erase, help: "erase a character"),
-        KeyBinding([[.control("u")]], .clear, help: "clear the text"),
-    ])
-}

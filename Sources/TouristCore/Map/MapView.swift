@@ -15,8 +15,12 @@ enum MapView {
         }
         var dragged: Pin.ID?
         if case let .dragging(id, _) = screen.mode { dragged = id }
-        buffer.render(PinsWidget(state: state, dragged: dragged, theme: theme), in: area)
-        buffer.render(StatusLine(state: state, moving: dragged != nil, theme: theme), in: layout.status)
+        buffer.render(PinsWidget(pins: state.pins, camera: state.camera, dragged: dragged,
+                                 capabilities: state.capabilities, theme: theme), in: area)
+        let status = StatusLine(cursor: state.camera.cursor, zoom: state.camera.zoom, place: state.cursorPlace,
+                                pinCount: state.pins.count, moving: dragged != nil,
+                                unicode: state.capabilities.unicode, theme: theme)
+        buffer.render(status, in: layout.status)
         if let message = state.message {
             buffer.render(MessageLine(message: message, theme: theme), in: layout.message)
         }
@@ -33,17 +37,20 @@ enum MapView {
     }
 }
 
-/// Pins, clusters and the cursor over the map.
+/// Pins, clusters and the cursor over the map, seen through the camera.
 struct PinsWidget: Widget {
-    var state: AppState
+    var pins: [Pin]
+    var camera: MapCamera
     /// The pin being moved: drawn at the cursor, not where it was.
     var dragged: Pin.ID?
+    var capabilities: TerminalCapabilities
     var theme: Theme
 
     func render(area: Rect, into buffer: inout CellBuffer) {
-        let u = state.capabilities.unicode
-        let layout = PinLayout(pins: state.pins, viewport: state.viewport, excluding: dragged)
-        let cursor = state.cursorCell
+        let u = capabilities.unicode
+        let layout = PinLayout(pins: pins, viewport: camera.viewport(width: area.width, height: area.height),
+                               excluding: dragged)
+        let cursor = camera.cursorCell(width: area.width, height: area.height)
         var cursorOnMarker = false
         for marker in layout.markers {
             let underCursor = dragged == nil && marker.covers(col: cursor.col, row: cursor.row)
@@ -57,7 +64,7 @@ struct PinsWidget: Widget {
                 let pinStyle = underCursor ? theme.highlight : theme.pin
                 style.fg = pinStyle.fg
                 style.attributes = pinStyle.attributes
-                if underCursor || state.capabilities.colors == .none { style.bg = pinStyle.bg }
+                if underCursor || capabilities.colors == .none { style.bg = pinStyle.bg }
                 buffer[x, y] = Cell(u ? "\u{25CF}" : "o", style: style)
             }
         }
@@ -77,29 +84,33 @@ struct PinsWidget: Widget {
 /// The map's status line: where the cursor is, the zoom, the nearest place,
 /// the number of pins and the map's hint keys.
 struct StatusLine: Widget {
-    var state: AppState
+    var cursor: GeoPoint
+    var zoom: Int
+    var place: NearPlace?
+    var pinCount: Int
     var moving: Bool
+    var unicode: Bool
     var theme: Theme
 
     func render(area: Rect, into buffer: inout CellBuffer) {
         let row = area.y
         buffer.clear(area, style: theme.status)
-        let u = state.capabilities.unicode
+        let u = unicode
         let sep = u ? " \u{2502} " : " | "
-        var left = " \(state.camera.cursor.formatted(.hemispheres(degreeSign: u)))\(sep)z\(state.camera.zoom)"
+        var left = " \(cursor.formatted(.hemispheres(degreeSign: u)))\(sep)z\(zoom)"
         if moving { left += "\(sep)MOVING PIN" }
-        var place = ""
-        if let near = state.cursorPlace {
-            place = near.distanceKm < 1 ? near.name : "\(near.name) (\(StatusLine.formatDistance(near.distanceKm)))"
+        var placeText = ""
+        if let near = place {
+            placeText = near.distanceKm < 1 ? near.name : "\(near.name) (\(StatusLine.formatDistance(near.distanceKm)))"
         }
         let hints = MapKeys.browsing.hints(unicode: u).map { "\($0.key) \($0.label)" }.joined(separator: sep)
-        let right = "\(state.pins.count) pin\(state.pins.count == 1 ? "" : "s")\(sep)\(hints) "
+        let right = "\(pinCount) pin\(pinCount == 1 ? "" : "s")\(sep)\(hints) "
         let used = buffer.put(left, x: area.x, y: row, style: theme.status, maxWidth: area.width)
         let rightX = area.right - right.displayWidth
         if rightX > area.x + used + 1 { buffer.put(right, x: rightX, y: row, style: theme.statusDim) }
-        if !place.isEmpty {
+        if !placeText.isEmpty {
             let room = max(0, (rightX > area.x + used + 1 ? rightX : area.right) - area.x - used - sep.displayWidth - 1)
-            buffer.put(sep + place.truncated(to: room), x: area.x + used, y: row, style: theme.status,
+            buffer.put(sep + placeText.truncated(to: room), x: area.x + used, y: row, style: theme.status,
                        maxWidth: room + sep.displayWidth)
         }
     }
