@@ -1,3 +1,5 @@
+import Foundation
+
 /// Density ramp used for braille and block elements: more ink, heavier glyph.
 private let densityRamp: [Unicode.Scalar] = [" ", ".", ":", "o", "O", "#"]
 
@@ -68,7 +70,9 @@ public func asciiFallback(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
     case 0x25E6, 0x25CB, 0x25CE, 0x25C9, 0x2218, 0x00B0: return "o"
     case 0x25A0, 0x25AA, 0x25FC, 0x25FE: return "#"
     case 0x25A1, 0x25AB, 0x25FB, 0x25FD: return "o"
-    case 0x00B7, 0x2026, 0x2219, 0x22C5: return "."
+    case 0x00B7, 0x2219, 0x22C5: return "."
+    // The truncation mark: `~` reads as a cut, `.` as the end of a sentence.
+    case 0x2026: return "~"
     case 0x2010...0x2015, 0x2212: return "-"
     case 0x2018, 0x2019, 0x201A, 0x2032: return "'"
     case 0x201C, 0x201D, 0x201E, 0x2033: return "\""
@@ -76,7 +80,27 @@ public func asciiFallback(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
     case 0x00D7, 0x2715, 0x2716, 0x2717, 0x2718: return "x"
     case 0x2713, 0x2714: return "+"
     default:
-        return latinBase[v] ?? "?"
+        return latinBase[v] ?? foldedLetter(scalar) ?? "?"
+    }
+}
+
+/// Letters outside the table above (ș, ǎ, ạ…) lose their marks the long way.
+private func foldedLetter(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+    guard scalar.properties.isAlphabetic else { return nil }
+    let folded = String(scalar).folding(options: .diacriticInsensitive, locale: nil).unicodeScalars
+    guard folded.count == 1, let f = folded.first, (0x20..<0x7F).contains(f.value) else { return nil }
+    return f
+}
+
+extension CellBuffer {
+    /// Replaces every symbol a terminal without UTF-8 cannot show with its
+    /// ASCII stand-in (`asciiFallback`).
+    public mutating func makeASCII() {
+        for y in 0..<height {
+            for x in 0..<width where !self[x, y].symbol.isASCII {
+                self[x, y].symbol = asciiFallback(self[x, y].symbol)
+            }
+        }
     }
 }
 

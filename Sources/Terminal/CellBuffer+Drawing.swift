@@ -68,7 +68,7 @@ extension CellBuffer {
     public mutating func putCentered(_ text: String, y: Int, x: Int = 0, width w: Int? = nil,
                                      style: Style = .plain) -> Int {
         let span = w ?? (width - x)
-        let length = text.unicodeScalars.count
+        let length = text.displayWidth
         let start = x + max(0, (span - length) / 2)
         put(text, x: start, y: y, style: style, maxWidth: max(0, x + span - start))
         return start

@@ -2,11 +2,31 @@ import Foundation
 import Terminal
 import WorldMap
 
-/// Which screen has the keyboard (STYLE 9). Settings come later.
+/// The screen that has the keyboard, owning its own state (STYLE 9). The
+/// photo and settings screens come next, each a case with its own state.
 public enum Screen: Equatable, Sendable {
-    case map
-    case album(Pin.ID)
+    case map(MapScreen)
+    case album(AlbumScreen)
+}
+
+/// Something drawn over the current screen, which stays as it is underneath:
+/// closing the overlay shows exactly that screen again.
+public enum Overlay: Equatable, Sendable {
+    /// The keys of the screen underneath.
     case help
+}
+
+/// The map screen's own state: what it is in the middle of, and a mouse
+/// button held down on it.
+public struct MapScreen: Equatable, Sendable {
+    public var mode: MapMode
+    /// When the left button went down on the map, for press-and-hold.
+    public var mousePress: MousePress?
+
+    public init(mode: MapMode = .browsing, mousePress: MousePress? = nil) {
+        self.mode = mode
+        self.mousePress = mousePress
+    }
 }
 
 /// What the map screen is in the middle of.
@@ -93,8 +113,11 @@ public struct MousePress: Equatable, Sendable {
 
 /// Everything the app shows, in one value.
 public struct AppState: Equatable, Sendable {
-    public var screen: Screen = .map
-    public var mode: MapMode = .browsing
+    /// The screen shown, with its state.
+    public var screen: Screen = .map(MapScreen())
+    /// Drawn over `screen`, which keeps the keyboard only once it is closed.
+    public var overlay: Overlay?
+    /// The map's view; it stays while other screens are shown.
     public var camera: MapCamera
     public var pins: [Pin] = []
     public var settings = MapSettings()
@@ -104,10 +127,6 @@ public struct AppState: Equatable, Sendable {
     public var message: StatusMessage?
     /// Name of the place nearest the cursor and how far it is.
     public var cursorPlace: NearPlace?
-    /// When the left button went down on the map, for press-and-hold.
-    public var mousePress: MousePress?
-    /// The open album, while the album screen is shown.
-    public var album: AlbumScreen?
 
     public init(camera: MapCamera, width: Int, height: Int,
                 capabilities: TerminalCapabilities = TerminalCapabilities(unicode: true, colors: .indexed256)) {
@@ -131,4 +150,16 @@ public struct AppState: Equatable, Sendable {
     public var cursorCell: (col: Int, row: Int) { camera.cursorCell(width: width, height: mapHeight) }
 
     public func pin(_ id: Pin.ID) -> Pin? { pins.first { $0.id == id } }
+
+    /// The map screen's state, when the map is shown.
+    public var map: MapScreen? {
+        if case let .map(map) = screen { return map }
+        return nil
+    }
+
+    /// The open album, when the album screen is shown.
+    public var album: AlbumScreen? {
+        if case let .album(album) = screen { return album }
+        return nil
+    }
 }

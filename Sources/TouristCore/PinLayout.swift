@@ -1,3 +1,4 @@
+import Terminal
 import WorldMap
 
 /// Where pins land on screen at the current zoom. Pins that would share a
@@ -41,7 +42,7 @@ public struct PinLayout: Equatable, Sendable {
             }
         }
         for i in markers.indices where markers[i].isCluster {
-            let labelWidth = PinLayout.countLabel(markers[i].pins.count).unicodeScalars.count
+            let labelWidth = PinLayout.countLabel(markers[i].pins.count).displayWidth
             let slotEnd = (markers[i].col / PinLayout.slotWidth + 1) * PinLayout.slotWidth
             markers[i].width = labelWidth
             markers[i].col = max(0, min(markers[i].col, min(slotEnd, w) - labelWidth))

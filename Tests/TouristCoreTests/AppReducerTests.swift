@@ -1,6 +1,6 @@
 import AlbumMachine
 import Terminal
-import TouristCore
+@testable import TouristCore
 import WorldMap
 import XCTest
 
@@ -103,9 +103,9 @@ final class AppReducerTests: XCTestCase {
         let pin = Pin(id: 3, coordinate: state.camera.cursor, name: "Naples")
         state.pins = [pin]
         XCTAssertEqual(send(&state, .char("x")), [])
-        XCTAssertEqual(state.mode, .confirmDelete(pin: 3))
+        XCTAssertEqual(state.map?.mode, .confirmDelete(pin: 3))
         XCTAssertEqual(send(&state, .char("n")), [])
-        XCTAssertEqual(state.mode, .browsing)
+        XCTAssertEqual(state.map?.mode, .browsing)
         XCTAssertEqual(state.pins, [pin])
         send(&state, .delete)
         XCTAssertEqual(send(&state, .char("y")), [.deletePin(3), .album(3, .pinDeleted)])
@@ -130,11 +130,11 @@ final class AppReducerTests: XCTestCase {
         let start = state.camera.cursor
         state.pins = [Pin(id: 5, coordinate: start, name: "Naples")]
         send(&state, .char("m"))
-        XCTAssertEqual(state.mode, .dragging(pin: 5, from: start))
+        XCTAssertEqual(state.map?.mode, .dragging(pin: 5, from: start))
         send(&state, .right)
         send(&state, .right)
         XCTAssertEqual(send(&state, .escape), [.saveMapView(state.camera.state)])
-        XCTAssertEqual(state.mode, .browsing)
+        XCTAssertEqual(state.map?.mode, .browsing)
         XCTAssertEqual(state.pins[0].coordinate, start)
         XCTAssertEqual(state.camera.cursor.latitude, start.latitude, accuracy: 1e-9)
 
@@ -144,7 +144,7 @@ final class AppReducerTests: XCTestCase {
         XCTAssertEqual(send(&state, .enter), [.movePin(5, to: target, name: "Naples, Campania, IT"),
                                               .album(5, .pinMoved(PinPlace(latitude: target.latitude, longitude: target.longitude)))])
         XCTAssertEqual(state.pins[0].coordinate, target)
-        XCTAssertEqual(state.mode, .browsing)
+        XCTAssertEqual(state.map?.mode, .browsing)
     }
 
     func testDraggingCanBeTurnedOff() {
@@ -152,7 +152,7 @@ final class AppReducerTests: XCTestCase {
         state.settings.allowDrag = false
         state.pins = [Pin(id: 5, coordinate: state.camera.cursor, name: nil)]
         send(&state, .char("m"))
-        XCTAssertEqual(state.mode, .browsing)
+        XCTAssertEqual(state.map?.mode, .browsing)
         XCTAssertEqual(state.message?.text, "Moving pins is turned off in the settings.")
     }
 
@@ -175,14 +175,14 @@ final class AppReducerTests: XCTestCase {
         var state = makeState(at: GeoPoint(latitude: 0, longitude: 0), zoom: 3)
         send(&state, .char("g"))
         type(&state, "nap")
-        guard case let .goTo(prompt) = state.mode else { return XCTFail("prompt not open") }
+        guard case let .goTo(prompt)? = state.map?.mode else { return XCTFail("prompt not open") }
         XCTAssertEqual(prompt.suggestions.map(\.name), ["Naples"])
         send(&state, .tab)
-        guard case let .goTo(completed) = state.mode else { return XCTFail("prompt closed") }
+        guard case let .goTo(completed)? = state.map?.mode else { return XCTFail("prompt closed") }
         XCTAssertEqual(completed.text, "Naples")
         send(&state, .enter)
-        XCTAssertEqual(state.mode, .browsing)
-        XCTAssertEqual(state.camera.zoom, AppReducer.goToZoom)
+        XCTAssertEqual(state.map?.mode, .browsing)
+        XCTAssertEqual(state.camera.zoom, GoToReducer.goToZoom)
         XCTAssertEqual(state.camera.cursor.latitude, 40.8522, accuracy: 1e-6)
         XCTAssertEqual(state.message?.text, "Went to Naples, Campania, IT.")
     }
@@ -202,12 +202,12 @@ final class AppReducerTests: XCTestCase {
         send(&state, .char("g"))
         type(&state, "91, 10")
         XCTAssertEqual(send(&state, .enter), [])
-        guard case let .goTo(prompt) = state.mode else { return XCTFail("prompt closed") }
+        guard case let .goTo(prompt)? = state.map?.mode else { return XCTFail("prompt closed") }
         XCTAssertNotNil(prompt.error)
         XCTAssertTrue(prompt.error?.contains("90") ?? false, prompt.error ?? "")
         XCTAssertEqual(state.camera, camera)
         send(&state, .escape)
-        XCTAssertEqual(state.mode, .browsing)
+        XCTAssertEqual(state.map?.mode, .browsing)
         XCTAssertEqual(state.camera, camera)
     }
 
@@ -216,7 +216,7 @@ final class AppReducerTests: XCTestCase {
         send(&state, .char("g"))
         type(&state, "Atlantis")
         send(&state, .enter)
-        guard case let .goTo(prompt) = state.mode else { return XCTFail("prompt closed") }
+        guard case let .goTo(prompt)? = state.map?.mode else { return XCTFail("prompt closed") }
         XCTAssertEqual(prompt.error, "No place called \u{201C}Atlantis\u{201D}.")
     }
 
@@ -237,7 +237,7 @@ final class AppReducerTests: XCTestCase {
         state.pins = [Pin(id: 5, coordinate: state.camera.cursor, name: nil)]
         send(&state, .char("m"))
         _ = reducer.reduce(&state, .event(.resize(width: 50, height: 14), time: 0))
-        guard case .dragging(pin: 5, _) = state.mode else { return XCTFail("drag lost") }
+        guard case .dragging(pin: 5, _)? = state.map?.mode else { return XCTFail("drag lost") }
         let cell = state.cursorCell
         XCTAssertTrue(cell.col >= 0 && cell.col < 50 && cell.row >= 0 && cell.row < state.mapHeight)
     }
@@ -258,12 +258,14 @@ final class AppReducerTests: XCTestCase {
         XCTAssertEqual(state.cursorCell.col, 12)
     }
 
-    func testHelpOpensAndAnyKeyCloses() {
+    func testHelpOpensOverTheMapAndAnyKeyClosesIt() {
         var state = makeState()
         send(&state, .char("?"))
-        XCTAssertEqual(state.screen, .help)
-        send(&state, .char("z"))
-        XCTAssertEqual(state.screen, .map)
+        XCTAssertEqual(state.overlay, .help)
+        XCTAssertEqual(state.screen, .map(MapScreen()))
+        XCTAssertEqual(send(&state, .char("z")), [])
+        XCTAssertNil(state.overlay)
+        XCTAssertEqual(state.screen, .map(MapScreen()))
     }
 
     func testPinsLoadedElsewhereEndADragOfADeletedPin() {
@@ -271,7 +273,7 @@ final class AppReducerTests: XCTestCase {
         state.pins = [Pin(id: 5, coordinate: state.camera.cursor, name: nil)]
         send(&state, .char("m"))
         _ = reducer.reduce(&state, .pinsLoaded([]))
-        XCTAssertEqual(state.mode, .browsing)
+        XCTAssertEqual(state.map?.mode, .browsing)
         XCTAssertEqual(state.message?.kind, .error)
     }
 }

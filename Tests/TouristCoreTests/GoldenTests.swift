@@ -102,16 +102,16 @@ final class GoldenTests: XCTestCase {
     func testGoToPromptAndDeleteDialog() throws {
         let naples = GeoPoint(latitude: 40.8522, longitude: 14.2681)
         var s = state(center: naples, zoom: 10)
-        s.mode = .goTo(GoToPrompt(text: "Na", suggestions: testPlaces.complete("Na", 6), selected: 0))
+        s.screen = .map(MapScreen(mode: .goTo(GoToPrompt(text: "Na", suggestions: testPlaces.complete("Na", 6), selected: 0))))
         try assertGolden(try render(s), "goto-prompt")
         s.pins = [Pin(id: 1, coordinate: naples, name: "Naples, Campania, IT")]
-        s.mode = .confirmDelete(pin: 1)
+        s.screen = .map(MapScreen(mode: .confirmDelete(pin: 1)))
         try assertGolden(try render(s), "delete-dialog")
     }
 
     func testHelpOverlay() throws {
         var s = state(center: GeoPoint(latitude: 20, longitude: 0), zoom: 1)
-        s.screen = .help
+        s.overlay = .help
         try assertGolden(try render(s), "help")
     }
 
@@ -126,7 +126,7 @@ final class GoldenTests: XCTestCase {
         let naples = GeoPoint(latitude: 40.8522, longitude: 14.2681)
         var s = state(center: naples, zoom: 10)
         s.pins = [Pin(id: 1, coordinate: naples, name: "Evil\u{1B}[2J\u{07}name")]
-        s.mode = .confirmDelete(pin: 1)
+        s.screen = .map(MapScreen(mode: .confirmDelete(pin: 1)))
         let buffer = try render(s)
         XCTAssertFalse(buffer.cells.contains { $0.symbol.value < 0x20 || $0.symbol.value == 0x7F })
         XCTAssertTrue(buffer.text.contains("Evil\u{FFFD}[2J\u{FFFD}name"))

@@ -3,12 +3,22 @@ import WorldMap
 
 /// Paints a rasterised map into cells: braille strokes over land or sea
 /// backgrounds, or ASCII shapes when the terminal cannot show braille.
-public enum MapWidget {
-    public static func render(_ raster: MapRaster, theme: Theme, capabilities: TerminalCapabilities,
-                              into buffer: inout CellBuffer, x: Int = 0, y: Int = 0) {
+public struct MapWidget: Widget {
+    public var raster: MapRaster
+    public var theme: Theme
+    public var capabilities: TerminalCapabilities
+
+    public init(raster: MapRaster, theme: Theme, capabilities: TerminalCapabilities) {
+        self.raster = raster
+        self.theme = theme
+        self.capabilities = capabilities
+    }
+
+    /// Paints the raster from the area's top left corner, clipped to the area.
+    public func render(area: Rect, into buffer: inout CellBuffer) {
         let colorless = capabilities.colors == .none
-        for row in 0..<raster.height {
-            for col in 0..<raster.width {
+        for row in 0..<min(raster.height, area.height) {
+            for col in 0..<min(raster.width, area.width) {
                 let i = row * raster.width + col
                 let isLand = raster.land[i].nonzeroBitCount >= 4
                 var style = isLand ? theme.land : theme.sea
@@ -17,9 +27,9 @@ public enum MapWidget {
                 if coast != 0 || border != 0 {
                     style.fg = coast != 0 ? theme.coast : theme.border
                     if capabilities.unicode {
-                        symbol = braille(coast | border)
+                        symbol = MapWidget.braille(coast | border)
                     } else {
-                        symbol = coast != 0 ? asciiStroke(coast) : "."
+                        symbol = coast != 0 ? MapWidget.asciiStroke(coast) : "."
                     }
                 } else if colorless && isLand && (row + col) % 2 == 0 {
                     // Without colour, a light stipple tells land from sea.
@@ -27,7 +37,7 @@ public enum MapWidget {
                 } else {
                     symbol = " "
                 }
-                buffer[x + col, y + row] = Cell(symbol, style: style)
+                buffer[area.x + col, area.y + row] = Cell(symbol, style: style)
             }
         }
     }

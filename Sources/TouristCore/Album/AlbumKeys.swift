@@ -1,0 +1,39 @@
+import Terminal
+
+/// What a key does on the album screen.
+public enum AlbumCommand: Equatable, Sendable {
+    /// By columns (`dx`) or grid rows (`dy`).
+    case move(dx: Int, dy: Int)
+    case first
+    case last
+    case toggleMark
+    case deletePhoto
+    case deleteMarked
+    case newCollection
+    case addMore
+    case retry
+    case back
+    case help
+}
+
+/// The album screen's keys (SPEC 3).
+public enum AlbumKeys {
+    public static let table = KeyTable<AlbumCommand>([
+        KeyBinding([
+            [KeyEntry(.left, .move(dx: -1, dy: 0)), KeyEntry(.right, .move(dx: 1, dy: 0)),
+             KeyEntry(.up, .move(dx: 0, dy: -1)), KeyEntry(.down, .move(dx: 0, dy: 1))],
+            [KeyEntry(.char("h"), .move(dx: -1, dy: 0)), KeyEntry(.char("j"), .move(dx: 0, dy: 1)),
+             KeyEntry(.char("k"), .move(dx: 0, dy: -1)), KeyEntry(.char("l"), .move(dx: 1, dy: 0))],
+        ], help: "move the selection"),
+        KeyBinding([[KeyEntry(.home, .first)], [KeyEntry(.end, .last)]], help: "first / last photo"),
+        KeyBinding([[.char("x")], [.delete]], .deletePhoto, help: "delete the selected photo", hint: "delete", hintOrder: 3),
+        KeyBinding([[.char(" ")]], .toggleMark, help: "mark / unmark the photo", hint: "mark", hintOrder: 4),
+        KeyBinding([[.char("X")]], .deleteMarked, help: "delete the marked photos", hint: "delete marked", hintOrder: 5),
+        KeyBinding([[.char("n")]], .newCollection, help: "New Collection (once every photo is in)",
+                   hint: "New Collection", hintOrder: 1),
+        KeyBinding([[.char("a")]], .addMore, help: "add more photos", hint: "Add more", hintOrder: 2),
+        KeyBinding([[.char("r")]], .retry, help: "retry what failed", hint: "retry", hintOrder: 6),
+        KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the map", hint: "map", hintOrder: 7),
+        KeyBinding([[.char("?")]], .help, help: "this help", hint: "help", hintOrder: 8),
+    ])
+}

@@ -1,0 +1,96 @@
+import AlbumMachine
+import Terminal
+
+/// The album screen: moving the selection, marking and deleting photos, New
+/// Collection, Add more, retry, and back to the map.
+struct AlbumScreenReducer: Sendable {
+    func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+        guard var album = state.album, let command = AlbumKeys.table.command(for: key) else { return [] }
+        let grid = AlbumGrid(width: state.width, height: state.height)
+        let last = max(0, album.photos.count - 1)
+        var effects: [AppEffect] = []
+        switch command {
+        case .back:
+            state.screen = .map(MapScreen())
+            return []
+        case .move(-1, 0): album.selected = max(0, album.selected - 1)
+        case .move(1, 0): album.selected = min(last, album.selected + 1)
+        case .move(0, -1): if album.selected >= grid.columns { album.selected -= grid.columns }
+        case .move(0, 1): album.selected = min(last, album.selected + grid.columns)
+        case .move: break
+        case .first: album.selected = 0
+        case .last: album.selected = last
+        case .toggleMark:
+            if let photo = album.selectedPhoto {
+                if album.marked.contains(photo.id) { album.marked.remove(photo.id) } else { album.marked.insert(photo.id) }
+                album.selected = min(last, album.selected + 1)
+            }
+        case .deletePhoto:
+            guard let photo = album.selectedPhoto else {
+                state.message = StatusMessage("No photo to delete.")
+                break
+            }
+            album.remove([photo.id])
+            effects = [.album(album.pinID, .deletePhotos([photo.id]))]
+        case .deleteMarked:
+            guard !album.marked.isEmpty else {
+                state.message = StatusMessage("Mark photos with space first.")
+                break
+            }
+            let ids = album.photos.map(\.id).filter(album.marked.contains)
+            album.remove(album.marked)
+            state.message = StatusMessage("Deleted \(ids.count) photo\(ids.count == 1 ? "" : "s").")
+            effects = [.album(album.pinID, .deletePhotos(ids))]
+        case .newCollection:
+            if let snap = album.snapshot, !snap.isNewCollectionEnabled {
+                state.message = StatusMessage("Still downloading: New Collection is available once every photo is in.")
+            } else {
+                effects = [.album(album.pinID, .newCollection)]
+            }
+        case .addMore:
+            effects = [.album(album.pinID, .addMore)]
+        case .retry:
+            if case .failed? = album.snapshot?.status {
+                effects = [.album(album.pinID, .retry(photo: nil))]
+            } else if let photo = album.selectedPhoto, photo.state.isFailed {
+                effects = [.album(album.pinID, .retry(photo: photo.id))]
+            } else if album.photos.contains(where: { $0.state.isFailed }) {
+                effects = [.album(album.pinID, .retry(photo: nil))]
+            } else {
+                state.message = StatusMessage("Nothing to retry.")
+            }
+        case .help:
+            state.overlay = .help
+        }
+        album.keepSelectionVisible(grid)
+        state.screen = .album(album)
+        return effects
+    }
+
+    /// A fresh snapshot of the open album from the store and the album machine.
+    func loaded(_ snapshot: AlbumSnapshot, _ state: inout AppState) {
+        let grid = AlbumGrid(width: state.width, height: state.height)
+        state.updateAlbum { album in
+            guard album.pinID == snapshot.pinID else { return }
+            album.apply(snapshot)
+            album.keepSelectionVisible(grid)
+        }
+    }
+
+    /// After a resize: the selection stays on screen.
+    func keepSelectionVisible(_ state: inout AppState) {
+        let grid = AlbumGrid(width: state.width, height: state.height)
+        state.updateAlbum { $0.keepSelectionVisible(grid) }
+    }
+}
+
+extension AlbumScreen {
+    /// Scrolls the grid so the selected photo is on screen.
+    mutating func keepSelectionVisible(_ grid: AlbumGrid) {
+        let row = selected / grid.columns
+        var top = topRow
+        if row < top { top = row }
+        if row >= top + grid.visibleRows { top = row - grid.visibleRows + 1 }
+        topRow = max(0, top)
+    }
+}

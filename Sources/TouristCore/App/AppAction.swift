@@ -1,0 +1,65 @@
+import Foundation
+import Terminal
+import WorldMap
+import Gazetteer
+import AlbumMachine
+
+/// Something that happened: a key, a mouse report, a resize, or the result
+/// of work done elsewhere (the store).
+public enum AppAction: Sendable {
+    case event(Event, time: Double)
+    case pinsLoaded([Pin])
+    case pinSaved(Pin)
+    case pinRemoved(Pin.ID)
+    case settingsLoaded(MapSettings)
+    case storeFailed(String)
+    /// The open album as the store and the album machine have it now.
+    case albumLoaded(AlbumSnapshot)
+    /// A message from the album machine about a pin's album.
+    case albumNotice(Pin.ID, String)
+}
+
+/// Work the runtime does for the reducer; results come back as actions.
+public enum AppEffect: Equatable, Sendable {
+    case insertPin(GeoPoint, name: String?)
+    case movePin(Pin.ID, to: GeoPoint, name: String?)
+    case deletePin(Pin.ID)
+    case saveMapView(MapViewState)
+    /// Load the album (and resume what was interrupted) for the album screen.
+    case openAlbum(Pin.ID)
+    /// An action for a pin's album machine.
+    case album(Pin.ID, AlbumAction)
+    case quit
+}
+
+/// Place lookups the map needs: a struct of closures with a live value over
+/// the bundled gazetteer and values tests control.
+public struct PlaceLookup: Sendable {
+    public var nearest: @Sendable (GeoPoint) -> (name: String, distanceKm: Double)?
+    public var complete: @Sendable (String, Int) -> [PlaceSuggestion]
+    public var named: @Sendable (String) -> PlaceSuggestion?
+
+    public init(nearest: @escaping @Sendable (GeoPoint) -> (name: String, distanceKm: Double)?,
+                complete: @escaping @Sendable (String, Int) -> [PlaceSuggestion],
+                named: @escaping @Sendable (String) -> PlaceSuggestion?) {
+        self.nearest = nearest
+        self.complete = complete
+        self.named = named
+    }
+
+    public static func live(_ gazetteer: Gazetteer) -> PlaceLookup {
+        @Sendable func suggestion(_ p: Place) -> PlaceSuggestion {
+            PlaceSuggestion(name: p.name, displayName: p.displayName, coordinate: p.coordinate, population: p.population)
+        }
+        return PlaceLookup(
+            nearest: { point in
+                gazetteer.nearest(to: point).map { (name: $0.place.displayName, distanceKm: $0.distanceKm) }
+            },
+            complete: { text, limit in gazetteer.complete(text, limit: limit).map(suggestion) },
+            named: { text in gazetteer.place(named: text).map(suggestion) }
+        )
+    }
+
+    /// No places at all.
+    public static let none = PlaceLookup(nearest: { _ in nil }, complete: { _, _ in [] }, named: { _ in nil })
+}

@@ -1,0 +1,164 @@
+import Terminal
+import WorldMap
+
+/// The app's reducer: a thin router. Keys and mouse reports go to the overlay
+/// if one is shown, else to the active screen's reducer; what concerns every
+/// screen (resize, a terminal too small, the store's answers) is handled here.
+public struct AppReducer: Sendable {
+    public var places: PlaceLookup
+
+    public init(places: PlaceLookup) {
+        self.places = places
+    }
+
+    var map: MapReducer { MapReducer(places: places) }
+    var album: AlbumScreenReducer { AlbumScreenReducer() }
+    var help: HelpReducer { HelpReducer() }
+
+    public func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+        let cameraBefore = state.camera
+        var effects: [AppEffect] = []
+        switch action {
+        case let .event(event, time):
+            effects = route(event, time: time, &state)
+        case let .pinsLoaded(pins):
+            state.pins = pins
+            forgetDeletedPins(&state)
+        case let .pinSaved(pin):
+            if let i = state.pins.firstIndex(where: { $0.id == pin.id }) {
+                state.pins[i] = pin
+            } else {
+                state.pins.append(pin)
+            }
+        case let .pinRemoved(id):
+            state.pins.removeAll { $0.id == id }
+        case let .settingsLoaded(settings):
+            state.settings = settings
+        case let .storeFailed(message):
+            state.message = StatusMessage(message, kind: .error)
+        case let .albumLoaded(snapshot):
+            album.loaded(snapshot, &state)
+        case let .albumNotice(pinID, text):
+            if state.album?.pinID == pinID { state.message = StatusMessage(text) }
+        }
+        if state.camera != cameraBefore {
+            if state.camera.cursorX != cameraBefore.cursorX || state.camera.cursorY != cameraBefore.cursorY {
+                updateCursorPlace(&state)
+            }
+            effects.append(.saveMapView(state.camera.state))
+        }
+        return effects
+    }
+
+    private func route(_ event: Event, time: Double, _ state: inout AppState) -> [AppEffect] {
+        switch event {
+        case let .resize(width, height):
+            state.width = width
+            state.height = height
+            state.camera.clampCenter(height: state.mapHeight)
+            state.camera.scrollToCursor(width: state.width, height: state.mapHeight)
+            album.keepSelectionVisible(&state)
+            return []
+        case let .key(key):
+            if state.isTooSmall {
+                return key == .char("q") ? [.quit] : []
+            }
+            state.message = nil
+            if let overlay = state.overlay {
+                switch overlay {
+                case .help: return help.key(key, &state)
+                }
+            }
+            switch state.screen {
+            case .map: return map.key(key, &state)
+            case .album: return album.key(key, &state)
+            }
+        case let .mouse(mouse):
+            if state.isTooSmall || state.overlay != nil { return [] }
+            switch state.screen {
+            case .map: return map.mouse(mouse, time: time, &state)
+            case .album: return []
+            }
+        }
+    }
+
+    /// Pins deleted elsewhere (another process, a failed write) leave no screen pointing at them.
+    private func forgetDeletedPins(_ state: inout AppState) {
+        switch state.screen {
+        case let .map(screen):
+            switch screen.mode {
+            case let .dragging(id, _) where state.pin(id) == nil:
+                state.setMapMode(.browsing)
+                state.message = StatusMessage("The pin being moved was deleted elsewhere.", kind: .error)
+            case let .confirmDelete(id) where state.pin(id) == nil:
+                state.setMapMode(.browsing)
+            default:
+                break
+            }
+        case let .album(screen) where state.pin(screen.pinID) == nil:
+            state.screen = .map(MapScreen())
+            state.message = StatusMessage("That pin was deleted elsewhere.", kind: .error)
+        case .album:
+            break
+        }
+    }
+
+    public func updateCursorPlace(_ state: inout AppState) {
+        state.cursorPlace = places.nearest(state.camera.cursor).map { NearPlace(name: $0.name, distanceKm: $0.distanceKm) }
+    }
+
+    /// The name a pin gets: the nearest known place, if one is near enough.
+    public func placeName(_ point: GeoPoint) -> String? { places.pinName(point) }
+
+    /// The pin the cursor is on: the nearest pin of the marker under the cursor.
+    public func pinUnderCursor(_ state: AppState) -> Pin? { state.pinUnderCursor }
+
+    public func label(_ pin: Pin) -> String { pin.label }
+}
+
+extension PlaceLookup {
+    /// A pin dropped farther than this from any known place gets no name.
+    public static let namingRadiusKm = 100.0
+
+    /// The name a pin at this point gets: the nearest known place, if one is near enough.
+    public func pinName(_ point: GeoPoint) -> String? {
+        guard let near = nearest(point), near.distanceKm <= PlaceLookup.namingRadiusKm else { return nil }
+        return near.name
+    }
+}
+
+extension Pin {
+    /// The pin in words: its name, or where it is.
+    public var label: String { name ?? "Pin at " + coordinate.formatted() }
+}
+
+extension AppState {
+    /// The pin the cursor is on: the nearest pin of the marker under the cursor.
+    public var pinUnderCursor: Pin? {
+        let layout = PinLayout(pins: pins, viewport: viewport)
+        let cell = cursorCell
+        guard let marker = layout.marker(atCol: cell.col, row: cell.row) else { return nil }
+        let cursor = camera.cursor
+        return marker.pins.compactMap(pin).min {
+            distanceKm($0.coordinate, cursor) < distanceKm($1.coordinate, cursor)
+        }
+    }
+
+    /// Changes the map screen's state; nothing when another screen is shown.
+    mutating func updateMap(_ change: (inout MapScreen) -> Void) {
+        guard case var .map(map) = screen else { return }
+        change(&map)
+        screen = .map(map)
+    }
+
+    mutating func setMapMode(_ mode: MapMode) {
+        updateMap { $0.mode = mode }
+    }
+
+    /// Changes the album screen's state; nothing when another screen is shown.
+    mutating func updateAlbum(_ change: (inout AlbumScreen) -> Void) {
+        guard case var .album(album) = screen else { return }
+        change(&album)
+        screen = .album(album)
+    }
+}

@@ -1,0 +1,76 @@
+import Terminal
+import WorldMap
+
+/// Draws the whole screen from the state: a pure function into a cell
+/// buffer. It lays the screen out, then routes to the active screen's view
+/// and draws the overlay on top.
+public enum AppView {
+    /// `raster` is the map for `state.viewport` (the runtime caches it while
+    /// the view does not change).
+    public static func render(_ state: AppState, raster: MapRaster?) -> CellBuffer {
+        var buffer = CellBuffer(width: state.width, height: state.height)
+        let theme = Theme.forDepth(state.capabilities.colors)
+        if state.isTooSmall {
+            buffer.render(TooSmallNotice(width: state.width, height: state.height, theme: theme), in: buffer.area)
+            return buffer
+        }
+        let layout = ScreenLayout(buffer.area)
+        switch state.screen {
+        case let .map(screen):
+            MapView.render(screen, state: state, raster: raster, theme: theme, layout: layout, into: &buffer)
+        case let .album(album):
+            AlbumView.render(album, state: state, theme: theme, layout: layout, into: &buffer)
+        }
+        if let overlay = state.overlay {
+            switch overlay {
+            case .help:
+                let help = HelpOverlay(rows: helpRows(for: state.screen, unicode: state.capabilities.unicode),
+                                       theme: theme, unicode: state.capabilities.unicode)
+                buffer.render(help, in: layout.main)
+            }
+        }
+        if !state.capabilities.unicode { buffer.makeASCII() }
+        return buffer
+    }
+
+    /// The help for a screen: its key table's rows.
+    static func helpRows(for screen: Screen, unicode: Bool) -> [HelpRow] {
+        switch screen {
+        case .map: return MapKeys.browsing.helpRows(unicode: unicode)
+        case .album: return AlbumKeys.table.helpRows(unicode: unicode)
+        }
+    }
+}
+
+/// The screen's areas: everything but the last row for the screen's content
+/// (its last row doubles as the message line), the last row for the status line.
+struct ScreenLayout: Equatable {
+    var main: Rect
+    var status: Rect
+    var message: Rect
+
+    init(_ screen: Rect) {
+        (main, status) = screen.splitBottom(1)
+        message = main.row(-1)
+    }
+}
+
+/// What is shown instead of everything when the terminal is below the minimum size.
+struct TooSmallNotice: Widget {
+    var width: Int
+    var height: Int
+    var theme: Theme
+
+    func render(area: Rect, into buffer: inout CellBuffer) {
+        let lines = [
+            "Terminal too small",
+            "\(width)x\(height); need \(AppState.minimumWidth)x\(AppState.minimumHeight)",
+            "Enlarge it, or press q to quit.",
+        ]
+        let top = area.y + max(0, (area.height - lines.count) / 2)
+        for (i, line) in lines.enumerated() {
+            let x = area.x + max(0, (area.width - line.displayWidth) / 2)
+            buffer.put(line, x: x, y: top + i, style: i == 0 ? theme.error : .plain, maxWidth: area.right - x)
+        }
+    }
+}

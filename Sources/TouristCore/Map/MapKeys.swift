@@ -1,0 +1,62 @@
+import Terminal
+
+/// What a key does on the map.
+public enum MapCommand: Equatable, Sendable {
+    case moveCursor(dx: Int, dy: Int)
+    /// By half a screen each way.
+    case pan(dx: Int, dy: Int)
+    case zoom(Int)
+    case dropPin
+    case openAlbum
+    case pickUp
+    case deletePin
+    case nextPin
+    case previousPin
+    case goTo
+    case help
+    case quit
+    // While a pin is picked up.
+    case dropMovedPin
+    case putBack
+    case refuseQuit
+}
+
+/// The map's keys (SPEC 3). Settings (`s`) join when the settings screen does.
+public enum MapKeys {
+    /// Moving the cursor, panning and zooming: the same while browsing and while moving a pin.
+    static let navigation: [KeyBinding<MapCommand>] = [
+        KeyBinding([
+            [KeyEntry(.left, .moveCursor(dx: -1, dy: 0)), KeyEntry(.right, .moveCursor(dx: 1, dy: 0)),
+             KeyEntry(.up, .moveCursor(dx: 0, dy: -1)), KeyEntry(.down, .moveCursor(dx: 0, dy: 1))],
+            [KeyEntry(.char("h"), .moveCursor(dx: -1, dy: 0)), KeyEntry(.char("j"), .moveCursor(dx: 0, dy: 1)),
+             KeyEntry(.char("k"), .moveCursor(dx: 0, dy: -1)), KeyEntry(.char("l"), .moveCursor(dx: 1, dy: 0))],
+        ], help: "move the cursor"),
+        KeyBinding([
+            [KeyEntry(.char("H"), .pan(dx: -1, dy: 0)), KeyEntry(.char("J"), .pan(dx: 0, dy: 1)),
+             KeyEntry(.char("K"), .pan(dx: 0, dy: -1)), KeyEntry(.char("L"), .pan(dx: 1, dy: 0))],
+            [KeyEntry(.shiftLeft, .pan(dx: -1, dy: 0)), KeyEntry(.shiftRight, .pan(dx: 1, dy: 0)),
+             KeyEntry(.shiftUp, .pan(dx: 0, dy: -1)), KeyEntry(.shiftDown, .pan(dx: 0, dy: 1))],
+        ], help: "pan half a screen"),
+        KeyBinding([[KeyEntry(.char("+"), .zoom(1)), KeyEntry(.char("="), .zoom(1))], [KeyEntry(.char("-"), .zoom(-1))]],
+                   separator: "  /  ", help: "zoom in / out"),
+    ]
+
+    /// Browsing the map.
+    public static let browsing = KeyTable<MapCommand>(navigation + [
+        KeyBinding([[.char("p")], [.char(" ")]], .dropPin, help: "drop a pin at the cursor"),
+        KeyBinding([[.enter]], .openAlbum, help: "open the pin's album"),
+        KeyBinding([[.char("m")]], .pickUp, help: "pick up a pin; Enter or m drops, Esc puts back"),
+        KeyBinding([[.char("x")], [.delete]], .deletePin, help: "delete the pin under the cursor"),
+        KeyBinding([[KeyEntry(.tab, .nextPin)], [KeyEntry(.backTab, .previousPin)]], help: "next / previous pin"),
+        KeyBinding([[.char("g")], [.char("/")]], .goTo, help: "go to a place or LAT, LON"),
+        KeyBinding([[.char("?")]], .help, help: "this help", hint: "help"),
+        KeyBinding([[.char("q")]], .quit, help: "quit"),
+    ], notes: [HelpRow("mouse", "click moves, hold drops a pin, wheel zooms")])
+
+    /// While a pin is picked up: it follows the cursor.
+    public static let dragging = KeyTable<MapCommand>(navigation + [
+        KeyBinding([[.enter], [.char("m")], [.char("p")], [.char(" ")]], .dropMovedPin, help: "drop the pin here"),
+        KeyBinding([[.escape]], .putBack, help: "put the pin back"),
+        KeyBinding([[.char("q")]], .refuseQuit, help: "quit, once the pin is dropped or put back"),
+    ])
+}

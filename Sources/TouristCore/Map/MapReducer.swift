@@ -1,0 +1,191 @@
+import AlbumMachine
+import Terminal
+import WorldMap
+
+/// The map screen: browsing, moving a pin, and the mouse. The delete dialog
+/// and the go-to prompt have reducers of their own.
+struct MapReducer: Sendable {
+    var places: PlaceLookup
+
+    /// Seconds the mouse button is held to drop a pin.
+    static let holdToDrop = 0.5
+
+    func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+        guard let screen = state.map else { return [] }
+        switch screen.mode {
+        case .browsing:
+            guard let command = MapKeys.browsing.command(for: key) else { return [] }
+            return browse(command, &state)
+        case let .dragging(id, from):
+            guard let command = MapKeys.dragging.command(for: key) else { return [] }
+            return drag(command, pin: id, from: from, &state)
+        case let .confirmDelete(id):
+            return ConfirmDeleteReducer().key(key, pin: id, &state)
+        case let .goTo(prompt):
+            return GoToReducer(places: places).key(key, prompt, &state)
+        }
+    }
+
+    /// Moves the view; false for commands that do something else.
+    private func navigate(_ command: MapCommand, _ state: inout AppState) -> Bool {
+        let w = state.width, h = state.mapHeight
+        switch command {
+        case let .moveCursor(dx, dy): state.camera.moveCursor(dx: dx, dy: dy, width: w, height: h)
+        case let .pan(dx, dy): state.camera.pan(dx: dx * (w / 2), dy: dy * (h / 2), width: w, height: h)
+        case let .zoom(steps): zoom(steps, &state)
+        default: return false
+        }
+        return true
+    }
+
+    private func zoom(_ steps: Int, _ state: inout AppState) {
+        let before = state.camera.zoom
+        state.camera.zoom(by: steps, width: state.width, height: state.mapHeight)
+        if state.camera.zoom == before {
+            state.message = StatusMessage(steps > 0 ? "Closest zoom reached." : "The whole world is in view.")
+        }
+    }
+
+    private func browse(_ command: MapCommand, _ state: inout AppState) -> [AppEffect] {
+        if navigate(command, &state) { return [] }
+        switch command {
+        case .quit:
+            return [.quit]
+        case .dropPin:
+            return dropPin(&state)
+        case .openAlbum:
+            if let pin = state.pinUnderCursor {
+                return openAlbum(pin, &state)
+            }
+            state.message = StatusMessage("No pin here. Press p to drop one.")
+        case .pickUp:
+            guard let pin = state.pinUnderCursor else {
+                state.message = StatusMessage("No pin here to move.")
+                return []
+            }
+            guard state.settings.allowDrag else {
+                state.message = StatusMessage("Moving pins is turned off in the settings.")
+                return []
+            }
+            state.setMapMode(.dragging(pin: pin.id, from: pin.coordinate))
+            state.camera.jump(to: pin.coordinate, width: state.width, height: state.mapHeight)
+            state.message = StatusMessage("Moving \(pin.label): arrows move it, Enter or m drops it, Esc puts it back.")
+        case .deletePin:
+            guard let pin = state.pinUnderCursor else {
+                state.message = StatusMessage("No pin here to delete.")
+                return []
+            }
+            if state.settings.confirmDelete {
+                state.setMapMode(.confirmDelete(pin: pin.id))
+            } else {
+                return [.deletePin(pin.id), .album(pin.id, .pinDeleted)]
+            }
+        case .nextPin:
+            cyclePins(forward: true, &state)
+        case .previousPin:
+            cyclePins(forward: false, &state)
+        case .goTo:
+            state.setMapMode(.goTo(GoToPrompt()))
+        case .help:
+            state.overlay = .help
+        case .moveCursor, .pan, .zoom, .dropMovedPin, .putBack, .refuseQuit:
+            break
+        }
+        return []
+    }
+
+    private func drag(_ command: MapCommand, pin id: Pin.ID, from: GeoPoint, _ state: inout AppState) -> [AppEffect] {
+        if navigate(command, &state) { return [] }
+        switch command {
+        case .dropMovedPin:
+            state.setMapMode(.browsing)
+            let target = state.camera.cursor
+            if target == from { return [] }
+            if let i = state.pins.firstIndex(where: { $0.id == id }) {
+                state.pins[i].coordinate = target  // shown at once; the store's answer replaces it
+            }
+            return [.movePin(id, to: target, name: places.pinName(target)),
+                    .album(id, .pinMoved(PinPlace(latitude: target.latitude, longitude: target.longitude)))]
+        case .putBack:
+            state.setMapMode(.browsing)
+            state.camera.jump(to: from, width: state.width, height: state.mapHeight)
+            state.message = StatusMessage("Pin put back.")
+        case .refuseQuit:
+            state.message = StatusMessage("Drop the pin (Enter) or put it back (Esc) first.")
+        default:
+            break
+        }
+        return []
+    }
+
+    // MARK: - Mouse
+
+    func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState) -> [AppEffect] {
+        guard let screen = state.map else { return [] }
+        guard mouse.y < state.mapHeight, mouse.x >= 0, mouse.y >= 0, mouse.x < state.width else { return [] }
+        switch screen.mode {
+        case .browsing, .dragging:
+            break
+        case .confirmDelete, .goTo:
+            return []
+        }
+        switch mouse.kind {
+        case .wheelUp, .wheelDown:
+            moveCursor(toCol: mouse.x, row: mouse.y, &state)
+            zoom(mouse.kind == .wheelUp ? 1 : -1, &state)
+        case .press:
+            moveCursor(toCol: mouse.x, row: mouse.y, &state)
+            state.updateMap { $0.mousePress = MousePress(x: mouse.x, y: mouse.y, time: time) }
+        case .release, .click:
+            let press = screen.mousePress
+            state.updateMap { $0.mousePress = nil }
+            moveCursor(toCol: mouse.x, row: mouse.y, &state)
+            guard screen.mode == .browsing else { return [] }
+            if let press, press.x == mouse.x, press.y == mouse.y, time - press.time >= MapReducer.holdToDrop {
+                return dropPin(&state)
+            }
+            if let pin = state.pinUnderCursor {
+                return openAlbum(pin, &state)
+            }
+        case .drag:
+            moveCursor(toCol: mouse.x, row: mouse.y, &state)
+        }
+        return []
+    }
+
+    private func moveCursor(toCol col: Int, row: Int, _ state: inout AppState) {
+        let cell = state.cursorCell
+        state.camera.moveCursor(dx: col - cell.col, dy: row - cell.row, width: state.width, height: state.mapHeight)
+    }
+
+    // MARK: - Pins
+
+    private func openAlbum(_ pin: Pin, _ state: inout AppState) -> [AppEffect] {
+        state.screen = .album(AlbumScreen(pinID: pin.id))
+        return [.openAlbum(pin.id)]
+    }
+
+    private func dropPin(_ state: inout AppState) -> [AppEffect] {
+        let at = state.camera.cursor
+        let name = places.pinName(at)
+        state.message = StatusMessage("Pin dropped at \(name ?? at.formatted()).")
+        return [.insertPin(at, name: name)]
+    }
+
+    private func cyclePins(forward: Bool, _ state: inout AppState) {
+        let ordered = state.pins.sorted { $0.id < $1.id }
+        guard !ordered.isEmpty else {
+            state.message = StatusMessage("No pins yet. Press p to drop one.")
+            return
+        }
+        let current = state.pinUnderCursor?.id
+        let next: Pin
+        if let current, let i = ordered.firstIndex(where: { $0.id == current }) {
+            next = ordered[(i + (forward ? 1 : ordered.count - 1)) % ordered.count]
+        } else {
+            next = forward ? ordered[0] : ordered[ordered.count - 1]
+        }
+        state.camera.jump(to: next.coordinate, width: state.width, height: state.mapHeight)
+        state.message = StatusMessage(next.label)
+    }
+}

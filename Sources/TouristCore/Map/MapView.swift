@@ -1,0 +1,121 @@
+import Foundation
+import Terminal
+import WorldMap
+
+/// The map screen: the map, its pins and cursor, the status line, the
+/// message line, and the dialog of the moment.
+enum MapView {
+    static func render(_ screen: MapScreen, state: AppState, raster: MapRaster?, theme: Theme,
+                       layout: ScreenLayout, into buffer: inout CellBuffer) {
+        let area = layout.main
+        if let raster, raster.width == area.width, raster.height == area.height {
+            buffer.render(MapWidget(raster: raster, theme: theme, capabilities: state.capabilities), in: area)
+        } else {
+            buffer.clear(area, style: theme.sea)
+        }
+        var dragged: Pin.ID?
+        if case let .dragging(id, _) = screen.mode { dragged = id }
+        buffer.render(PinsWidget(pins: state.pins, camera: state.camera, dragged: dragged,
+                                 capabilities: state.capabilities, theme: theme), in: area)
+        let status = StatusLine(cursor: state.camera.cursor, zoom: state.camera.zoom, place: state.cursorPlace,
+                                pinCount: state.pins.count, moving: dragged != nil,
+                                unicode: state.capabilities.unicode, theme: theme)
+        buffer.render(status, in: layout.status)
+        if let message = state.message {
+            buffer.render(MessageLine(message: message, theme: theme), in: layout.message)
+        }
+        switch screen.mode {
+        case let .confirmDelete(id):
+            if let pin = state.pin(id) {
+                buffer.render(ConfirmDialog(pin: pin, theme: theme, unicode: state.capabilities.unicode), in: area)
+            }
+        case let .goTo(prompt):
+            buffer.render(GoToPanel(prompt: prompt, theme: theme, unicode: state.capabilities.unicode), in: area)
+        case .browsing, .dragging:
+            break
+        }
+    }
+}
+
+/// Pins, clusters and the cursor over the map, seen through the camera.
+struct PinsWidget: Widget {
+    var pins: [Pin]
+    var camera: MapCamera
+    /// The pin being moved: drawn at the cursor, not where it was.
+    var dragged: Pin.ID?
+    var capabilities: TerminalCapabilities
+    var theme: Theme
+
+    func render(area: Rect, into buffer: inout CellBuffer) {
+        let u = capabilities.unicode
+        let layout = PinLayout(pins: pins, viewport: camera.viewport(width: area.width, height: area.height),
+                               excluding: dragged)
+        let cursor = camera.cursorCell(width: area.width, height: area.height)
+        var cursorOnMarker = false
+        for marker in layout.markers {
+            let underCursor = dragged == nil && marker.covers(col: cursor.col, row: cursor.row)
+            cursorOnMarker = cursorOnMarker || underCursor
+            let x = area.x + marker.col, y = area.y + marker.row
+            if marker.isCluster {
+                let style = underCursor ? theme.highlight : theme.cluster
+                buffer.put(PinLayout.countLabel(marker.pins.count), x: x, y: y, style: style, maxWidth: area.right - x)
+            } else {
+                var style = buffer[x, y].style
+                let pinStyle = underCursor ? theme.highlight : theme.pin
+                style.fg = pinStyle.fg
+                style.attributes = pinStyle.attributes
+                if underCursor || capabilities.colors == .none { style.bg = pinStyle.bg }
+                buffer[x, y] = Cell(u ? "\u{25CF}" : "o", style: style)
+            }
+        }
+        let x = area.x + cursor.col, y = area.y + cursor.row
+        guard area.contains(x: x, y: y) else { return }
+        if dragged != nil {
+            buffer[x, y] = Cell(u ? "\u{25CF}" : "O", style: theme.highlight)
+        } else if !cursorOnMarker {
+            var style = buffer[x, y].style
+            style.fg = theme.cursor.fg
+            style.attributes = theme.cursor.attributes
+            buffer[x, y] = Cell(u ? "\u{253C}" : "+", style: style)
+        }
+    }
+}
+
+/// The map's status line: where the cursor is, the zoom, the nearest place,
+/// the number of pins and the map's hint keys.
+struct StatusLine: Widget {
+    var cursor: GeoPoint
+    var zoom: Int
+    var place: NearPlace?
+    var pinCount: Int
+    var moving: Bool
+    var unicode: Bool
+    var theme: Theme
+
+    func render(area: Rect, into buffer: inout CellBuffer) {
+        let row = area.y
+        buffer.clear(area, style: theme.status)
+        let u = unicode
+        let sep = u ? " \u{2502} " : " | "
+        var left = " \(cursor.formatted(.hemispheres(degreeSign: u)))\(sep)z\(zoom)"
+        if moving { left += "\(sep)MOVING PIN" }
+        var placeText = ""
+        if let near = place {
+            placeText = near.distanceKm < 1 ? near.name : "\(near.name) (\(StatusLine.formatDistance(near.distanceKm)))"
+        }
+        let hints = MapKeys.browsing.hints(unicode: u).map { "\($0.key) \($0.label)" }.joined(separator: sep)
+        let right = "\(pinCount) pin\(pinCount == 1 ? "" : "s")\(sep)\(hints) "
+        let used = buffer.put(left, x: area.x, y: row, style: theme.status, maxWidth: area.width)
+        let rightX = area.right - right.displayWidth
+        if rightX > area.x + used + 1 { buffer.put(right, x: rightX, y: row, style: theme.statusDim) }
+        if !placeText.isEmpty {
+            let room = max(0, (rightX > area.x + used + 1 ? rightX : area.right) - area.x - used - sep.displayWidth - 1)
+            buffer.put(sep + placeText.truncated(to: room), x: area.x + used, y: row, style: theme.status,
+                       maxWidth: room + sep.displayWidth)
+        }
+    }
+
+    static func formatDistance(_ km: Double) -> String {
+        km < 10 ? String(format: "%.1f km", km) : "\(Int(km.rounded())) km"
+    }
+}

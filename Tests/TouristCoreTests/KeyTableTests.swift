@@ -1,0 +1,190 @@
+import AlbumMachine
+import Terminal
+@testable import TouristCore
+import WorldMap
+import XCTest
+
+/// Every key a terminal can send us, for trying each one on each screen.
+let everyKey: [Key] = {
+    var keys: [Key] = (0x20...0x7E).compactMap { Unicode.Scalar($0).map { .char(Character($0)) } }
+    keys += [.char("é"), .up, .down, .left, .right, .shiftUp, .shiftDown, .shiftLeft, .shiftRight,
+             .enter, .escape, .backspace, .delete, .tab, .backTab, .home, .end, .pageUp, .pageDown]
+    keys += (1...12).map { .function($0) }
+    keys += "abcdefghijklmnopqrstuvwxyz".map { .control($0) }
+    return keys
+}()
+
+/// Help must list exactly the keys a screen handles: each screen's help is
+/// read back from the rendered overlay and every key is pressed.
+final class KeyTableTests: XCTestCase {
+    let reducer = AppReducer(places: testPlaces)
+    let naples = Sample.naples
+    func mapState() -> AppState { Sample.mapState() }
+    func albumState() -> AppState { Sample.albumState() }
+
+    func press(_ key: Key, in state: AppState) -> (AppState, [AppEffect]) {
+        var s = state
+        let effects = reducer.reduce(&s, .event(.key(key), time: 0))
+        return (s, effects)
+    }
+
+    /// Whether a key did anything at all, or anything beyond writing on the message line.
+    func acts(_ key: Key, in state: AppState, beyondTheMessage: Bool) -> Bool {
+        let (after, effects) = press(key, in: state)
+        var compared = after
+        if beyondTheMessage { compared.message = state.message }
+        return compared != state || !effects.isEmpty
+    }
+
+    /// The keys the help overlay lists, read back from the rendered screen.
+    func keysInHelp(over state: AppState, file: StaticString = #filePath, line: UInt = #line) -> Set<Key> {
+        var s = state
+        s.overlay = .help
+        let buffer = AppView.render(s, raster: nil)
+        let rows = (0..<buffer.height).map { Array(buffer.rowText($0)) }
+        guard let top = rows.firstIndex(where: { String($0).contains("\u{250C} Keys") }),
+              let left = rows[top].firstIndex(of: "\u{250C}") else {
+            XCTFail("no help panel", file: file, line: line)
+            return []
+        }
+        let names = Dictionary(everyKey.map { ($0.name(), $0) }, uniquingKeysWith: { a, _ in a })
+        var keys: Set<Key> = []
+        for row in rows[(top + 1)...] {
+            var text = String(row[(left + 2)..<min(row.count, left + 2 + 22)])
+            if text.hasPrefix("Any key closes") || text.hasPrefix("\u{2500}") { break }
+            // `  /  ` only ever separates groups (`+ =  /  -`); a `/` key stands alone (`g  /`).
+            while text.hasSuffix(" ") { text.removeLast() }
+            text = text.replacingOccurrences(of: "  /  ", with: "  ")
+            for token in text.split(separator: " ").map(String.init) {
+                switch token {
+                case "arrows": keys.formUnion([.left, .right, .up, .down])
+                case "shift+arrows": keys.formUnion([.shiftLeft, .shiftRight, .shiftUp, .shiftDown])
+                case "mouse": break  // a note, not a key
+                default:
+                    guard let key = names[token] else {
+                        XCTFail("help names an unknown key \u{201C}\(token)\u{201D}", file: file, line: line)
+                        continue
+                    }
+                    keys.insert(key)
+                }
+            }
+        }
+        return keys
+    }
+
+    /// Help lists a key exactly when pressing it does something beyond a message,
+    /// and keys it does not list change nothing at all.
+    func assertHelpMatchesKeys(_ state: AppState, table: Set<Key>, file: StaticString = #filePath, line: UInt = #line) {
+        let listed = keysInHelp(over: state, file: file, line: line)
+        XCTAssertEqual(listed, table, "help and key table differ", file: file, line: line)
+        for key in everyKey {
+            if listed.contains(key) {
+                XCTAssertTrue(acts(key, in: state, beyondTheMessage: true), "help lists \(key) but it does nothing",
+                              file: file, line: line)
+            } else {
+                XCTAssertFalse(acts(key, in: state, beyondTheMessage: false), "\(key) is not in help but acts",
+                               file: file, line: line)
+            }
+        }
+    }
+
+    func testMapHelpListsExactlyTheKeysTheMapHandles() {
+        assertHelpMatchesKeys(mapState(), table: Set(MapKeys.browsing.keys))
+    }
+
+    func testAlbumHelpListsExactlyTheKeysTheAlbumHandles() {
+        assertHelpMatchesKeys(albumState(), table: Set(AlbumKeys.table.keys))
+    }
+
+    /// Bug 3: help offered `s settings`, but `s` only said the screen was not there.
+    func testSIsNeitherAdvertisedNorHandledUntilSettingsExist() {
+        let state = mapState()
+        XCTAssertFalse(keysInHelp(over: state).contains(.char("s")))
+        XCTAssertNil(MapKeys.browsing.command(for: .char("s")))
+        let (after, effects) = press(.char("s"), in: state)
+        XCTAssertEqual(after, state)
+        XCTAssertEqual(effects, [])
+    }
+
+    func testMovingAPinHandlesItsTableAndNothingElse() {
+        var state = mapState()
+        state.screen = .map(MapScreen(mode: .dragging(pin: 1, from: naples)))
+        state.camera.moveCursor(dx: 2, dy: 0, width: state.width, height: state.mapHeight)
+        let table = Set(MapKeys.dragging.keys)
+        for key in everyKey {
+            XCTAssertEqual(acts(key, in: state, beyondTheMessage: false), table.contains(key), "\(key)")
+        }
+    }
+
+    func testDeleteDialogHandlesItsTableAndNothingElse() {
+        var state = mapState()
+        state.screen = .map(MapScreen(mode: .confirmDelete(pin: 1)))
+        let table = Set(ConfirmKeys.table.keys)
+        for key in everyKey {
+            XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
+        }
+    }
+
+    func testGoToPromptHandlesItsTableAndTypesEveryCharacter() {
+        var state = mapState()
+        let suggestions = [testPlaces.named("Naples"), testPlaces.named("Rome")].compactMap { $0 }
+        state.screen = .map(MapScreen(mode: .goTo(GoToPrompt(text: "x", suggestions: suggestions, selected: 0))))
+        let table = Set(GoToKeys.table.keys)
+        for key in everyKey {
+            if case .char = key {
+                XCTAssertFalse(table.contains(key))
+                let (after, _) = press(key, in: state)
+                guard case let .goTo(prompt)? = after.map?.mode else { return XCTFail("prompt closed by \(key)") }
+                XCTAssertEqual(prompt.text.count, 2, "\(key)")
+            } else {
+                XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
+            }
+        }
+    }
+
+    func testEveryKeyClosesHelpAndOnlyHelp() {
+        for base in [mapState(), albumState()] {
+            var state = base
+            state.overlay = .help
+            for key in everyKey {
+                let (after, effects) = press(key, in: state)
+                XCTAssertEqual(after, base, "\(key)")
+                XCTAssertEqual(effects, [])
+            }
+        }
+    }
+
+    func testNoKeyIsBoundTwiceOnAScreen() {
+        for keys in [MapKeys.browsing.keys, MapKeys.dragging.keys, ConfirmKeys.table.keys, GoToKeys.table.keys,
+                     AlbumKeys.table.keys] {
+            XCTAssertEqual(keys.count, Set(keys).count, "\(keys)")
+        }
+    }
+
+    func testHintRowsComeFromTheTables() {
+        XCTAssertEqual(MapKeys.browsing.hints().map { "\($0.key) \($0.label)" }, ["? help"])
+        XCTAssertEqual(AlbumKeys.table.hints().map { "\($0.key) \($0.label)" },
+                       ["n New Collection", "a Add more", "x delete", "space mark", "X delete marked", "r retry",
+                        "Esc map", "? help"])
+        XCTAssertEqual(ConfirmKeys.table.hints().map(\.key), ["y", "n"])
+        XCTAssertEqual(GoToKeys.table.hints(unicode: false).map(\.key), ["Up/Down", "Tab", "Esc"])
+        // Each hint's key does what the hint says.
+        let names = Dictionary(everyKey.map { ($0.name(), $0) }, uniquingKeysWith: { a, _ in a })
+        for hint in AlbumKeys.table.hints() {
+            XCTAssertEqual(names[hint.key].flatMap(AlbumKeys.table.command), hint.command, hint.key)
+        }
+        let status = AppView.render(mapState(), raster: nil).rowText(23)
+        XCTAssertTrue(status.hasSuffix("2 pins \u{2502} ? help "), status)
+        let album = AppView.render(albumState(), raster: nil).rowText(2)
+        XCTAssertTrue(album.hasPrefix(" n New Collection  a Add more  x delete  space mark  X delete marked  r retry  E"),
+                      album)
+    }
+
+    func testHelpLabelsNameTheirKeys() {
+        XCTAssertEqual(MapKeys.browsing.helpRows().map(\.keys),
+                       ["arrows  h j k l", "H J K L  shift+arrows", "+ =  /  -", "p  space", "Enter", "m", "x  Delete",
+                        "Tab  shift+Tab", "g  /", "?", "q", "mouse"])
+        XCTAssertEqual(AlbumKeys.table.helpRows().map(\.keys),
+                       ["arrows  h j k l", "Home  End", "x  Delete", "space", "X", "n", "a", "r", "Esc  Backspace  q", "?"])
+    }
+}

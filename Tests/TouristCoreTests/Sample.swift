@@ -1,0 +1,38 @@
+import AlbumMachine
+import Terminal
+import TouristCore
+import WorldMap
+
+/// States the screen tests start from.
+enum Sample {
+    static let naples = GeoPoint(latitude: 40.85, longitude: 14.27)
+
+    /// The map with the cursor on a pin and a second pin to Tab to.
+    static func mapState() -> AppState {
+        let p = Mercator.project(naples)
+        var s = AppState(camera: MapCamera(centerX: p.x, centerY: p.y, zoom: 10, cursorX: p.x, cursorY: p.y),
+                         width: 80, height: 24)
+        s.pins = [Pin(id: 1, coordinate: naples, name: "Naples"),
+                  Pin(id: 2, coordinate: GeoPoint(latitude: 41.89, longitude: 12.51), name: "Rome")]
+        return s
+    }
+
+    static func photo(_ id: Int64, _ state: PhotoState = .stored) -> PhotoRecord {
+        PhotoRecord(id: id, pinID: 1, position: Int(id), source: "flickr", sourceID: "s\(id)", title: "Photo \(id)",
+                    author: nil, dateTaken: nil, url: "http://127.0.0.1/\(id).jpg", largeURL: nil, pageURL: nil,
+                    license: nil, width: nil, height: nil, state: state,
+                    byteCount: state == .stored ? 5000 : 0)
+    }
+
+    /// The album with ten photos (one failed), the selection in the middle and one photo marked.
+    static func albumState() -> AppState {
+        var s = Sample.mapState()
+        var album = AlbumScreen(pinID: 1)
+        album.apply(AlbumSnapshot(pinID: 1, photos: (1...10).map { Sample.photo($0, $0 == 7 ? .failed(reason: "HTTP 404") : .stored) },
+                                  status: .ready, isSearchPending: false, isNewCollectionEnabled: true, source: "flickr"))
+        album.selected = 4
+        album.marked = [2]
+        s.screen = .album(album)
+        return s
+    }
+}

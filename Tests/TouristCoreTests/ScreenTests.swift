@@ -1,0 +1,124 @@
+import AlbumMachine
+import Terminal
+@testable import TouristCore
+import WorldMap
+import XCTest
+
+/// Screens own their state; help is an overlay above the screen it covers.
+final class ScreenTests: XCTestCase {
+    let reducer = AppReducer(places: testPlaces)
+
+    func send(_ s: inout AppState, _ key: Key) -> [AppEffect] {
+        reducer.reduce(&s, .event(.key(key), time: 0))
+    }
+
+    func testClosingHelpReturnsToTheAlbumExactlyAsItWas() {
+        var s = Sample.albumState()
+        XCTAssertEqual(send(&s, .char("?")), [])
+        guard case let .album(album) = s.screen else { return XCTFail("album left") }
+        XCTAssertEqual(s.overlay, .help)
+        XCTAssertEqual(album.selected, 4)
+        XCTAssertEqual(album.marked, [2])
+        let text = AppView.render(s, raster: nil).text
+        XCTAssertTrue(text.contains("delete the marked photos"), text)
+        XCTAssertFalse(text.contains("drop a pin"), text)
+        XCTAssertEqual(send(&s, .escape), [])
+        XCTAssertNil(s.overlay)
+        XCTAssertEqual(s.screen, .album(album))
+    }
+
+    func testAlbumUpdatesReachTheAlbumUnderHelp() {
+        var s = Sample.albumState()
+        _ = send(&s, .char("?"))
+        let fewer = AlbumSnapshot(pinID: 1, photos: [Sample.photo(1), Sample.photo(5)], status: .ready, isSearchPending: false,
+                                  isNewCollectionEnabled: true, source: "flickr")
+        XCTAssertEqual(reducer.reduce(&s, .albumLoaded(fewer)), [])
+        XCTAssertEqual(s.album?.photos.map(\.id), [1, 5])
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 5)
+        XCTAssertEqual(s.album?.marked, [])
+        XCTAssertEqual(s.overlay, .help)
+    }
+
+    func testAPinDeletedElsewhereClosesItsAlbumEvenUnderHelp() {
+        var s = Sample.albumState()
+        _ = send(&s, .char("?"))
+        XCTAssertEqual(reducer.reduce(&s, .pinsLoaded([])), [])
+        XCTAssertEqual(s.screen, .map(MapScreen()))
+        XCTAssertEqual(s.message, StatusMessage("That pin was deleted elsewhere.", kind: .error))
+        // Help now covers the map, and shows the map's keys.
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("drop a pin at the cursor"))
+    }
+
+    func testTheMouseDoesNothingUnderAnOverlay() {
+        var s = Sample.mapState()
+        s.overlay = .help
+        let before = s
+        XCTAssertEqual(reducer.reduce(&s, .event(.mouse(MouseEvent(.press, x: 3, y: 3)), time: 0)), [])
+        XCTAssertEqual(s, before)
+    }
+
+    func testThePressOfAHeldButtonBelongsToTheMap() {
+        var s = Sample.mapState()
+        _ = reducer.reduce(&s, .event(.mouse(MouseEvent(.press, x: 10, y: 5)), time: 7))
+        XCTAssertEqual(s.map?.mousePress, MousePress(x: 10, y: 5, time: 7))
+        _ = reducer.reduce(&s, .event(.mouse(MouseEvent(.release, x: 10, y: 5)), time: 7.1))
+        XCTAssertEqual(s.screen, .map(MapScreen()))
+    }
+
+    func testOpeningAnAlbumStartsItFresh() {
+        var s = Sample.mapState()
+        XCTAssertEqual(send(&s, .enter), [.openAlbum(1)])
+        XCTAssertEqual(s.screen, .album(AlbumScreen(pinID: 1)))
+        XCTAssertNil(s.map)
+        XCTAssertEqual(send(&s, .char("q")), [])
+        XCTAssertEqual(s.screen, .map(MapScreen()))
+        XCTAssertNil(s.album)
+    }
+
+    func testResizeKeepsTheAlbumSelectionOnScreen() {
+        var s = Sample.albumState()
+        _ = send(&s, .end)
+        XCTAssertEqual(s.album?.selected, 9)
+        XCTAssertEqual(s.album?.topRow, 2)  // 3 columns, 2 rows shown: rows 2 and 3
+        _ = reducer.reduce(&s, .event(.resize(width: 80, height: 40), time: 0))
+        XCTAssertEqual(s.album?.topRow, 2)
+        _ = send(&s, .home)
+        XCTAssertEqual(s.album?.topRow, 0)
+        _ = send(&s, .end)
+        _ = reducer.reduce(&s, .event(.resize(width: 120, height: 24), time: 0))
+        XCTAssertEqual(s.album?.topRow, 1)  // 4 columns: photo 10 is on row 2 of 3
+    }
+
+    func testTheAlbumInASCII() {
+        var s = Sample.albumState()
+        s.capabilities = TerminalCapabilities(unicode: false, colors: .none)
+        let buffer = AppView.render(s, raster: nil)
+        XCTAssertTrue(buffer.cells.allSatisfy { $0.symbol.isASCII })
+        XCTAssertTrue(buffer.rowText(0).hasPrefix(" Naples  40.8500, 14.2700 . Flickr"), buffer.rowText(0))
+    }
+}
+
+final class CoordinateFormatTests: XCTestCase {
+    func testDecimal() {
+        XCTAssertEqual(GeoPoint(latitude: 40.85224, longitude: 14.26806).formatted(), "40.8522, 14.2681")
+        XCTAssertEqual(GeoPoint(latitude: -33.9, longitude: -151.2).formatted(.decimal), "-33.9000, -151.2000")
+    }
+
+    func testHemispheres() {
+        XCTAssertEqual(GeoPoint(latitude: 40.8522, longitude: 14.2681).formatted(.hemispheres(degreeSign: true)),
+                       "40.8522\u{00B0}N 14.2681\u{00B0}E")
+        XCTAssertEqual(GeoPoint(latitude: -33.9, longitude: -151.2).formatted(.hemispheres(degreeSign: false)),
+                       "33.9000S 151.2000W")
+        XCTAssertEqual(GeoPoint(latitude: 0, longitude: 0).formatted(.hemispheres(degreeSign: false)), "0.0000N 0.0000E")
+    }
+
+    func testEveryScreenWritesCoordinatesTheSameWay() {
+        var s = Sample.mapState()
+        s.pins = [Pin(id: 9, coordinate: GeoPoint(latitude: -33.9, longitude: 151.2), name: nil)]
+        XCTAssertEqual(s.pins[0].label, "Pin at -33.9000, 151.2000")
+        s.screen = .map(MapScreen(mode: .confirmDelete(pin: 9)))
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Delete \u{201C}-33.9000, 151.2000\u{201D}?"))
+        s.screen = .album(AlbumScreen(pinID: 9))
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(0).contains("-33.9000, 151.2000"))
+    }
+}
