@@ -61,13 +61,13 @@ let package = Package(
         ], path: "Sources/Bench"),
 
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap"]),
-        .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "WorldMap"]),
+        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "TestSupport"]),
+        .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "WorldMap", "TestSupport"]),
         .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "WorldMap", "AlbumMachine"],
                     resources: [.copy("Golden")]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "WorldMap"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "WorldMap", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model"]),
-        .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "WorldMap"]),
+        .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "WorldMap", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"], exclude: ["Server"]),
         // Test servers shared by test targets (not part of the product).
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py"]),

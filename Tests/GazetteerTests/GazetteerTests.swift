@@ -1,5 +1,6 @@
 import Foundation
 import WorldMap
+import TestSupport
 import XCTest
 
 @testable import Gazetteer
@@ -50,7 +51,7 @@ final class GazetteerTests: XCTestCase {
         let g = try gazetteer()
         let all = (0..<g.count).compactMap { g.place(rank: $0)?.coordinate }
         XCTAssertEqual(all.count, g.count)
-        var rng = SplitMix(seed: 42)
+        var rng = SeededRandom(seed: 42)
         var points = [GeoPoint(latitude: 0, longitude: 180), GeoPoint(latitude: -48.9, longitude: -123.4),
                       GeoPoint(latitude: 85, longitude: -179.9), GeoPoint(latitude: -60, longitude: 179.999)]
         for _ in 0..<20 {
@@ -188,7 +189,7 @@ final class GazetteerTests: XCTestCase {
         }
         assertInvalid(Data(), "empty")
         assertInvalid(Data("hello, world".utf8), "text")
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         assertInvalid(Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &rng) }), "noise")
         assertInvalid(real.prefix(real.count / 2), "truncated")
         assertInvalid(real.prefix(real.count - 1), "one byte short")
@@ -204,7 +205,7 @@ final class GazetteerTests: XCTestCase {
     func testScrambledBodyDoesNotCrash() throws {
         let real = try Data(contentsOf: try XCTUnwrap(ResourceLocator.url(for: Gazetteer.resourceName)))
         var scrambled = real
-        var rng = SplitMix(seed: 3)
+        var rng = SeededRandom(seed: 3)
         // Garble every section but the grid starts (section 4), which loading checks.
         func u32(_ at: Int) -> Int { Int(real[at]) | Int(real[at + 1]) << 8 | Int(real[at + 2]) << 16 | Int(real[at + 3]) << 24 }
         for section in [0, 1, 2, 3, 5, 6] {
@@ -230,16 +231,6 @@ final class GazetteerTests: XCTestCase {
     }
 }
 
-/// A tiny deterministic generator so the tests pick the same points every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededRandom {
     mutating func next(in range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import PhotoSources
 
@@ -42,7 +43,7 @@ final class TextCleanerTests: XCTestCase {
     }
 
     func testRandomInputNeverKeepsControls() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom(testNamed: "TextCleanerTests", fallback: 20261123)
         for _ in 0..<300 {
             let scalars = (0..<40).map { _ in Unicode.Scalar(UInt8.random(in: 0...0xFF, using: &generator)) }
             var text = ""

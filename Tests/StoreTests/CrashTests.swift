@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import Model
 @testable import Store
@@ -18,9 +19,8 @@ final class CrashTests: XCTestCase {
         let environment = [Self.childEnvironment: path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
                            "HOME": (path as NSString).deletingLastPathComponent]
         // Where each kill lands is random but reproducible: the seed is fixed and printed.
-        let seed = ProcessInfo.processInfo.environment["VTOURIST_TEST_SEED"].flatMap { UInt64($0) } ?? 0x5EED_C0DE
-        print("CrashTests seed: \(seed) (set VTOURIST_TEST_SEED to change it)")
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(testNamed: "CrashTests", fallback: 0x5EED_C0DE)
+        let seed = random.state
         for round in 0..<5 {
             let child = Process()
             child.executableURL = URL(fileURLWithPath: executable)
@@ -148,15 +148,3 @@ final class CrashChildProcess: XCTestCase {
     }
 }
 
-/// A small seeded generator, so a random test can be run again exactly.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import WorldMap
 
@@ -140,7 +141,7 @@ final class MapFileErrorTests: XCTestCase {
     }
 
     func testGarbageThrows() {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let garbage = (0..<5000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         XCTAssertThrowsError(try WorldGeometry(bytes: garbage)) { error in
             XCTAssertEqual(error as? MapDataError, .notAMapFile)
@@ -162,7 +163,7 @@ final class MapFileErrorTests: XCTestCase {
     func testCorruptedCoarseLevelNeverCrashes() throws {
         let bytes = try bundledBytes()
         let coarseStart = 8 + 20 * 3
-        var rng = SplitMix(seed: 42)
+        var rng = SeededRandom(seed: 42)
         var errors = 0
         for _ in 0..<150 {
             var damaged = bytes
@@ -196,15 +197,3 @@ final class MapFileErrorTests: XCTestCase {
     }
 }
 
-/// A small deterministic generator so tests never depend on chance.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
