@@ -29,6 +29,8 @@ final class TestServer: @unchecked Sendable {
         process.arguments = (python == "/usr/bin/env" ? ["python3"] : [])
             + [Self.script.path, "--exit-on-stdin-eof"] + arguments
         // The server exits when this pipe closes, so it never outlives the test process.
+        // Its own small environment: nothing of the caller's (proxies, locale) changes what is tested.
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]
         process.standardInput = input
         process.standardOutput = output
         try process.run()
