@@ -1,29 +1,30 @@
-import AlbumMachine
 import Foundation
 
-/// What the album screen shows of one pin's album: the store's photos and
-/// the album machine's view of them, as last loaded.
+/// What the album screen shows of one pin's album, as the store has it: the photos, and the
+/// status the album state machine decided and the store saved. Nothing here decides a status.
 public struct AlbumSnapshot: Equatable, Sendable {
     public var pinID: Pin.ID
     public var photos: [PhotoRecord]
     public var status: AlbumStatus
-    public var isSearchPending: Bool
-    public var isNewCollectionEnabled: Bool
     public var source: String?
 
-    public init(pinID: Pin.ID, photos: [PhotoRecord], status: AlbumStatus, isSearchPending: Bool,
-                isNewCollectionEnabled: Bool, source: String?) {
+    public init(pinID: Pin.ID, photos: [PhotoRecord], status: AlbumStatus, source: String?) {
         self.pinID = pinID
         self.photos = photos
         self.status = status
-        self.isSearchPending = isSearchPending
-        self.isNewCollectionEnabled = isNewCollectionEnabled
         self.source = source
     }
 
     public var progress: AlbumProgress {
         AlbumProgress(stored: photos.count { $0.state == .stored }, total: photos.count)
     }
+
+    /// Downloading with no photo waiting for its image: a search (the first, or Add more) is under way.
+    public var isSearchPending: Bool {
+        status == .downloading && !photos.contains { $0.state == .pending }
+    }
+
+    public var isNewCollectionEnabled: Bool { status.allowsNewCollection }
 }
 
 /// The album screen's own state: the snapshot, the selection and the marks.

@@ -70,17 +70,6 @@ public struct PlaceSuggestion: Equatable, Sendable {
     }
 }
 
-/// Settings the map screen obeys (SPEC 2.3).
-public struct MapSettings: Equatable, Sendable {
-    public var confirmDelete: Bool
-    public var allowDrag: Bool
-
-    public init(confirmDelete: Bool = true, allowDrag: Bool = true) {
-        self.confirmDelete = confirmDelete
-        self.allowDrag = allowDrag
-    }
-}
-
 /// A short message shown to the user until the next key.
 public struct StatusMessage: Equatable, Sendable {
     public enum Kind: Sendable { case info, error }
@@ -120,7 +109,8 @@ public struct AppState: Equatable, Sendable {
     /// The map's view; it stays while other screens are shown.
     public var camera: MapCamera
     public var pins: [Pin] = []
-    public var settings = MapSettings()
+    /// The settings in effect (SPEC 2.3), as stored.
+    public var settings = Settings()
     public var width: Int
     public var height: Int
     public var capabilities: TerminalCapabilities

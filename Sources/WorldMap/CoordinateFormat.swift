@@ -13,12 +13,15 @@ extension GeoPoint {
     public func formatted(_ format: CoordinateFormat = .decimal) -> String {
         switch format {
         case .decimal:
-            return String(format: "%.4f, %.4f", latitude, longitude)
+            return Self.degrees(latitude) + ", " + Self.degrees(longitude)
         case let .hemispheres(degreeSign):
             let deg = degreeSign ? "\u{00B0}" : ""
-            let lat = String(format: "%.4f", abs(latitude)) + deg + (latitude >= 0 ? "N" : "S")
-            let lon = String(format: "%.4f", abs(longitude)) + deg + (longitude >= 0 ? "E" : "W")
+            let lat = Self.degrees(abs(latitude)) + deg + (latitude >= 0 ? "N" : "S")
+            let lon = Self.degrees(abs(longitude)) + deg + (longitude >= 0 ? "E" : "W")
             return lat + " " + lon
         }
     }
+
+    /// One latitude or longitude with four decimals, for tables that give each its own column.
+    public static func degrees(_ value: Double) -> String { String(format: "%.4f", value) }
 }

@@ -143,7 +143,7 @@ struct Drop: ParsableCommand {
                 throw CommandFailure("no place called \u{201C}\(text)\u{201D}, and not LAT LON either (e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W)")
             }
             let p = place.coordinate
-            FileHandle.standardError.write(Data("\(PinTable.sanitized(place.displayName)) (\(String(format: "%.4f, %.4f", p.latitude, p.longitude)))\n".utf8))
+            FileHandle.standardError.write(Data("\(PinTable.sanitized(place.displayName)) (\(p.formatted()))\n".utf8))
             return p
         }
     }
@@ -277,7 +277,7 @@ enum AlbumJSON {
 enum AlbumTable {
     static func render(_ album: StoredAlbum) -> String {
         let p = album.pin
-        var out = "Pin \(p.id): \(PinTable.sanitized(p.name ?? String(format: "%.4f, %.4f", p.coordinate.latitude, p.coordinate.longitude)))\n"
+        var out = "Pin \(p.id): \(PinTable.sanitized(p.name ?? p.coordinate.formatted()))\n"
         out += "State: \(p.albumState.rawValue)"
         if let error = album.status.reason { out += " (\(PinTable.sanitized(error)))" }
         out += ", \(p.downloadedCount)/\(p.photoCount) photos stored\n"

@@ -30,12 +30,11 @@ struct App: ParsableCommand {
             }
             let pins: [Pin]
             let view: MapViewState?
-            let settings: MapSettings
+            let settings: Settings
             do {
                 pins = try store.pins()
                 view = try store.mapView()
-                let stored = try store.settings()
-                settings = MapSettings(confirmDelete: stored.confirmDelete, allowDrag: stored.allowDrag)
+                settings = try store.settings()
             } catch {
                 throw CommandFailure("cannot read \(database.path()): \(error)")
             }

@@ -57,7 +57,7 @@ final class AppRuntime {
     static let pollInterval = 1.0
 
     init(terminal: NcursesTerminal, store: AppDatabase, geometry: WorldGeometry, places: PlaceLookup,
-         pins: [Pin], view: MapViewState?, settings: MapSettings) {
+         pins: [Pin], view: MapViewState?, settings: Settings) {
         self.terminal = terminal
         self.waker = terminal.waker
         self.store = store
@@ -101,21 +101,19 @@ final class AppRuntime {
 
     /// Loads the open album's snapshot and hands it to the UI loop (runs on the store queue).
     static func postSnapshot(_ pin: Pin.ID, store: AppDatabase, albums: AlbumService, inbox: Inbox, waker: TerminalWaker) {
-        guard let snapshot = snapshot(pin, store: store, albums: albums) else { return }
-        inbox.post(.albumLoaded(snapshot))
+        do {
+            guard let snapshot = try snapshot(pin, store: store) else { return }
+            inbox.post(.albumLoaded(snapshot))
+        } catch {
+            inbox.post(.storeFailed("Could not read the album: \(error)"))
+        }
         waker.wake()
     }
 
-    /// The album screen's view of a pin's album: the store's photos and the machine's state.
-    static func snapshot(_ pin: Pin.ID, store: AppDatabase, albums: AlbumService) -> AlbumSnapshot? {
-        guard let stored = try? store.album(pinID: pin) else { return nil }
-        let machine = albums.album(pin)
-        // The album state machine decided the status and the store saved it: read, never derived here.
-        let status = stored.status
-        return AlbumSnapshot(pinID: pin, photos: stored.photos, status: status,
-                             isSearchPending: machine?.isSearchPending ?? false,
-                             isNewCollectionEnabled: status.allowsNewCollection,
-                             source: stored.source)
+    /// The album screen's view of a pin's album: what the store holds, status included.
+    static func snapshot(_ pin: Pin.ID, store: AppDatabase) throws -> AlbumSnapshot? {
+        guard let stored = try store.album(pinID: pin) else { return nil }
+        return AlbumSnapshot(pinID: pin, photos: stored.photos, status: stored.status, source: stored.source)
     }
 
     func run() {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import WorldMap
 import Terminal
 import TouristCore
 
@@ -78,8 +79,8 @@ enum PinTable {
         var out = row(["ID", "LAT", "LON", "STATE", "PHOTOS", "NAME"])
         for p in pins {
             out += row([String(p.id),
-                        String(format: "%.4f", p.coordinate.latitude),
-                        String(format: "%.4f", p.coordinate.longitude),
+                        GeoPoint.degrees(p.coordinate.latitude),
+                        GeoPoint.degrees(p.coordinate.longitude),
                         p.albumState.rawValue,
                         "\(p.downloadedCount)/\(p.photoCount)",
                         sanitized(p.name ?? "-")])

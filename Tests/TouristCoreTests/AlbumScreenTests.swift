@@ -21,8 +21,7 @@ final class AlbumScreenTests: XCTestCase {
         s.pins = [pin]
         XCTAssertEqual(reducer.reduce(&s, .event(.key(.enter), time: 0)), [.openAlbum(1)])
         XCTAssertEqual(s.screen, .album(AlbumScreen(pinID: 1)))
-        _ = reducer.reduce(&s, .albumLoaded(AlbumSnapshot(pinID: 1, photos: photos, status: status, isSearchPending: false,
-                                                          isNewCollectionEnabled: status != .downloading, source: "flickr")))
+        _ = reducer.reduce(&s, .albumLoaded(AlbumSnapshot(pinID: 1, photos: photos, status: status, source: "flickr")))
         return s
     }
 

@@ -29,7 +29,7 @@ enum Sample {
         var s = Sample.mapState()
         var album = AlbumScreen(pinID: 1)
         album.apply(AlbumSnapshot(pinID: 1, photos: (1...10).map { Sample.photo($0, $0 == 7 ? .failed(reason: "HTTP 404") : .stored) },
-                                  status: .ready, isSearchPending: false, isNewCollectionEnabled: true, source: "flickr"))
+                                  status: .ready, source: "flickr"))
         album.selected = 4
         album.marked = [2]
         s.screen = .album(album)

@@ -30,8 +30,7 @@ final class ScreenTests: XCTestCase {
     func testAlbumUpdatesReachTheAlbumUnderHelp() {
         var s = Sample.albumState()
         _ = send(&s, .char("?"))
-        let fewer = AlbumSnapshot(pinID: 1, photos: [Sample.photo(1), Sample.photo(5)], status: .ready, isSearchPending: false,
-                                  isNewCollectionEnabled: true, source: "flickr")
+        let fewer = AlbumSnapshot(pinID: 1, photos: [Sample.photo(1), Sample.photo(5)], status: .ready, source: "flickr")
         XCTAssertEqual(reducer.reduce(&s, .albumLoaded(fewer)), [])
         XCTAssertEqual(s.album?.photos.map(\.id), [1, 5])
         XCTAssertEqual(s.album?.selectedPhoto?.id, 5)

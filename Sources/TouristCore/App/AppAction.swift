@@ -11,7 +11,7 @@ public enum AppAction: Sendable {
     case pinsLoaded([Pin])
     case pinSaved(Pin)
     case pinRemoved(Pin.ID)
-    case settingsLoaded(MapSettings)
+    case settingsLoaded(Settings)
     case storeFailed(String)
     /// The open album as the store and the album machine have it now.
     case albumLoaded(AlbumSnapshot)
