@@ -155,7 +155,7 @@ public final class AlbumService: @unchecked Sendable {
         case let .cancelSearch(pin):
             searches.removeValue(forKey: pin)?.cancel()
         case let .cancelDownloads(ids):
-            for id in ids { if let transfer = downloads.removeValue(forKey: id) { http.cancel(transfer) } }
+            http.cancel(ids.compactMap { downloads.removeValue(forKey: $0) })
         case let .markPending(ids):
             _ = storeWrite(pinID, "Could not save the retry") { try store.markPhotosPending(ids: ids) }
         case let .deletePhotos(ids):

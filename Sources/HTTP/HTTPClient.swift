@@ -41,7 +41,12 @@ public final class HTTPClient: Sendable {
 
     /// The transfer's completion gets `.cancelled`, unless it has already finished.
     public func cancel(_ id: TransferID) {
-        loop.cancel(id)
+        loop.cancel([id])
+    }
+
+    /// Cancels several transfers at once: none of them starts while the others are being cancelled.
+    public func cancel(_ ids: [TransferID]) {
+        loop.cancel(ids)
     }
 
     /// Cancelling the task cancels the transfer.

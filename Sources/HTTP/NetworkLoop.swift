@@ -66,10 +66,11 @@ final class NetworkLoop: @unchecked Sendable {
         return id
     }
 
-    func cancel(_ id: TransferID) {
+    /// All at once, so the network thread never starts a queued transfer of the batch between two of them.
+    func cancel(_ ids: [TransferID]) {
         condition.lock()
-        if !finished {
-            cancellations.insert(id)
+        if !finished, !ids.isEmpty {
+            cancellations.formUnion(ids)
             wakeLocked()
         }
         condition.unlock()
