@@ -45,6 +45,11 @@ let package = Package(
         // Runs albums: the machine's effects over the photo sources, libcurl and the store.
         .target(name: "AlbumService", dependencies: ["AlbumMachine", "PhotoSources", "HTTP", "Store", "TouristCore", "WorldMap"]),
 
+        // The UI loop and the effect interpreter; the terminal, clock, store and albums are passed in.
+        .target(name: "TouristRuntime", dependencies: [
+            "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine",
+        ]),
+
         // The only module that talks to ncurses.
         .target(name: "Curses", dependencies: ["CNcursesw", "Terminal"]),
 
@@ -52,6 +57,7 @@ let package = Package(
         .executableTarget(name: "vtourist", dependencies: [
             "TouristCore", "Store", "Curses", "Terminal", "WorldMap", "Gazetteer",
             "AlbumService", "AlbumMachine", "PhotoSources", "HTTP",
+            "TouristRuntime",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "vtourist-bench", dependencies: [
