@@ -77,6 +77,11 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py"]),
         .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "TouristCore", "WorldMap", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "RuntimeTests", dependencies: [
+            "TouristRuntime", "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine",
+            "PhotoSources", "HTTP", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )
