@@ -125,6 +125,37 @@ final class RuntimeTests: XCTestCase {
         XCTAssertTrue(frame.text.contains("\u{25CF}"), frame.text)
     }
 
+    func testAPollThatCannotReadTheStoreSaysSoOnceAndRecovers() throws {
+        terminal = TestTerminal(width: 220)  // room for the whole message with the file's path
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        let other = try otherProcess()
+        try other.write { db in try db.execute(sql: "ALTER TABLE photo RENAME TO photo_elsewhere") }
+        var mark = terminal.frameCount
+        clock.advance(by: 1)
+        terminal.wakeUp()
+        let failure = "Could not check the database for changes: database \(path!): no such table: photo"
+        XCTAssertNotNil(terminal.frame(after: mark, showing: failure))
+
+        // A key clears the message; the same failure again is not shown again.
+        mark = terminal.frameCount
+        terminal.press(.right)
+        XCTAssertNotNil(terminal.frame(after: mark) { !$0.text.contains(failure) })
+        mark = terminal.frameCount
+        clock.advance(by: 1)
+        terminal.wakeUp()
+
+        try other.write { db in
+            try db.execute(sql: "ALTER TABLE photo_elsewhere RENAME TO photo")
+            try db.execute(sql: "INSERT INTO pin (latitude, longitude, name, createdAt) VALUES (10, 20, 'Elsewhere', CURRENT_TIMESTAMP)")
+        }
+        clock.advance(by: 1)
+        terminal.wakeUp()
+        let next = try XCTUnwrap(terminal.frame(after: mark) { $0.text.contains(failure) || $0.text.contains("1 pin ") })
+        XCTAssertFalse(next.text.contains(failure), "the same failure is shown once")
+        XCTAssertTrue(next.text.contains("1 pin "), next.text)
+    }
+
     // MARK: - The loop
 
     func testQEndsTheLoopAfterSavingTheMapView() throws {
