@@ -175,6 +175,32 @@ final class RuntimeTests: XCTestCase {
         XCTAssertTrue(status.contains(String(format: " %.4f\u{00B0}E", view.cursor.longitude)), status)
     }
 
+    func testQuittingWritesTheMapViewStillWaitingBehindASlowWrite() throws {
+        // Long enough that the app's write waits for the other process's lock rather than failing.
+        try store.close()
+        store = try AppDatabase.open(path: path, busyTimeout: 600)
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        var holdsLock = Configuration()
+        holdsLock.allowsUnsafeTransactions = true  // the lock is held across accesses on purpose
+        let other = try DatabaseQueue(path: path, configuration: holdsLock)
+        try other.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+
+        // The first move's write waits for the lock; the later ones coalesce behind it.
+        for _ in 0..<12 { terminal.press(.right) }
+        terminal.press(.char("?"))
+        let help = try XCTUnwrap(terminal.frame(showing: "Any key closes this help."))
+        terminal.press(.escape, .char("q"))
+        // Once the loop has taken `q` it reads no more messages: only quitting can write the last view.
+        terminal.waitUntilEventsAreTaken()
+        try other.inDatabase { db in try db.execute(sql: "COMMIT") }
+        waitForEnd()
+
+        let view = try XCTUnwrap(store.mapView())
+        let status = help.rowText(29)
+        XCTAssertTrue(status.contains(String(format: " %.4f\u{00B0}E", view.cursor.longitude)), status)
+    }
+
     func testResizeRedrawsAtTheNewSizeAndTooSmallStillQuits() throws {
         try start()
         XCTAssertEqual(terminal.frame(showing: "0 pins")?.width, 100)

@@ -43,7 +43,10 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
                     break
                 }
             }
-            if !events.isEmpty { return events.removeFirst() }
+            if !events.isEmpty {
+                defer { condition.broadcast() }  // for `waitUntilEventsAreTaken`
+                return events.removeFirst()
+            }
             woken = false
             return nil
         }
@@ -125,6 +128,13 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
         frame(after: mark) { buffer in
             let text = buffer.text
             return texts.allSatisfy(text.contains)
+        }
+    }
+
+    /// Waits until the loop has taken every event sent (it acts on them before it asks for more).
+    func waitUntilEventsAreTaken() {
+        locked {
+            while !events.isEmpty && !isShutDown { condition.wait() }
         }
     }
 
