@@ -76,7 +76,9 @@ final class RuntimeTests: XCTestCase {
 
     /// A second connection to the same file, as another vtourist process has.
     func otherProcess() throws -> DatabaseQueue {
-        try DatabaseQueue(path: path)
+        var config = Configuration()
+        config.busyMode = .timeout(600)  // waits for the app's writes, as vtourist does, rather than failing
+        return try DatabaseQueue(path: path, configuration: config)
     }
 
     // MARK: - Pins
@@ -182,6 +184,7 @@ final class RuntimeTests: XCTestCase {
         try start()
         XCTAssertNotNil(terminal.frame(showing: "0 pins"))
         var holdsLock = Configuration()
+        holdsLock.busyMode = .timeout(600)
         holdsLock.allowsUnsafeTransactions = true  // the lock is held across accesses on purpose
         let other = try DatabaseQueue(path: path, configuration: holdsLock)
         try other.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
