@@ -47,6 +47,11 @@ let package = Package(
         // Runs albums: the machine's effects over the photo sources, libcurl and the store.
         .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "WorldMap"]),
 
+        // The UI loop and the effect interpreter; the terminal, clock, store and albums are passed in.
+        .target(name: "TouristRuntime", dependencies: [
+            "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine",
+        ]),
+
         // The only module that talks to ncurses.
         .target(name: "Curses", dependencies: ["CNcursesw", "Terminal"]),
 
@@ -54,6 +59,7 @@ let package = Package(
         .executableTarget(name: "vtourist", dependencies: [
             "Model", "TouristCore", "Store", "Curses", "Terminal", "WorldMap", "Gazetteer",
             "AlbumService", "AlbumMachine", "PhotoSources", "HTTP",
+            "TouristRuntime",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "vtourist-bench", dependencies: [
@@ -73,6 +79,11 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py"]),
         .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "WorldMap", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "RuntimeTests", dependencies: [
+            "TouristRuntime", "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine",
+            "PhotoSources", "HTTP", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

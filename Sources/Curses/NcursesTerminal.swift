@@ -244,3 +244,10 @@ struct ColorPairs {
         next = 1
     }
 }
+
+extension NcursesTerminal {
+    /// Wakes `nextEvent` from any thread (what `waker.wake()` does, as a value to hand out).
+    public var wakeUp: @Sendable () -> Void {
+        { [waker] in waker.wake() }
+    }
+}

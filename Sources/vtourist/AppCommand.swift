@@ -1,9 +1,11 @@
+import AlbumService
 import ArgumentParser
 import Curses
 import Foundation
 import Gazetteer
 import Store
 import TouristCore
+import TouristRuntime
 import WorldMap
 
 struct App: ParsableCommand {
@@ -44,10 +46,19 @@ struct App: ParsableCommand {
             } catch {
                 throw CommandFailure("\(error)")
             }
-            let runtime = AppRuntime(terminal: terminal, store: store, geometry: geometry,
-                                     places: .live(gazetteer), pins: pins, view: view, settings: settings)
+            let photos = photoSettings(store)
+            let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
+                AlbumService(store: store, http: makeHTTPClient(), settings: photos, userAgent: userAgent,
+                             onEvent: onEvent)
+            }, geometry: geometry, places: .live(gazetteer))
+            let start = RuntimeStart(pins: pins, view: view, settings: settings,
+                                     problem: photos.problems.isEmpty ? nil : photos.problems.joined(separator: " "))
+            let runtime = AppRuntime(world: world, start: start)
             runtime.run()
             try? store.close()
         }
     }
 }
+
+/// The runtime's terminal is ncurses.
+extension NcursesTerminal: AppTerminal {}

@@ -1,0 +1,331 @@
+import AlbumMachine
+import AlbumService
+import Dispatch
+import Store
+import Terminal
+import TouristCore
+import WorldMap
+
+/// The world outside the runtime: live parts in the app, a scripted terminal,
+/// a clock and a temporary database in tests.
+public struct RuntimeWorld {
+    public var terminal: any AppTerminal
+    public var clock: AppClock
+    public var store: AppDatabase
+    /// Makes the album service, whose events must go to the given handler.
+    public var makeAlbums: (_ onEvent: @escaping @Sendable (AlbumEvent) -> Void) -> AlbumService
+    public var geometry: WorldGeometry
+    public var places: PlaceLookup
+
+    public init(terminal: any AppTerminal, clock: AppClock = .live, store: AppDatabase,
+                makeAlbums: @escaping (_ onEvent: @escaping @Sendable (AlbumEvent) -> Void) -> AlbumService,
+                geometry: WorldGeometry, places: PlaceLookup) {
+        self.terminal = terminal
+        self.clock = clock
+        self.store = store
+        self.makeAlbums = makeAlbums
+        self.geometry = geometry
+        self.places = places
+    }
+}
+
+/// What the map starts with, read from the store before the terminal was taken.
+public struct RuntimeStart: Sendable {
+    public var pins: [Pin]
+    public var view: MapViewState?
+    public var settings: Settings
+    /// An error shown in the status line at start (bad photo settings, say).
+    public var problem: String?
+
+    public init(pins: [Pin], view: MapViewState?, settings: Settings, problem: String? = nil) {
+        self.pins = pins
+        self.view = view
+        self.settings = settings
+        self.problem = problem
+    }
+}
+
+/// The one UI loop (STYLE 3): event → action → reduce → effects → render →
+/// flush. Store work runs on one serial queue, in the order it was issued, and
+/// its outcomes come back through the mailbox as messages.
+public final class AppRuntime {
+    private var state: AppState
+    private let reducer: AppReducer
+    private let terminal: any AppTerminal
+    private let clock: AppClock
+    private let store: AppDatabase
+    private let geometry: WorldGeometry
+    /// Searches, downloads and store writes of every album.
+    private let albums: AlbumService
+    /// Every store read and write, one at a time, in the order issued.
+    private let storeQueue = DispatchQueue(label: "vtourist.store")
+    private let mailbox: Mailbox
+    private var raster: (viewport: Viewport, raster: MapRaster)?
+    private var running = true
+
+    // The rest is touched only by the UI loop.
+    /// Counts writes issued, so a pin list read before a write cannot undo it on screen.
+    private var writes = 0
+    private var lastPoll: Double
+    private var isPolling = false
+    /// The store's data version last seen.
+    private var seenVersion: Int?
+    /// The last failure of the poll, reported once until it changes.
+    private var pollFailure: StoreError?
+    /// The newest map view waiting to be written (writes coalesce: one at a time, the newest wins).
+    private var viewToSave: MapViewState?
+    private var isSavingView = false
+    /// A snapshot of the open album is being read; `albumLoadAgain`: it changed since.
+    private var isLoadingAlbum = false
+    private var albumLoadAgain = false
+
+    static let pollInterval = 1.0
+
+    public init(world: RuntimeWorld, start: RuntimeStart) {
+        terminal = world.terminal
+        clock = world.clock
+        lastPoll = world.clock.now()
+        store = world.store
+        geometry = world.geometry
+        let reducer = AppReducer(places: world.places)
+        self.reducer = reducer
+        let mailbox = Mailbox(wakeUp: world.terminal.wakeUp)
+        self.mailbox = mailbox
+        state = AppRuntime.initialState(start, terminal: world.terminal, reducer: reducer)
+        // A failure here is reported by the first poll.
+        seenVersion = try? world.store.dataVersion()
+        albums = world.makeAlbums { event in
+            switch event {
+            case let .notice(pin, text): mailbox.post(.albumNotice(pin, text))
+            case let .changed(pin): mailbox.post(.albumChanged(pin))
+            case let .storeFailed(_, text): mailbox.post(.storeFailed(text))
+            }
+        }
+        albums.resumeInterrupted()
+    }
+
+    /// The album screen's view of a pin's album: what the store holds, the status the album state
+    /// machine decided included.
+    public static func snapshot(_ pin: Pin.ID, store: AppDatabase) throws(StoreError) -> AlbumSnapshot? {
+        guard let stored = try store.album(pinID: pin) else { return nil }
+        return AlbumSnapshot(pinID: pin, photos: stored.photos, status: stored.status, source: stored.source)
+    }
+
+    /// Runs until the user quits, then stops the albums, lets the store work
+    /// issued finish and gives the terminal back.
+    public func run() {
+        defer { finish() }
+        draw()
+        while running {
+            var actions: [AppAction] = []
+            if let event = terminal.nextEvent(timeoutMs: 250) {
+                actions.append(.event(event, time: clock.now()))
+                // Take every event already waiting, then draw once.
+                while actions.count < 256, let more = terminal.nextEvent(timeoutMs: 0) {
+                    actions.append(.event(more, time: clock.now()))
+                }
+            }
+            for message in mailbox.drain() {
+                actions += receive(message)
+            }
+            pollForChanges()
+            guard !actions.isEmpty else { continue }
+            let before = state
+            for action in actions {
+                perform(reducer.reduce(&state, action))
+                if !running { return }
+            }
+            if state != before { draw() }
+        }
+    }
+
+    private func finish() {
+        albums.shutdown()
+        if let view = viewToSave {
+            viewToSave = nil
+            storeQueue.async { [store] in try? store.saveMapView(view) }  // no screen left to show a failure on
+        }
+        storeQueue.sync {}  // let pending writes finish before the process ends
+        terminal.shutdown()
+    }
+
+    private func draw() {
+        var current: MapRaster?
+        if !state.isTooSmall {
+            let viewport = state.viewport
+            if let cached = raster, cached.viewport == viewport {
+                current = cached.raster
+            } else {
+                let fresh = rasterize(geometry, viewport: viewport)
+                raster = (viewport, fresh)
+                current = fresh
+            }
+        }
+        terminal.draw(AppView.render(state, raster: current))
+    }
+
+    // MARK: - What the runtime reads of the app state (kept in one place)
+
+    private static func initialState(_ start: RuntimeStart, terminal: any AppTerminal, reducer: AppReducer) -> AppState {
+        let size = terminal.size
+        let mapHeight = max(1, size.height - 1)
+        var camera = start.view.map(MapCamera.init) ?? MapCamera.world(width: size.width, height: mapHeight)
+        camera.clampCenter(height: mapHeight)
+        var state = AppState(camera: camera, width: size.width, height: size.height,
+                             capabilities: terminal.capabilities)
+        state.pins = start.pins
+        state.settings = start.settings
+        reducer.updateCursorPlace(&state)
+        if let problem = start.problem {
+            state.message = StatusMessage(problem, kind: .error)
+        }
+        return state
+    }
+
+    /// The pin whose album screen is open.
+    private var openAlbum: Pin.ID? { state.album?.pinID }
+
+    // MARK: - Messages from elsewhere
+
+    /// What a message means for the loop; the actions it brings for the reducer.
+    private func receive(_ message: RuntimeMessage) -> [AppAction] {
+        switch message {
+        case let .action(action, readBeforeWrite):
+            return readBeforeWrite >= writes ? [action] : []
+        case let .albumChanged(pin):
+            if pin == openAlbum { loadOpenAlbum() }
+        case .albumLoadFinished:
+            isLoadingAlbum = false
+            if albumLoadAgain { loadOpenAlbum() }
+        case .mapViewSaved:
+            isSavingView = false
+            saveMapView()
+        case let .pollFinished(outcome):
+            isPolling = false
+            switch outcome {
+            case .unchanged:
+                pollFailure = nil
+            case let .changed(version, pins, readBeforeWrite):
+                pollFailure = nil
+                seenVersion = version
+                // The open album may have been changed by another process too.
+                loadOpenAlbum()
+                return readBeforeWrite >= writes ? [.pinsLoaded(pins)] : []
+            case let .failed(error):
+                guard error != pollFailure else { return [] }
+                pollFailure = error
+                return [.storeFailed("Could not check the database for changes: \(error)")]
+            }
+        }
+        return []
+    }
+
+    // MARK: - Effects
+
+    private func perform(_ effects: [AppEffect]) {
+        for effect in effects {
+            switch effect {
+            case .quit:
+                running = false
+            case let .saveMapView(view):
+                viewToSave = view
+                saveMapView()
+            case let .insertPin(point, name):
+                write { [albums] (store) throws(StoreError) in
+                    let pin = try store.insertPin(at: point, name: name)
+                    albums.start(pin)  // prefetch while the user keeps navigating
+                    return .pinSaved(pin)
+                }
+            case let .openAlbum(pin):
+                albums.resume(pin)
+                loadAlbum(pin)
+            case let .album(pin, action):
+                // Through the store queue, so it follows the store write issued with it (a moved pin's photos
+                // are deleted before its new search can save anything).
+                storeQueue.async { [albums] in albums.send(action, to: pin) }
+            case let .movePin(id, to, name):
+                write { (store) throws(StoreError) in
+                    if let pin = try store.movePin(id: id, to: to, name: name) { return .pinSaved(pin) }
+                    return .pinRemoved(id)
+                }
+            case let .deletePin(id):
+                write { (store) throws(StoreError) in
+                    _ = try store.deletePin(id: id)
+                    return .pinRemoved(id)
+                }
+            }
+        }
+    }
+
+    /// Runs a store write off the UI thread and posts its outcome back.
+    private func write(_ body: @escaping @Sendable (AppDatabase) throws(StoreError) -> AppAction) {
+        writes += 1
+        storeQueue.async { [store, mailbox] in
+            do {
+                mailbox.post(try body(store))
+            } catch {
+                mailbox.post(.storeFailed("Could not save: \(error)"))
+                // Show what the store has; if it cannot be read either, the failure above is on screen.
+                if let pins = try? store.pins() { mailbox.post(.pinsLoaded(pins)) }
+            }
+        }
+    }
+
+    /// Writes the newest map view once the previous write is done.
+    private func saveMapView() {
+        guard !isSavingView, let view = viewToSave else { return }
+        viewToSave = nil
+        isSavingView = true
+        storeQueue.async { [store, mailbox] in
+            do { try store.saveMapView(view) } catch {
+                mailbox.post(.storeFailed("Could not save the map view: \(error)"))
+            }
+            mailbox.post(.mapViewSaved)
+        }
+    }
+
+    /// Reads the open album again (once the read under way, if any, is done).
+    private func loadOpenAlbum() {
+        guard let pin = openAlbum else { return }
+        loadAlbum(pin)
+    }
+
+    private func loadAlbum(_ pin: Pin.ID) {
+        guard !isLoadingAlbum else {
+            albumLoadAgain = true
+            return
+        }
+        isLoadingAlbum = true
+        albumLoadAgain = false
+        // On the store queue, after the writes issued before it.
+        storeQueue.async { [store, mailbox] in
+            do {
+                if let snapshot = try AppRuntime.snapshot(pin, store: store) {
+                    mailbox.post(.albumLoaded(snapshot))
+                }
+            } catch {
+                mailbox.post(.storeFailed("Could not load the album: \(error)"))
+            }
+            mailbox.post(.albumLoadFinished)
+        }
+    }
+
+    /// Picks up what another process (`vtourist drop`, a second window) wrote.
+    private func pollForChanges() {
+        let now = clock.now()
+        guard !isPolling, now - lastPoll >= AppRuntime.pollInterval else { return }
+        lastPoll = now
+        isPolling = true
+        let issued = writes, seen = seenVersion
+        storeQueue.async { [store, mailbox] in
+            do throws(StoreError) {
+                let version = try store.dataVersion()
+                guard version != seen else { return mailbox.post(.pollFinished(.unchanged)) }
+                let pins = try store.pins()
+                mailbox.post(.pollFinished(.changed(version: version, pins: pins, readBeforeWrite: issued)))
+            } catch {
+                mailbox.post(.pollFinished(.failed(error)))
+            }
+        }
+    }
+}

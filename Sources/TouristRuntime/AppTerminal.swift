@@ -1,0 +1,32 @@
+import Dispatch
+import Terminal
+
+/// The screen and keyboard the runtime drives: ncurses in the app, a scripted
+/// terminal in tests. Used from the UI loop's thread only, except `wakeUp`.
+public protocol AppTerminal: AnyObject {
+    /// The screen's size in cells.
+    var size: (width: Int, height: Int) { get }
+    /// What the terminal can show, decided at start.
+    var capabilities: TerminalCapabilities { get }
+    /// Waits up to `timeoutMs` milliseconds (negative: for ever) for a key, a
+    /// mouse report or a resize; nil on timeout or after `wakeUp`.
+    func nextEvent(timeoutMs: Int) -> Event?
+    /// Shows a whole frame (the terminal writes only what changed).
+    func draw(_ buffer: CellBuffer)
+    /// Makes a waiting (or the next) `nextEvent` return nil; callable from any thread.
+    var wakeUp: @Sendable () -> Void { get }
+    /// Gives the terminal back; safe to call more than once.
+    func shutdown()
+}
+
+/// Seconds on a steady clock: event times (press-and-hold) and the store poll.
+public struct AppClock: Sendable {
+    public var now: @Sendable () -> Double
+
+    public init(now: @escaping @Sendable () -> Double) {
+        self.now = now
+    }
+
+    /// Seconds since boot, unaffected by changes to the wall clock.
+    public static let live = AppClock { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}

@@ -1,0 +1,278 @@
+import AlbumService
+import Dispatch
+import Foundation
+import GRDB
+import HTTP
+import PhotoSources
+import Store
+import TestSupport
+import Terminal
+import TouristCore
+import TouristRuntime
+import WorldMap
+import XCTest
+
+/// The runtime driven through a scripted terminal and a hand-moved clock, over a
+/// real SQLite file and a real album service (the local stand-in photo server, or
+/// a closed loopback port when photos do not matter).
+final class RuntimeTests: XCTestCase {
+    static let geometry = Result { try WorldGeometry.bundled() }
+    /// Nothing listens on the discard port of loopback: searches fail at once, never leaving the machine.
+    static let nowhere = "http://127.0.0.1:9/"
+
+    var folder: URL!
+    var path: String!
+    var store: AppDatabase!
+    var terminal: TestTerminal!
+    var clock: ManualClock!
+    let finished = DispatchSemaphore(value: 0)
+    var isRunning = false
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-runtime-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        path = folder.appendingPathComponent("vtourist.sqlite").path
+        store = try AppDatabase.open(path: path)
+        terminal = TestTerminal()
+        clock = ManualClock()
+    }
+
+    override func tearDownWithError() throws {
+        if isRunning { stop() }
+        try? store.close()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Starts the loop on a thread of its own, as the app's main thread runs it.
+    func start(flickrEndpoint: String = nowhere, commonsEndpoint: String = nowhere, key: String? = nil,
+               view: MapViewState? = nil) throws {
+        let geometry = try Self.geometry.get()
+        var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": commonsEndpoint]
+        if let key { env["FLICKR_API_KEY"] = key }
+        let settings = PhotoSourceSettings.resolve(environment: env, stored: [:])
+        let begin = RuntimeStart(pins: try store.pins(), view: view, settings: Settings())
+        let (terminal, clock, store, finished) = (terminal!, clock!, store!, finished)
+        isRunning = true
+        Thread {
+            let world = RuntimeWorld(terminal: terminal, clock: clock.clock, store: store, makeAlbums: { onEvent in
+                AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
+                             settings: settings, userAgent: "vtourist-tests", onEvent: onEvent)
+            }, geometry: geometry, places: .none)
+            AppRuntime(world: world, start: begin).run()
+            finished.signal()
+        }.start()
+    }
+
+    /// Back to the map, then quit; returns when the loop has ended.
+    func stop() {
+        terminal.press(.escape, .char("q"))
+        waitForEnd()
+    }
+
+    func waitForEnd() {
+        finished.wait()
+        isRunning = false
+    }
+
+    /// A second connection to the same file, as another vtourist process has.
+    func otherProcess() throws -> DatabaseQueue {
+        var config = Configuration()
+        config.busyMode = .timeout(600)  // waits for the app's writes, as vtourist does, rather than failing
+        return try DatabaseQueue(path: path, configuration: config)
+    }
+
+    // MARK: - Pins
+
+    func testPDropsAPinThatIsSavedAndDrawn() throws {
+        try start()
+        let first = try XCTUnwrap(terminal.frame(showing: "0 pins"))
+        XCTAssertFalse(first.text.contains("\u{25CF}"), "no pin marker before a pin is dropped")
+
+        let mark = terminal.frameCount
+        terminal.press(.char("p"))
+        let frame = try XCTUnwrap(terminal.frame(after: mark, showing: "1 pin ", "\u{25CF}"))
+        XCTAssertTrue(frame.text.contains("Pin dropped at"))
+        let pins = try store.pins()
+        XCTAssertEqual(pins.count, 1)
+        // Dropped where the status line says the cursor is.
+        let pin = try XCTUnwrap(pins.first)
+        let status = first.rowText(29)
+        XCTAssertTrue(status.contains(String(format: " %.4f\u{00B0}", abs(pin.coordinate.latitude))), status)
+        XCTAssertTrue(status.contains(String(format: " %.4f\u{00B0}", abs(pin.coordinate.longitude))), status)
+    }
+
+    func testAFailedWriteShowsWhyAndTheMapKeepsWhatTheStoreHas() throws {
+        try otherProcess().write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON pin BEGIN SELECT RAISE(ABORT, 'no room for pins'); END")
+        }
+        terminal = TestTerminal(width: 220)  // room for the whole message with the file's path
+        try start()
+        let mark = terminal.frameCount
+        terminal.press(.char("p"))
+        let frame = try XCTUnwrap(terminal.frame(after: mark, showing: "Could not save: database \(path!): no room for pins"))
+        XCTAssertTrue(frame.text.contains("0 pins"), frame.text)
+        XCTAssertEqual(try store.pins().count, 0)
+    }
+
+    func testAnotherProcessesPinIsPickedUpByThePoll() throws {
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        try otherProcess().write { db in
+            try db.execute(sql: "INSERT INTO pin (latitude, longitude, name, createdAt) VALUES (10, 20, 'Elsewhere', CURRENT_TIMESTAMP)")
+        }
+        let mark = terminal.frameCount
+        clock.advance(by: 1)
+        terminal.wakeUp()
+        let frame = try XCTUnwrap(terminal.frame(after: mark, showing: "1 pin "))
+        XCTAssertTrue(frame.text.contains("\u{25CF}"), frame.text)
+    }
+
+    func testAPollThatCannotReadTheStoreSaysSoOnceAndRecovers() throws {
+        terminal = TestTerminal(width: 220)  // room for the whole message with the file's path
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        let other = try otherProcess()
+        try other.write { db in try db.execute(sql: "ALTER TABLE photo RENAME TO photo_elsewhere") }
+        var mark = terminal.frameCount
+        clock.advance(by: 1)
+        terminal.wakeUp()
+        let failure = "Could not check the database for changes: database \(path!): no such table: photo"
+        XCTAssertNotNil(terminal.frame(after: mark, showing: failure))
+
+        // A key clears the message; the same failure again is not shown again.
+        mark = terminal.frameCount
+        terminal.press(.right)
+        XCTAssertNotNil(terminal.frame(after: mark) { !$0.text.contains(failure) })
+        mark = terminal.frameCount
+        clock.advance(by: 1)
+        terminal.wakeUp()
+
+        try other.write { db in
+            try db.execute(sql: "ALTER TABLE photo_elsewhere RENAME TO photo")
+            try db.execute(sql: "INSERT INTO pin (latitude, longitude, name, createdAt) VALUES (10, 20, 'Elsewhere', CURRENT_TIMESTAMP)")
+        }
+        clock.advance(by: 1)
+        terminal.wakeUp()
+        let next = try XCTUnwrap(terminal.frame(after: mark) { $0.text.contains(failure) || $0.text.contains("1 pin ") })
+        XCTAssertFalse(next.text.contains(failure), "the same failure is shown once")
+        XCTAssertTrue(next.text.contains("1 pin "), next.text)
+    }
+
+    // MARK: - The loop
+
+    func testQEndsTheLoopAfterSavingTheMapView() throws {
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        // Many moves: their map-view writes coalesce, and the last one must still land.
+        for _ in 0..<12 { terminal.press(.right) }
+        // Help comes after every move, so its frame shows where they ended.
+        terminal.press(.char("?"))
+        let help = try XCTUnwrap(terminal.frame(showing: "Any key closes this help."))
+        terminal.press(.escape, .char("q"))
+        waitForEnd()
+        XCTAssertTrue(terminal.wasShutDown)
+        let view = try XCTUnwrap(store.mapView())
+        XCTAssertGreaterThan(view.cursor.longitude, 1)
+        let status = help.rowText(29)
+        XCTAssertTrue(status.contains(String(format: " %.4f\u{00B0}E", view.cursor.longitude)), status)
+    }
+
+    func testQuittingWritesTheMapViewStillWaitingBehindASlowWrite() throws {
+        // Long enough that the app's write waits for the other process's lock rather than failing.
+        try store.close()
+        store = try AppDatabase.open(path: path, busyTimeout: 600)
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        var holdsLock = Configuration()
+        holdsLock.busyMode = .timeout(600)
+        holdsLock.allowsUnsafeTransactions = true  // the lock is held across accesses on purpose
+        let other = try DatabaseQueue(path: path, configuration: holdsLock)
+        try other.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+
+        // The first move's write waits for the lock; the later ones coalesce behind it.
+        for _ in 0..<12 { terminal.press(.right) }
+        terminal.press(.char("?"))
+        let help = try XCTUnwrap(terminal.frame(showing: "Any key closes this help."))
+        terminal.press(.escape, .char("q"))
+        // Once the loop has taken `q` it reads no more messages: only quitting can write the last view.
+        terminal.waitUntilEventsAreTaken()
+        try other.inDatabase { db in try db.execute(sql: "COMMIT") }
+        waitForEnd()
+
+        let view = try XCTUnwrap(store.mapView())
+        let status = help.rowText(29)
+        XCTAssertTrue(status.contains(String(format: " %.4f\u{00B0}E", view.cursor.longitude)), status)
+    }
+
+    func testResizeRedrawsAtTheNewSizeAndTooSmallStillQuits() throws {
+        try start()
+        XCTAssertEqual(terminal.frame(showing: "0 pins")?.width, 100)
+
+        var mark = terminal.frameCount
+        terminal.resize(width: 120, height: 40)
+        let wide = try XCTUnwrap(terminal.frame(after: mark) { $0.width == 120 && $0.height == 40 })
+        XCTAssertTrue(wide.rowText(39).contains("0 pins"), wide.rowText(39))
+
+        mark = terminal.frameCount
+        terminal.resize(width: 30, height: 8)
+        let small = try XCTUnwrap(terminal.frame(after: mark) { $0.width == 30 })
+        XCTAssertTrue(small.text.contains("Terminal too small"), small.text)
+        XCTAssertTrue(small.text.contains("30x8"), small.text)
+
+        terminal.press(.char("q"))
+        waitForEnd()
+        XCTAssertTrue(terminal.wasShutDown)
+    }
+
+    // MARK: - Albums
+
+    func testEnterOpensTheAlbumAndItsPhotosArrive() throws {
+        let server = try PhotoServer()
+        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: "good-key")
+        var mark = terminal.frameCount
+        terminal.press(.char("p"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
+
+        mark = terminal.frameCount
+        terminal.press(.enter)
+        let album = try XCTUnwrap(terminal.frame(after: mark, showing: " 21 photos", "Photo 0 near"))
+        XCTAssertTrue(album.rowText(0).contains("Pin "), album.rowText(0))
+        let pin = try XCTUnwrap(store.pins().first)
+        let photos = try store.photos(pinID: pin.id)
+        XCTAssertEqual(photos.count, 21)
+        XCTAssertTrue(photos.allSatisfy { $0.state == .stored })
+    }
+
+    func testAnAlbumTheStoreCannotReadSaysSo() throws {
+        let pin = try store.insertPin(at: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples")
+        terminal = TestTerminal(width: 220)  // room for the whole message with the file's path
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "1 pin "))
+        try otherProcess().write { db in try db.execute(sql: "ALTER TABLE photo RENAME TO photo_elsewhere") }
+
+        let mark = terminal.frameCount
+        terminal.press(.tab, .enter)
+        let frame = try XCTUnwrap(terminal.frame(after: mark, showing: "Could not load the album: database \(path!): no such table: photo"))
+        XCTAssertTrue(frame.rowText(0).contains("Naples"), frame.rowText(0))
+        let name = try otherProcess().read { db in
+            try String.fetchOne(db, sql: "SELECT name FROM pin WHERE id = ?", arguments: [pin.id])
+        }
+        XCTAssertEqual(name, "Naples", "the failure to read is shown, nothing is written")
+    }
+
+    func testAnOpenAlbumWhosePinIsDeletedElsewhereGoesBackToTheMap() throws {
+        let pin = try store.insertPin(at: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples")
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "1 pin "))
+        var mark = terminal.frameCount
+        terminal.press(.tab, .enter)
+        XCTAssertNotNil(terminal.frame(after: mark) { $0.rowText(0).contains("Naples") })
+
+        try otherProcess().write { db in try db.execute(sql: "DELETE FROM pin WHERE id = ?", arguments: [pin.id]) }
+        mark = terminal.frameCount
+        clock.advance(by: 1)
+        terminal.wakeUp()
+        let frame = try XCTUnwrap(terminal.frame(after: mark, showing: "That pin was deleted elsewhere.", "0 pins"))
+        XCTAssertFalse(frame.rowText(0).contains("Naples"))
+    }
+}

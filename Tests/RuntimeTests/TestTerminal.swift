@@ -1,0 +1,158 @@
+import Foundation
+import Synchronization
+import Terminal
+import TouristRuntime
+
+/// A terminal the test scripts: events go in, every drawn frame is kept, and
+/// a test can wait for a frame that shows what it expects.
+// @unchecked: XCTest's threads and the UI loop share it; every var is touched only under `condition`.
+final class TestTerminal: AppTerminal, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var width: Int
+    private var height: Int
+    private var events: [Event] = []
+    private var woken = false
+    private var frames: [CellBuffer] = []
+    private var isShutDown = false
+    let capabilities: TerminalCapabilities
+
+    init(width: Int = 100, height: Int = 30,
+         capabilities: TerminalCapabilities = TerminalCapabilities(unicode: true, colors: .trueColor)) {
+        self.width = width
+        self.height = height
+        self.capabilities = capabilities
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+
+    // MARK: The runtime's side
+
+    var size: (width: Int, height: Int) { locked { (width, height) } }
+
+    func nextEvent(timeoutMs: Int) -> Event? {
+        locked {
+            let deadline = Date(timeIntervalSinceNow: Double(max(0, timeoutMs)) / 1000)
+            while events.isEmpty && !woken && timeoutMs != 0 {
+                if timeoutMs < 0 {
+                    condition.wait()
+                } else if !condition.wait(until: deadline) {
+                    break
+                }
+            }
+            if !events.isEmpty {
+                defer { condition.broadcast() }  // for `waitUntilEventsAreTaken`
+                return events.removeFirst()
+            }
+            woken = false
+            return nil
+        }
+    }
+
+    func draw(_ buffer: CellBuffer) {
+        locked {
+            frames.append(buffer)
+            condition.broadcast()
+        }
+    }
+
+    var wakeUp: @Sendable () -> Void {
+        { [weak self] in self?.wake() }
+    }
+
+    func shutdown() {
+        locked {
+            isShutDown = true
+            condition.broadcast()
+        }
+    }
+
+    private func wake() {
+        locked {
+            woken = true
+            condition.broadcast()
+        }
+    }
+
+    // MARK: The test's side
+
+    func send(_ scripted: Event...) {
+        locked {
+            events += scripted
+            condition.broadcast()
+        }
+    }
+
+    func press(_ keys: Key...) {
+        for key in keys { send(.key(key)) }
+    }
+
+    /// Changes the size the way a terminal window does, and reports it.
+    func resize(width: Int, height: Int) {
+        locked {
+            self.width = width
+            self.height = height
+            events.append(.resize(width: width, height: height))
+            condition.broadcast()
+        }
+    }
+
+    /// How many frames were drawn so far (a mark for `frame(after:where:)`).
+    var frameCount: Int { locked { frames.count } }
+
+    var lastFrame: CellBuffer? { locked { frames.last } }
+
+    var wasShutDown: Bool { locked { isShutDown } }
+
+    /// The first frame drawn at index `mark` or later that satisfies `matches`, waiting for
+    /// frames as they are drawn; nil if the terminal was shut down without one.
+    func frame(after mark: Int = 0, where matches: (CellBuffer) -> Bool) -> CellBuffer? {
+        locked {
+            var next = mark
+            while true {
+                while next < frames.count {
+                    if matches(frames[next]) { return frames[next] }
+                    next += 1
+                }
+                if isShutDown { return nil }
+                condition.wait()
+            }
+        }
+    }
+
+    /// The first frame from `mark` on whose text contains every one of `texts`.
+    func frame(after mark: Int = 0, showing texts: String...) -> CellBuffer? {
+        frame(after: mark) { buffer in
+            let text = buffer.text
+            return texts.allSatisfy(text.contains)
+        }
+    }
+
+    /// Waits until the loop has taken every event sent (it acts on them before it asks for more).
+    func waitUntilEventsAreTaken() {
+        locked {
+            while !events.isEmpty && !isShutDown { condition.wait() }
+        }
+    }
+
+    /// Waits until the runtime gave the terminal back.
+    func waitForShutdown() {
+        locked {
+            while !isShutDown { condition.wait() }
+        }
+    }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let seconds = Mutex<Double>(0)
+
+    var clock: AppClock { AppClock { [self] in self.seconds.withLock { $0 } } }
+
+    func advance(by interval: Double) {
+        seconds.withLock { $0 += interval }
+    }
+}
