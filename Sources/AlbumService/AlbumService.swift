@@ -20,6 +20,7 @@ public enum AlbumEvent: Sendable, Equatable {
 /// Runs every album's state machine (AlbumMachine): its effects become photo
 /// searches, image downloads over libcurl and store writes, whose outcomes come
 /// back as actions. One serial queue owns all album state.
+/// `@unchecked`: every mutable property is touched only on `queue`, a confinement the compiler cannot check.
 public final class AlbumService: @unchecked Sendable {
     private let queue = DispatchQueue(label: "vtourist.albums")
     private let store: AppDatabase

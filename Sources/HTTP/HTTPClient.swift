@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Fetches over libcurl's multi interface on one background thread.
 ///
@@ -70,23 +71,21 @@ public final class HTTPClient: Sendable {
 }
 
 /// Bridges task cancellation, which may come before `start` has returned an id.
-private final class PendingFetch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var id: TransferID?
-    private var isCancelled = false
+private final class PendingFetch: Sendable {
+    private let state = Mutex<(id: TransferID?, isCancelled: Bool)>((nil, false))
 
     /// True when the task was cancelled before the transfer existed.
     func started(_ id: TransferID) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        self.id = id
-        return isCancelled
+        state.withLock { state in
+            state.id = id
+            return state.isCancelled
+        }
     }
 
     func cancelled() -> TransferID? {
-        lock.lock()
-        defer { lock.unlock() }
-        isCancelled = true
-        return id
+        state.withLock { state in
+            state.isCancelled = true
+            return state.id
+        }
     }
 }

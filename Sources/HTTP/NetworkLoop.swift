@@ -14,6 +14,7 @@ struct ClientSettings: Sendable {
 }
 
 /// The one thread that owns the curl multi handle; other threads only queue work and wake it.
+/// `@unchecked`: the queued work is guarded by `condition`; the rest is the network thread's alone.
 final class NetworkLoop: @unchecked Sendable {
     static let maxRedirects = 5
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]

@@ -2,6 +2,7 @@ import CCurl
 import Foundation
 
 /// One request's state. Created by `start`, then touched only by the network thread.
+/// `@unchecked`: it crosses to that thread once and is never shared after, which the compiler cannot see.
 final class Transfer: @unchecked Sendable {
     let id: TransferID
     let request: HTTPRequest

@@ -36,6 +36,8 @@ public struct AlbumScreen: Equatable, Sendable {
     public var marked: Set<PhotoRecord.ID> = []
     /// First grid row shown (the grid scrolls to keep the selection visible).
     public var topRow: Int = 0
+    /// The last store failure while this album was open: kept in its header until the album is left.
+    public var storeProblem: String?
 
     public init(pinID: Pin.ID) {
         self.pinID = pinID

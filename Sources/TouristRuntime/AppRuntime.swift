@@ -16,16 +16,19 @@ public struct RuntimeWorld {
     public var makeAlbums: (_ onEvent: @escaping @Sendable (AlbumEvent) -> Void) -> AlbumService
     public var geometry: WorldGeometry
     public var places: PlaceLookup
+    /// Where store failures are written besides the screen.
+    public var log: AppLog
 
     public init(terminal: any AppTerminal, clock: AppClock = .live, store: AppDatabase,
                 makeAlbums: @escaping (_ onEvent: @escaping @Sendable (AlbumEvent) -> Void) -> AlbumService,
-                geometry: WorldGeometry, places: PlaceLookup) {
+                geometry: WorldGeometry, places: PlaceLookup, log: AppLog = .none) {
         self.terminal = terminal
         self.clock = clock
         self.store = store
         self.makeAlbums = makeAlbums
         self.geometry = geometry
         self.places = places
+        self.log = log
     }
 }
 
@@ -55,6 +58,7 @@ public final class AppRuntime {
     private let clock: AppClock
     private let store: AppDatabase
     private let geometry: WorldGeometry
+    private let log: AppLog
     /// Searches, downloads and store writes of every album.
     private let albums: AlbumService
     /// Every store read and write, one at a time, in the order issued.
@@ -87,6 +91,7 @@ public final class AppRuntime {
         lastPoll = world.clock.now()
         store = world.store
         geometry = world.geometry
+        log = world.log
         let reducer = AppReducer(places: world.places)
         self.reducer = reducer
         let mailbox = Mailbox(wakeUp: world.terminal.wakeUp)
@@ -128,6 +133,8 @@ public final class AppRuntime {
             for message in mailbox.drain() {
                 actions += receive(message)
             }
+            // Every store failure reaches the screen through the reducer, and the log here.
+            for case let .storeFailed(text) in actions { log.write(text) }
             pollForChanges()
             guard !actions.isEmpty else { continue }
             let before = state

@@ -22,9 +22,9 @@ func makeHTTPClient() -> HTTPClient {
 
 /// Source, key, endpoints, area and photos per collection: the stored settings
 /// with the environment's overrides (SPEC 5).
-func photoSettings(_ store: AppDatabase) -> PhotoSourceSettings {
-    // Unreadable settings are reported by the caller's first store read; here they read as defaults.
-    let texts = (try? store.storedSettingTexts()) ?? [:]
+func photoSettings(_ store: AppDatabase) throws -> PhotoSourceSettings {
+    let texts: [SettingKey: String]
+    do { texts = try store.storedSettingTexts() } catch { throw CommandFailure("cannot read the settings: \(error)") }
     let stored = Dictionary(uniqueKeysWithValues: texts.map { ($0.key.rawValue, $0.value) })
     return PhotoSourceSettings.resolve(environment: ProcessInfo.processInfo.environment, stored: stored)
 }
@@ -94,7 +94,7 @@ struct Drop: ParsableCommand {
                 print(pin.id)
                 return
             }
-            let settings = photoSettings(store)
+            let settings = try photoSettings(store)
             for problem in settings.problems { FileHandle.standardError.write(Data("vtourist: \(problem)\n".utf8)) }
             let changed = DispatchSemaphore(value: 0)
             let service = AlbumService(store: store, http: makeHTTPClient(), settings: settings,

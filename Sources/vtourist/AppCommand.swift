@@ -46,11 +46,11 @@ struct App: ParsableCommand {
             } catch {
                 throw CommandFailure("\(error)")
             }
-            let photos = photoSettings(store)
+            let photos = try photoSettings(store)
             let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
                 AlbumService(store: store, http: makeHTTPClient(), settings: photos, userAgent: userAgent,
                              onEvent: onEvent)
-            }, geometry: geometry, places: .live(gazetteer))
+            }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path))
             let start = RuntimeStart(pins: pins, view: view, settings: settings,
                                      problem: photos.problems.isEmpty ? nil : photos.problems.joined(separator: " "))
             let runtime = AppRuntime(world: world, start: start)

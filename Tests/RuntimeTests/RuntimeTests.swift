@@ -51,13 +51,13 @@ final class RuntimeTests: XCTestCase {
         if let key { env["FLICKR_API_KEY"] = key }
         let settings = PhotoSourceSettings.resolve(environment: env, stored: [:])
         let begin = RuntimeStart(pins: try store.pins(), view: view, settings: Settings())
-        let (terminal, clock, store, finished) = (terminal!, clock!, store!, finished)
+        let (terminal, clock, store, finished, path) = (terminal!, clock!, store!, finished, path!)
         isRunning = true
         Thread {
             let world = RuntimeWorld(terminal: terminal, clock: clock.clock, store: store, makeAlbums: { onEvent in
                 AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
                              settings: settings, userAgent: "vtourist-tests", onEvent: onEvent)
-            }, geometry: geometry, places: .none)
+            }, geometry: geometry, places: .none, log: .beside(databasePath: path))
             AppRuntime(world: world, start: begin).run()
             finished.signal()
         }.start()
@@ -112,6 +112,39 @@ final class RuntimeTests: XCTestCase {
         let frame = try XCTUnwrap(terminal.frame(after: mark, showing: "Could not save: database \(path!): no room for pins"))
         XCTAssertTrue(frame.text.contains("0 pins"), frame.text)
         XCTAssertEqual(try store.pins().count, 0)
+        XCTAssertTrue(logText().contains("Could not save: database \(path!): no room for pins"), logText())
+    }
+
+    /// The log beside the database, as the app writes it.
+    func logText() -> String {
+        (try? String(contentsOfFile: folder.appendingPathComponent("vtourist.log").path, encoding: .utf8)) ?? ""
+    }
+
+    func testAnAlbumWhosePhotosCannotBeSavedSaysSoInItsHeaderAndTheLog() throws {
+        // The first search fails, so the album is open before any answer could be saved.
+        let server = try PhotoServer(switchedOn: [.searchDown])
+        terminal = TestTerminal(width: 220)
+        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: "good-key")
+        var mark = terminal.frameCount
+        terminal.press(.char("p"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
+        mark = terminal.frameCount
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "The search failed"))
+        // Now the search answers, but its photos cannot be saved.
+        try otherProcess().write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON photo BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
+        }
+        server.set(.searchDown, false)
+        mark = terminal.frameCount
+        terminal.press(.char("r"))
+        let frame = try XCTUnwrap(terminal.frame(after: mark, showing: "Not saved"))
+        XCTAssertTrue(frame.rowText(1).contains("Could not save the photos found"), frame.rowText(1))
+        XCTAssertTrue(frame.rowText(1).contains("disk says no"), frame.rowText(1))
+        XCTAssertTrue(logText().contains("disk says no"), logText())
+        let pin = try XCTUnwrap(store.pins().first)
+        guard case let .failed(reason) = pin.albumStatus else { return XCTFail("\(pin.albumStatus)") }
+        XCTAssertTrue(reason.contains("disk says no"), reason)
     }
 
     func testAnotherProcessesPinIsPickedUpByThePoll() throws {

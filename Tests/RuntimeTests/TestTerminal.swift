@@ -110,18 +110,22 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
     /// The first frame drawn at index `mark` or later that satisfies `matches`, waiting for
     /// frames as they are drawn; nil if the terminal was shut down without one.
     func frame(after mark: Int = 0, where matches: (CellBuffer) -> Bool) -> CellBuffer? {
-        locked {
+        // Only ends a hang (a frame that never comes fails the test instead of stalling the suite).
+        let giveUp = Date().addingTimeInterval(TestTerminal.hangLimit)
+        return locked {
             var next = mark
             while true {
                 while next < frames.count {
                     if matches(frames[next]) { return frames[next] }
                     next += 1
                 }
-                if isShutDown { return nil }
-                condition.wait()
+                if isShutDown || !condition.wait(until: giveUp) { return nil }
             }
         }
     }
+
+    /// How long a wait goes on before it is taken for a hang.
+    static let hangLimit: TimeInterval = 60
 
     /// The first frame from `mark` on whose text contains every one of `texts`.
     func frame(after mark: Int = 0, showing texts: String...) -> CellBuffer? {
@@ -134,14 +138,16 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
     /// Waits until the loop has taken every event sent (it acts on them before it asks for more).
     func waitUntilEventsAreTaken() {
         locked {
-            while !events.isEmpty && !isShutDown { condition.wait() }
+            let giveUp = Date().addingTimeInterval(TestTerminal.hangLimit)
+            while !events.isEmpty && !isShutDown && condition.wait(until: giveUp) {}
         }
     }
 
     /// Waits until the runtime gave the terminal back.
     func waitForShutdown() {
         locked {
-            while !isShutDown { condition.wait() }
+            let giveUp = Date().addingTimeInterval(TestTerminal.hangLimit)
+            while !isShutDown && condition.wait(until: giveUp) {}
         }
     }
 }

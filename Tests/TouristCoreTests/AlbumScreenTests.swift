@@ -90,6 +90,17 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertEqual(send(&s, .char("x")), [.deletePin(1), .album(1, .pinDeleted)])
     }
 
+    func testAStoreFailureStaysInTheAlbumHeaderUntilTheAlbumIsLeft() {
+        var s = openState([photo(1), photo(2)])
+        _ = reducer.reduce(&s, .storeFailed("Could not save a photo: database is read-only"))
+        XCTAssertEqual(s.album?.storeProblem, "Could not save a photo: database is read-only")
+        send(&s, .right)  // a key clears the message line, not the header
+        let header = AppView.render(s, raster: nil).rowText(1)
+        XCTAssertTrue(header.contains("Not saved \u{2014} Could not save a photo: database is read-only"), header)
+        send(&s, .escape)
+        XCTAssertNil(s.album)
+    }
+
     func testAlbumScreenRendering() throws {
         let s = openState([photo(1), photo(2, .pending), photo(3, .failed(reason: "HTTP 404"), title: "Evil\u{1B}[2Jtitle")], status: .downloading)
         XCTAssertEqual(s.album?.snapshot?.isNewCollectionEnabled, false)

@@ -20,7 +20,8 @@ enum AlbumView {
             }
         }
         let header = AlbumHeader(pin: state.pin(album.pinID), pinID: album.pinID, snapshot: album.snapshot,
-                                 scroll: scroll, theme: theme, unicode: state.capabilities.unicode)
+                                 storeProblem: album.storeProblem, scroll: scroll, theme: theme,
+                                 unicode: state.capabilities.unicode)
         buffer.render(header, in: headerArea)
         if let snapshot = album.snapshot {
             let cells = AlbumGridWidget(snapshot: snapshot, selected: album.selected, marked: album.marked,
@@ -40,6 +41,8 @@ struct AlbumHeader: Widget {
     var pin: Pin?
     var pinID: Pin.ID
     var snapshot: AlbumSnapshot?
+    /// A store failure, shown in place of the progress: what is on screen may not be saved.
+    var storeProblem: String?
     /// Which grid rows are shown, when they do not all fit.
     var scroll: String?
     var theme: Theme
@@ -55,7 +58,9 @@ struct AlbumHeader: Widget {
         buffer.put("  \(coordinate)\(source)", x: x0 + min(w, name.displayWidth + 1), y: title.y, style: theme.dim,
                    maxWidth: w)
 
-        if let snap = snapshot {
+        if let storeProblem {
+            buffer.put(" Not saved \u{2014} \(storeProblem)", x: x0, y: progress.y, style: theme.error, maxWidth: w)
+        } else if let snap = snapshot {
             let p = snap.progress
             let y = progress.y
             switch snap.status {

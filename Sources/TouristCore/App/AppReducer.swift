@@ -36,6 +36,7 @@ public struct AppReducer: Sendable {
             state.settings = settings
         case let .storeFailed(message):
             state.message = StatusMessage(message, kind: .error)
+            state.updateAlbum { $0.storeProblem = message }
         case let .albumLoaded(snapshot):
             album.loaded(snapshot, &state)
         case let .albumNotice(pinID, text):
