@@ -24,9 +24,8 @@ struct PinRow: Codable, FetchableRecord, MutablePersistableRecord {
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-/// A pin with its album counts, as the map and `pins` list it. Read by column name with a
-/// hand-written `init(row:)`: 10,000 of these are read at every start, and `Decodable` is several
-/// times slower.
+/// A pin with its album counts, as the map and `pins` list it. 10,000 of these are read at every
+/// start, so `fetchAll` finds each named column once per query, not once per row.
 struct PinListing: FetchableRecord {
     var id: Int64
     var latitude: Double
@@ -40,15 +39,46 @@ struct PinListing: FetchableRecord {
     var downloadedCount: Int
 
     init(row: Row) throws {
-        id = row["id"]
-        latitude = row["latitude"]
-        longitude = row["longitude"]
-        name = row["name"]
-        createdAtUnix = row["createdAtUnix"]
-        albumState = row["albumState"]
-        albumError = row["albumError"]
-        photoCount = row["photoCount"]
-        downloadedCount = row["downloadedCount"]
+        try self.init(row, ColumnIndices(row.columnNames))
+    }
+
+    private init(_ row: Row, _ c: ColumnIndices) {
+        id = row[c.id]
+        latitude = row[c.latitude]
+        longitude = row[c.longitude]
+        name = row[c.name]
+        createdAtUnix = row[c.createdAtUnix]
+        albumState = row[c.albumState]
+        albumError = row[c.albumError]
+        photoCount = row[c.photoCount]
+        downloadedCount = row[c.downloadedCount]
+    }
+
+    /// Every row of `sql`, its columns looked up by name once.
+    static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [PinListing] {
+        let statement = try db.makeStatement(sql: sql)
+        let columns = try ColumnIndices(statement.columnNames)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var listings: [PinListing] = []
+        while let row = try rows.next() { listings.append(PinListing(row, columns)) }
+        return listings
+    }
+
+    /// Where each field's column is in a result.
+    private struct ColumnIndices {
+        var id, latitude, longitude, name, createdAtUnix, albumState, albumError, photoCount, downloadedCount: Int
+
+        init<Names: Collection<String>>(_ names: Names) throws {
+            let lookup = Dictionary(names.enumerated().map { ($1.lowercased(), $0) }) { first, _ in first }
+            func index(_ name: String) throws -> Int {
+                guard let i = lookup[name.lowercased()] else { throw DatabaseError(message: "no column \(name) in a pin listing") }
+                return i
+            }
+            (id, latitude, longitude, name, createdAtUnix) =
+                (try index("id"), try index("latitude"), try index("longitude"), try index("name"), try index("createdAtUnix"))
+            (albumState, albumError, photoCount, downloadedCount) =
+                (try index("albumState"), try index("albumError"), try index("photoCount"), try index("downloadedCount"))
+        }
     }
 
     /// Columns of `pin` aliased as the fields above; the counts are added by each query.
