@@ -55,17 +55,20 @@ enum PinJSON {
         }
     }
 
-    static func entry(_ pin: Pin) -> Entry {
+    /// `dates` is passed in: making a formatter costs more than formatting, and a listing has 10,000 pins.
+    static func entry(_ pin: Pin, dates: ISO8601DateFormatter = ISO8601DateFormatter()) -> Entry {
         Entry(id: pin.id, latitude: pin.coordinate.latitude, longitude: pin.coordinate.longitude,
               name: pin.name, state: pin.albumState.rawValue, photos: pin.photoCount,
-              downloaded: pin.downloadedCount, createdAt: ISO8601DateFormatter().string(from: pin.createdAt))
+              downloaded: pin.downloadedCount, createdAt: dates.string(from: pin.createdAt))
     }
 
     static func encode(_ pins: [Pin]) -> String {
         if pins.isEmpty { return "[]" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(pins.map(entry)), let text = String(data: data, encoding: .utf8) else {
+        let dates = ISO8601DateFormatter()
+        guard let data = try? encoder.encode(pins.map { entry($0, dates: dates) }),
+              let text = String(data: data, encoding: .utf8) else {
             return "[]"
         }
         return text
