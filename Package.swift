@@ -38,7 +38,7 @@ let package = Package(
         ]),
 
         // The album state machine: pure transitions, effects as values.
-        .target(name: "AlbumMachine", dependencies: ["Model"]),
+        .target(name: "AlbumMachine", dependencies: ["Model", "WorldMap"]),
         // Flickr and Wikimedia Commons searches over any HTTP fetcher.
         .target(name: "PhotoSources", dependencies: ["Model", "WorldMap", "HTTP"]),
         // The only module that talks to libcurl.
@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "WorldMap", "AlbumMachine"],
                     resources: [.copy("Golden")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "WorldMap", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model"]),
+        .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "WorldMap"]),
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "WorldMap", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"], exclude: ["Server"]),
         // Test servers shared by test targets (not part of the product).

@@ -1,15 +1,5 @@
+import WorldMap
 import Model
-
-/// Where a pin stands; the album searches around it.
-public struct PinPlace: Equatable, Sendable {
-    public var latitude: Double
-    public var longitude: Double
-
-    public init(latitude: Double, longitude: Double) {
-        self.latitude = latitude
-        self.longitude = longitude
-    }
-}
 
 /// A photo of the album: its store id, the image to fetch, and how far its download got.
 public struct AlbumPhoto: Equatable, Sendable, Identifiable {
@@ -53,7 +43,7 @@ public struct Album: Equatable, Sendable {
     public static let maxResults = 4000
 
     public let pin: Int64
-    public internal(set) var place: PinPlace
+    public internal(set) var place: GeoPoint
     /// In grid order.
     public internal(set) var photos: [AlbumPhoto]
     public internal(set) var search: AlbumSearch
@@ -73,7 +63,7 @@ public struct Album: Equatable, Sendable {
     public internal(set) var isEnded: Bool
 
     /// A freshly dropped pin's album; send `.start` to search.
-    public init(pin: Int64, place: PinPlace) {
+    public init(pin: Int64, place: GeoPoint) {
         self.pin = pin
         self.place = place
         self.photos = []
@@ -92,7 +82,7 @@ public struct Album: Equatable, Sendable {
     ///   - status: as last saved; `downloading` with no photos means the search was interrupted.
     ///   - page: the collection's latest page, as saved.
     ///   - pageCount: as saved.
-    public init(pin: Int64, place: PinPlace, status: AlbumStatus, page: Int?, pageCount: Int?, photos: [AlbumPhoto]) {
+    public init(pin: Int64, place: GeoPoint, status: AlbumStatus, page: Int?, pageCount: Int?, photos: [AlbumPhoto]) {
         self.init(pin: pin, place: place)
         self.photos = photos
         self.page = max(page ?? 0, 0)

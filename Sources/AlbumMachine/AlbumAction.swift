@@ -1,3 +1,5 @@
+import WorldMap
+
 /// What happens to an album: the user's commands, the pin's fate, and the runtime's answers.
 public enum AlbumAction: Equatable, Sendable {
     /// A pin was just dropped: search its first page.
@@ -16,6 +18,6 @@ public enum AlbumAction: Equatable, Sendable {
     case deletePhotos([Int64])
     /// Retries the search when it failed or was interrupted; otherwise the photo given, or every failed photo for nil.
     case retry(photo: Int64?)
-    case pinMoved(PinPlace)
+    case pinMoved(GeoPoint)
     case pinDeleted
 }

@@ -1,10 +1,11 @@
+import WorldMap
 import Model
 
 /// Work the runtime does for the album. HTTP and SQLite run elsewhere; outcomes come back as actions.
 /// Effects are listed in the order the runtime should start them.
 public enum AlbumEffect: Equatable, Sendable {
     /// Search around `place`; save what it finds through the store, then post `.searchAnswered` or `.searchFailed`.
-    case search(pin: Int64, place: PinPlace, page: Int, perPage: Int, generation: Int)
+    case search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, generation: Int)
     /// Fetch the image and store it (or mark the photo failed), then post `.photoDownloaded` or `.photoFailed`.
     case download(photo: Int64, url: String, generation: Int)
     /// Stop the pin's search; its answer, if one still comes, must not be saved.

@@ -56,7 +56,7 @@ public final class AlbumService: @unchecked Sendable {
     /// A freshly dropped pin: search and download its album.
     public func start(_ pin: Pin) {
         queue.async {
-            let place = PinPlace(latitude: pin.coordinate.latitude, longitude: pin.coordinate.longitude)
+            let place = pin.coordinate
             self.albums[pin.id] = AlbumMachine.Album(pin: pin.id, place: place)
             self.send(pin.id, .start)
         }
@@ -119,7 +119,7 @@ public final class AlbumService: @unchecked Sendable {
         }
         guard let stored else { return }  // the pin is gone
         let photos = stored.photos.map { AlbumPhoto(id: $0.id, url: $0.url, state: $0.state) }
-        let place = PinPlace(latitude: stored.pin.coordinate.latitude, longitude: stored.pin.coordinate.longitude)
+        let place = stored.pin.coordinate
         albums[pinID] = AlbumMachine.Album(pin: pinID, place: place, status: stored.status, page: stored.page,
                                            pageCount: stored.pageCount, photos: photos)
     }
@@ -173,8 +173,8 @@ public final class AlbumService: @unchecked Sendable {
         }
     }
 
-    private func search(pin: Int64, place: PinPlace, page: Int, perPage: Int, generation: Int) {
-        let query = PhotoQuery(center: GeoPoint(latitude: place.latitude, longitude: place.longitude),
+    private func search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, generation: Int) {
+        let query = PhotoQuery(center: place,
                                halfWidthDegrees: settings.halfWidthDegrees, perPage: perPage, page: page)
         let source = self.source
         searches[pin] = Task { [weak self] in

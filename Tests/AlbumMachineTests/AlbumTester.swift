@@ -1,3 +1,4 @@
+import WorldMap
 import Foundation
 import Model
 import XCTest
@@ -47,8 +48,8 @@ extension AlbumEnvironment {
 }
 
 let pin: Int64 = 42
-let rome = PinPlace(latitude: 41.9, longitude: 12.5)
-let oslo = PinPlace(latitude: 59.9, longitude: 10.75)
+let rome = GeoPoint(latitude: 41.9, longitude: 12.5)
+let oslo = GeoPoint(latitude: 59.9, longitude: 10.75)
 
 func saved(_ ids: Int64...) -> [SavedPhoto] { ids.map { SavedPhoto(id: $0, url: "https://example.org/\($0).jpg") } }
 func photo(_ id: Int64, _ state: PhotoState = .pending) -> AlbumPhoto {

@@ -227,7 +227,7 @@ final class AlbumServiceTests: XCTestCase {
         // As the app does when a dragged pin is dropped: move it in the store, then tell its album.
         let rome = GeoPoint(latitude: 41.89, longitude: 12.51)
         XCTAssertNotNil(try store.movePin(id: pin.id, to: rome, name: "Rome"))
-        s.send(.pinMoved(PinPlace(latitude: rome.latitude, longitude: rome.longitude)), to: pin.id)
+        s.send(.pinMoved(rome), to: pin.id)
         XCTAssertEqual(settle(s, pin.id)?.status, .ready)
         let after = try store.photos(pinID: pin.id)
         XCTAssertEqual(after.count, 21)

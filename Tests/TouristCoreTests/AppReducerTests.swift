@@ -142,7 +142,7 @@ final class AppReducerTests: XCTestCase {
         send(&state, .down)
         let target = state.camera.cursor
         XCTAssertEqual(send(&state, .enter), [.movePin(5, to: target, name: "Naples, Campania, IT"),
-                                              .album(5, .pinMoved(PinPlace(latitude: target.latitude, longitude: target.longitude)))])
+                                              .album(5, .pinMoved(target))])
         XCTAssertEqual(state.pins[0].coordinate, target)
         XCTAssertEqual(state.map?.mode, .browsing)
     }

@@ -105,7 +105,7 @@ struct MapReducer: Sendable {
                 state.pins[i].coordinate = target  // shown at once; the store's answer replaces it
             }
             return [.movePin(id, to: target, name: places.pinName(target)),
-                    .album(id, .pinMoved(PinPlace(latitude: target.latitude, longitude: target.longitude)))]
+                    .album(id, .pinMoved(target))]
         case .putBack:
             state.setMapMode(.browsing)
             state.camera.jump(to: from, width: state.width, height: state.mapHeight)
