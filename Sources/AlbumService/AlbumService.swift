@@ -199,7 +199,7 @@ public final class AlbumService: @unchecked Sendable {
         case let .failure(error):
             send(pin, .searchFailed(generation: generation, reason: error.description))
         case let .success(result):
-            let fresh = result.photos.map(NewPhoto.init)
+            let fresh = result.photos
             let saved: [PhotoRecord]
             do {
                 saved = album.photos.isEmpty
@@ -255,13 +255,6 @@ struct CurlFetcher: HTTPFetching {
     }
 }
 
-extension NewPhoto {
-    init(_ photo: RemotePhoto) {
-        self.init(source: photo.source, sourceID: photo.sourceID, title: photo.title, author: photo.author,
-                  dateTaken: photo.dateTaken, url: photo.imageURL, largeURL: photo.largeURL, pageURL: photo.pageURL,
-                  license: photo.license, width: photo.width, height: photo.height)
-    }
-}
 
 /// Tells a picture from what is not one, before it is stored.
 public enum ImageCheck {

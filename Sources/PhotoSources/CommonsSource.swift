@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import WorldMap
 
 /// Wikimedia Commons: files (namespace 6) geotagged near the pin, found with
@@ -198,7 +199,7 @@ public struct CommonsSource: PhotoSource {
         return SearchPage(photos: photos, page: query.page, pageCount: pageCount, total: found)
     }
 
-    static func photo(_ entry: Entry) -> RemotePhoto? {
+    static func photo(_ entry: Entry) -> NewPhoto? {
         guard let info = entry.info else { return nil }
         guard (Lenient.string(info["mime"]) ?? "").lowercased() == "image/jpeg" else { return nil }
         let original = Lenient.url(info["url"])
@@ -216,16 +217,16 @@ public struct CommonsSource: PhotoSource {
             return plain.isEmpty ? nil : plain
         }
         let usedThumb = Lenient.url(info["thumburl"]) != nil
-        return RemotePhoto(
+        return NewPhoto(
             source: "commons",
             sourceID: String(entry.pageID),
             title: field("ObjectName") ?? titleFromFileName(entry.title),
             author: field("Artist") ?? TextCleaner.cleanOptional(Lenient.string(info["user"])),
             dateTaken: field("DateTimeOriginal", 40),
-            license: field("LicenseShortName", 80),
-            imageURL: imageURL,
+            url: imageURL,
             largeURL: largeURL,
             pageURL: Lenient.url(info["descriptionurl"]),
+            license: field("LicenseShortName", 80),
             width: Lenient.int(info[usedThumb ? "thumbwidth" : "width"]),
             height: Lenient.int(info[usedThumb ? "thumbheight" : "height"]))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import WorldMap
 
 /// Flickr `flickr.photos.search` by bounding box (SPEC 6).
@@ -110,23 +111,23 @@ public struct FlickrSource: PhotoSource {
     /// Size suffixes in the order the detail view prefers them: about 1024 px first.
     static let largeOrder = ["l", "b", "c", "z", "m", "n", "q", "o"]
 
-    static func photo(_ value: Any) -> RemotePhoto? {
+    static func photo(_ value: Any) -> NewPhoto? {
         guard let p = value as? [String: Any], let rawID = Lenient.string(p["id"]) else { return nil }
         guard let grid = gridOrder.first(where: { Lenient.url(p["url_\($0)"]) != nil }),
               let imageURL = Lenient.url(p["url_\(grid)"]) else { return nil }
         let large = largeOrder.first { Lenient.url(p["url_\($0)"]) != nil && $0 != grid }
         let id = TextCleaner.clean(rawID, maxLength: 64)
         let owner = Lenient.string(p["owner"]).map { TextCleaner.clean($0, maxLength: 64) }
-        return RemotePhoto(
+        return NewPhoto(
             source: "flickr",
             sourceID: id,
             title: TextCleaner.clean(Lenient.string(p["title"]) ?? ""),
             author: TextCleaner.cleanOptional(Lenient.string(p["ownername"])),
             dateTaken: TextCleaner.cleanOptional(Lenient.string(p["datetaken"]), maxLength: 40),
-            license: Lenient.string(p["license"]).map(licenseName),
-            imageURL: imageURL,
+            url: imageURL,
             largeURL: large.flatMap { Lenient.url(p["url_\($0)"]) } ?? imageURL,
             pageURL: owner.flatMap { pageURL(owner: $0, id: id) },
+            license: Lenient.string(p["license"]).map(licenseName),
             width: Lenient.int(p["width_\(grid)"]),
             height: Lenient.int(p["height_\(grid)"]))
     }

@@ -38,47 +38,11 @@ public struct PhotoQuery: Sendable, Equatable {
     }
 }
 
-/// A photo a search found: metadata plus where to download it. Every text
-/// field is already cleaned for the terminal (no control characters).
-public struct RemotePhoto: Sendable, Equatable, Codable {
-    /// "flickr" or "commons".
-    public var source: String
-    /// The photo's id at its source (Flickr photo id, Commons page id).
-    public var sourceID: String
-    public var title: String
-    public var author: String?
-    public var dateTaken: String?
-    public var license: String?
-    /// Grid-sized image (about 240–500 px), from the response itself.
-    public var imageURL: String
-    /// Detail-view image (about 1024 px) where the response offers one.
-    public var largeURL: String?
-    /// The photo's page at its source, for the browser and attribution.
-    public var pageURL: String?
-    /// Pixel size of the `imageURL` image when the response tells it.
-    public var width: Int?
-    public var height: Int?
-
-    public init(source: String, sourceID: String, title: String, author: String? = nil,
-                dateTaken: String? = nil, license: String? = nil, imageURL: String,
-                largeURL: String? = nil, pageURL: String? = nil, width: Int? = nil, height: Int? = nil) {
-        self.source = source
-        self.sourceID = sourceID
-        self.title = title
-        self.author = author
-        self.dateTaken = dateTaken
-        self.license = license
-        self.imageURL = imageURL
-        self.largeURL = largeURL
-        self.pageURL = pageURL
-        self.width = width
-        self.height = height
-    }
-}
-
 /// One page of results.
 public struct SearchPage: Sendable, Equatable {
-    public var photos: [RemotePhoto]
+    /// Every text field is already cleaned for the terminal (no control characters); every URL
+    /// comes from the response itself.
+    public var photos: [NewPhoto]
     /// The page these photos are (1-based).
     public var page: Int
     /// Pages worth asking for (at least 1). Flickr: capped to the ~4,000
@@ -87,7 +51,7 @@ public struct SearchPage: Sendable, Equatable {
     /// Results the source reports (Commons: how many it found so far).
     public var total: Int
 
-    public init(photos: [RemotePhoto], page: Int, pageCount: Int, total: Int) {
+    public init(photos: [NewPhoto], page: Int, pageCount: Int, total: Int) {
         self.photos = photos
         self.page = page
         self.pageCount = pageCount

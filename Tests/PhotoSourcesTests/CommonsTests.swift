@@ -22,7 +22,7 @@ final class CommonsParseTests: XCTestCase {
         XCTAssertEqual(eiffel.author, "Uploader1")
         XCTAssertEqual(eiffel.license, "Public domain")
         XCTAssertNil(eiffel.dateTaken)
-        XCTAssertEqual(eiffel.imageURL, "https://upload.wikimedia.org/wikipedia/commons/thumb/e/e1/Eiffel.jpg/320px-Eiffel.jpg")
+        XCTAssertEqual(eiffel.url, "https://upload.wikimedia.org/wikipedia/commons/thumb/e/e1/Eiffel.jpg/320px-Eiffel.jpg")
         // 12 MB original: the detail view gets the 640 px rendition instead.
         XCTAssertEqual(eiffel.largeURL, "https://upload.wikimedia.org/wikipedia/commons/thumb/e/e1/Eiffel.jpg/640px-Eiffel.jpg")
         XCTAssertEqual(eiffel.pageURL, "https://commons.wikimedia.org/wiki/File:Eiffel_Tower_from_Trocadero.jpg")
@@ -56,7 +56,7 @@ final class CommonsParseTests: XCTestCase {
         let new = page.photos[0]
         XCTAssertEqual(new.title, "New bridge")
         XCTAssertEqual(new.author, "OtherUser")
-        XCTAssertEqual(new.largeURL, new.imageURL)
+        XCTAssertEqual(new.largeURL, new.url)
         XCTAssertNil(new.pageURL)
 
         let old = page.photos[1]

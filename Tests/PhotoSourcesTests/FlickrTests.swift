@@ -31,7 +31,7 @@ final class FlickrParseTests: XCTestCase {
         XCTAssertEqual(first.author, "Jane Doe")
         XCTAssertEqual(first.dateTaken, "2024-05-01 20:14:02")
         XCTAssertEqual(first.license, "CC BY 2.0")
-        XCTAssertEqual(first.imageURL, "https://live.staticflickr.com/65535/53712345678_a1b2c3d4e5_n.jpg")
+        XCTAssertEqual(first.url, "https://live.staticflickr.com/65535/53712345678_a1b2c3d4e5_n.jpg")
         XCTAssertEqual(first.largeURL, "https://live.staticflickr.com/65535/53712345678_a1b2c3d4e5_b.jpg")
         XCTAssertEqual(first.pageURL, "https://www.flickr.com/photos/12345678%40N00/53712345678")
         XCTAssertEqual(first.width, 320)
@@ -43,7 +43,7 @@ final class FlickrParseTests: XCTestCase {
         XCTAssertNil(second.author)
         XCTAssertNil(second.dateTaken)
         XCTAssertEqual(second.license, "CC0 1.0")
-        XCTAssertEqual(second.imageURL, "https://live.staticflickr.com/65535/53712345679_ffeeddccbb_q.jpg")
+        XCTAssertEqual(second.url, "https://live.staticflickr.com/65535/53712345679_ffeeddccbb_q.jpg")
         XCTAssertEqual(second.largeURL, "https://live.staticflickr.com/65535/53712345679_ffeeddccbb_z.jpg")
         XCTAssertEqual(second.width, 150)
         XCTAssertEqual(second.height, 150)
@@ -102,7 +102,7 @@ final class FlickrParseTests: XCTestCase {
         XCTAssertEqual(photo.title, "Eviltitle line two")
         XCTAssertEqual(photo.author, "Mallory reversed")
         XCTAssertEqual(photo.dateTaken, "2024-01-01")
-        for text in [photo.title, photo.author ?? "", photo.dateTaken ?? ""] {
+        for text in [photo.title ?? "", photo.author ?? "", photo.dateTaken ?? ""] {
             XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, text)
         }
     }
