@@ -6,11 +6,16 @@ struct HelpOverlay: Widget {
     var theme: Theme
     var unicode: Bool
 
+    /// The keys' column.
+    static let keyWidth = 22
+
     func render(area: Rect, into buffer: inout CellBuffer) {
-        let frame = Panel.place(width: 66, height: rows.count + 4, in: area)
+        // As wide as the longest line needs (every line whole where the screen allows), at least 66.
+        let textNeed = rows.map(\.text.displayWidth).max() ?? 0
+        let frame = Panel.place(width: max(66, HelpOverlay.keyWidth + 1 + textNeed + 4), height: rows.count + 4, in: area)
         buffer.render(Panel(title: "Keys", theme: theme, unicode: unicode), in: frame)
         let inner = Panel.inner(frame)
-        let keyWidth = min(22, inner.width / 2)
+        let keyWidth = min(HelpOverlay.keyWidth, inner.width / 2)
         for (i, row) in rows.enumerated() {
             buffer.put(row.keys, x: inner.x, y: inner.y + i, style: theme.dialogTitle, maxWidth: keyWidth)
             buffer.put(row.text, x: inner.x + keyWidth + 1, y: inner.y + i, style: theme.dialog,
