@@ -164,7 +164,7 @@ final class KeyTableTests: XCTestCase {
     func testHintRowsComeFromTheTables() {
         XCTAssertEqual(MapKeys.browsing.hints().map { "\($0.key) \($0.label)" }, ["? help"])
         XCTAssertEqual(AlbumKeys.table.hints().map { "\($0.key) \($0.label)" },
-                       ["n New Collection", "a Add more", "x delete", "space mark", "X delete marked", "r retry",
+                       ["n New Collection", "a Add more", "r retry", "x delete", "space mark", "X delete marked",
                         "Esc map", "? help"])
         XCTAssertEqual(ConfirmKeys.table.hints().map(\.key), ["y", "n"])
         XCTAssertEqual(GoToKeys.table.hints(unicode: false).map(\.key), ["Up/Down", "Tab", "Esc"])
@@ -175,9 +175,10 @@ final class KeyTableTests: XCTestCase {
         }
         let status = AppView.render(mapState(), raster: nil).rowText(23)
         XCTAssertTrue(status.hasSuffix("2 pins \u{2502} ? help "), status)
+        // At 80 columns the row drops the hints that do not fit whole; help stays last.
         let album = AppView.render(albumState(), raster: nil).rowText(2)
-        XCTAssertTrue(album.hasPrefix(" n New Collection  a Add more  x delete  space mark  X delete marked  r retry  E"),
-                      album)
+        XCTAssertEqual(album.trimmingCharacters(in: .whitespaces),
+                       "n New Collection  a Add more  r retry  x delete  space mark  Esc map  ? help", album)
     }
 
     func testHelpLabelsNameTheirKeys() {

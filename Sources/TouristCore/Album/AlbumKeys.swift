@@ -32,7 +32,7 @@ public enum AlbumKeys {
         KeyBinding([[.char("n")]], .newCollection, help: "New Collection (once every photo is in)",
                    hint: "New Collection", hintOrder: 1),
         KeyBinding([[.char("a")]], .addMore, help: "add more photos", hint: "Add more", hintOrder: 2),
-        KeyBinding([[.char("r")]], .retry, help: "retry what failed", hint: "retry", hintOrder: 6),
+        KeyBinding([[.char("r")]], .retry, help: "retry what failed", hint: "retry", hintOrder: 2),
         KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the map", hint: "map", hintOrder: 7),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help", hintOrder: 8),
     ])

@@ -88,7 +88,7 @@ struct AlbumHeader: Widget {
         }
         var x = x0 + 1
         let enabled = snapshot?.isNewCollectionEnabled ?? false
-        for hint in AlbumKeys.table.hints(unicode: unicode) {
+        for hint in AlbumKeys.table.hints(unicode: unicode).fitting(width: area.right - x) {
             let on = hint.command != .newCollection || enabled
             x += buffer.put(hint.key, x: x, y: keys.y, style: on ? theme.dialogTitle : theme.dim, maxWidth: area.right - x)
             x += buffer.put(" \(hint.label)  ", x: x, y: keys.y, style: on ? theme.dialog : theme.dim, maxWidth: area.right - x)

@@ -65,6 +65,24 @@ public struct Hint<Command: Equatable & Sendable>: Equatable, Sendable {
     public var key: String
     public var label: String
     public var command: Command
+
+    /// Cells it takes in a hint row, with the gap after it.
+    public var width: Int { key.displayWidth + 1 + label.displayWidth + 2 }
+}
+
+extension Array {
+    /// The hints that fit whole in `width` cells, in order; the last one (help) always stays, so a
+    /// narrow row drops hints rather than cutting one in half.
+    public func fitting<Command>(width: Int) -> [Hint<Command>] where Element == Hint<Command> {
+        guard let last = self.last, reduce(0, { $0 + $1.width }) > width else { return self }
+        var room = width - last.width
+        var kept: [Hint<Command>] = []
+        for hint in dropLast() where hint.width <= room {
+            kept.append(hint)
+            room -= hint.width
+        }
+        return kept + [last]
+    }
 }
 
 /// A screen's keys: the one list its reducer dispatches through and its help
