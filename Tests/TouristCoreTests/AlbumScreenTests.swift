@@ -101,6 +101,18 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertNil(s.album)
     }
 
+    func testTheScrollPositionNeverCoversTheProgress() {
+        var s = openState((1...21).map { photo($0, $0 == 1 ? .failed(reason: "HTTP 404") : .stored) })
+        _ = reducer.reduce(&s, .event(.resize(width: 40, height: 12), time: 0))
+        let narrow = AppView.render(s, raster: nil).rowText(1)
+        XCTAssertTrue(narrow.hasPrefix(" 21 photos, 1 failed (r retries)"), narrow)
+        XCTAssertFalse(narrow.contains("rows"), narrow)
+        _ = reducer.reduce(&s, .event(.resize(width: 80, height: 24), time: 0))
+        let wide = AppView.render(s, raster: nil).rowText(1)
+        XCTAssertTrue(wide.hasPrefix(" 21 photos, 1 failed (r retries)"), wide)
+        XCTAssertTrue(wide.hasSuffix("rows 1-2 of 7 "), wide)
+    }
+
     func testAlbumScreenRendering() throws {
         let s = openState([photo(1), photo(2, .pending), photo(3, .failed(reason: "HTTP 404"), title: "Evil\u{1B}[2Jtitle")], status: .downloading)
         XCTAssertEqual(s.album?.snapshot?.isNewCollectionEnabled, false)

@@ -58,14 +58,16 @@ struct AlbumHeader: Widget {
         buffer.put("  \(coordinate)\(source)", x: x0 + min(w, name.displayWidth + 1), y: title.y, style: theme.dim,
                    maxWidth: w)
 
+        // Cells the progress row's text takes, so the scroll position goes only where it fits after it.
+        var progressUsed = 0
         if let storeProblem {
-            buffer.put(" Not saved \u{2014} \(storeProblem)", x: x0, y: progress.y, style: theme.error, maxWidth: w)
+            progressUsed = buffer.put(" Not saved \u{2014} \(storeProblem)", x: x0, y: progress.y, style: theme.error, maxWidth: w)
         } else if let snap = snapshot {
             let p = snap.progress
             let y = progress.y
             switch snap.status {
             case .downloading where snap.isSearchPending && p.total == 0:
-                buffer.put(" Searching for photos\u{2026}", x: x0, y: y, style: theme.dialog, maxWidth: w)
+                progressUsed = buffer.put(" Searching for photos\u{2026}", x: x0, y: y, style: theme.dialog, maxWidth: w)
             case .downloading:
                 let used = buffer.put(" Downloading \(p.stored)/\(p.total) ", x: x0, y: y, style: theme.dialog, maxWidth: w)
                 let barWidth = max(4, min(40, w - used - 2))
@@ -74,17 +76,18 @@ struct AlbumHeader: Widget {
                 for i in 0..<barWidth where x0 + used + i < area.right {
                     buffer[x0 + used + i, y] = Cell(i < filled ? full : empty, style: i < filled ? theme.dialogTitle : theme.dim)
                 }
+                progressUsed = used + barWidth
             case .ready:
                 let failed = snap.photos.count { $0.state.isFailed }
                 let text = " \(p.total) photo\(p.total == 1 ? "" : "s")" + (failed > 0 ? ", \(failed) failed (r retries)" : "")
-                buffer.put(text, x: x0, y: y, style: theme.dialog, maxWidth: w)
+                progressUsed = buffer.put(text, x: x0, y: y, style: theme.dialog, maxWidth: w)
             case .empty:
-                buffer.put(" No Images", x: x0, y: y, style: theme.dialog, maxWidth: w)
+                progressUsed = buffer.put(" No Images", x: x0, y: y, style: theme.dialog, maxWidth: w)
             case let .failed(reason):
-                buffer.put(" The search failed: \(reason) \u{2014} r retries", x: x0, y: y, style: theme.error, maxWidth: w)
+                progressUsed = buffer.put(" The search failed: \(reason) \u{2014} r retries", x: x0, y: y, style: theme.error, maxWidth: w)
             }
         } else {
-            buffer.put(" Loading\u{2026}", x: x0, y: progress.y, style: theme.dim, maxWidth: w)
+            progressUsed = buffer.put(" Loading\u{2026}", x: x0, y: progress.y, style: theme.dim, maxWidth: w)
         }
         var x = x0 + 1
         let enabled = snapshot?.isNewCollectionEnabled ?? false
@@ -93,8 +96,8 @@ struct AlbumHeader: Widget {
             x += buffer.put(hint.key, x: x, y: keys.y, style: on ? theme.dialogTitle : theme.dim, maxWidth: area.right - x)
             x += buffer.put(" \(hint.label)  ", x: x, y: keys.y, style: on ? theme.dialog : theme.dim, maxWidth: area.right - x)
         }
-        if let scroll {
-            buffer.put(scroll, x: max(x0, area.right - scroll.displayWidth - 1), y: progress.y, style: theme.dim)
+        if let scroll, area.right - scroll.displayWidth - 1 > x0 + progressUsed + 1 {
+            buffer.put(scroll, x: area.right - scroll.displayWidth - 1, y: progress.y, style: theme.dim)
         }
     }
 }
