@@ -111,7 +111,7 @@ public struct Album: Equatable, Sendable {
     }
 
     public var progress: AlbumProgress {
-        AlbumProgress(stored: photos.count(where: { $0.state == .stored }), total: photos.count)
+        AlbumProgress(photos.map(\.state))
     }
 
     /// New Collection is refused while anything is downloading.

@@ -62,6 +62,11 @@ public struct AlbumProgress: Hashable, Sendable {
         self.stored = stored
         self.total = total
     }
+
+    /// Of photos in these states.
+    public init(_ states: some Collection<PhotoState>) {
+        self.init(stored: states.count { $0 == .stored }, total: states.count)
+    }
 }
 
 extension PhotoState {

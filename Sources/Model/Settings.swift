@@ -10,9 +10,18 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case photosPerCollection = "photos_per_collection"
 }
 
-/// Where photos come from (SPEC 6).
+/// Where photos come from (SPEC 6). The raw value is the name settings, the environment, the store
+/// and the command line use.
 public enum PhotoSourceChoice: String, CaseIterable, Codable, Sendable {
     case flickr, commons
+
+    /// As the album header names it.
+    public var displayName: String {
+        switch self {
+        case .flickr: "Flickr"
+        case .commons: "Wikimedia Commons"
+        }
+    }
 }
 
 /// The settings of SPEC 2.3, each valid. This type holds every range, default and check;

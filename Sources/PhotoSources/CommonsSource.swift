@@ -27,7 +27,7 @@ public struct CommonsSource: PhotoSource {
     /// Requests one search may make while following `continue`.
     static let maxRequests = maxResults / thumbnailsPerRequest + 1
 
-    public let name = "commons"
+    public let name = PhotoSourceChoice.commons.rawValue
     public let endpoint: String
     public let userAgent: String
     private let http: any HTTPFetching
@@ -218,7 +218,7 @@ public struct CommonsSource: PhotoSource {
         }
         let usedThumb = Lenient.url(info["thumburl"]) != nil
         return NewPhoto(
-            source: "commons",
+            source: PhotoSourceChoice.commons.rawValue,
             sourceID: String(entry.pageID),
             title: field("ObjectName") ?? titleFromFileName(entry.title),
             author: field("Artist") ?? TextCleaner.cleanOptional(Lenient.string(info["user"])),

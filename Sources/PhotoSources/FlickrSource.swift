@@ -19,7 +19,7 @@ public struct FlickrSource: PhotoSource {
         case relevance
     }
 
-    public let name = "flickr"
+    public let name = PhotoSourceChoice.flickr.rawValue
     public let apiKey: String
     public let endpoint: String
     public let sort: Sort
@@ -119,7 +119,7 @@ public struct FlickrSource: PhotoSource {
         let id = TextCleaner.clean(rawID, maxLength: 64)
         let owner = Lenient.string(p["owner"]).map { TextCleaner.clean($0, maxLength: 64) }
         return NewPhoto(
-            source: "flickr",
+            source: PhotoSourceChoice.flickr.rawValue,
             sourceID: id,
             title: TextCleaner.clean(Lenient.string(p["title"]) ?? ""),
             author: TextCleaner.cleanOptional(Lenient.string(p["ownername"])),

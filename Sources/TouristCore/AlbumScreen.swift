@@ -16,7 +16,7 @@ public struct AlbumSnapshot: Equatable, Sendable {
     }
 
     public var progress: AlbumProgress {
-        AlbumProgress(stored: photos.count { $0.state == .stored }, total: photos.count)
+        AlbumProgress(photos.map(\.state))
     }
 
     /// Downloading with no photo waiting for its image: a search (the first, or Add more) is under way.

@@ -103,7 +103,7 @@ public final class AppRuntime {
             switch event {
             case let .notice(pin, text): mailbox.post(.albumNotice(pin, text))
             case let .changed(pin): mailbox.post(.albumChanged(pin))
-            case let .storeFailed(_, text): mailbox.post(.storeFailed(text))
+            case let .storeFailed(pin, text): mailbox.post(.storeFailed(text, pin: pin))
             }
         }
         albums.resumeInterrupted()
@@ -134,7 +134,7 @@ public final class AppRuntime {
                 actions += receive(message)
             }
             // Every store failure reaches the screen through the reducer, and the log here.
-            for case let .storeFailed(text) in actions { log.write(text) }
+            for case let .storeFailed(text, _) in actions { log.write(text) }
             pollForChanges()
             guard !actions.isEmpty else { continue }
             let before = state
@@ -311,7 +311,7 @@ public final class AppRuntime {
                     mailbox.post(.albumLoaded(snapshot))
                 }
             } catch {
-                mailbox.post(.storeFailed("Could not load the album: \(error)"))
+                mailbox.post(.storeFailed("Could not load the album: \(error)", pin: pin))
             }
             mailbox.post(.albumLoadFinished)
         }

@@ -161,7 +161,7 @@ final class ProgressLine {
     init(enabled: Bool) { self.enabled = enabled }
 
     func show(_ album: StoredAlbum) {
-        let p = AlbumProgress(stored: album.photos.count { $0.state == .stored }, total: album.photos.count)
+        let p = AlbumProgress(album.photos.map(\.state))
         let line: String
         if album.photos.isEmpty {
             guard album.status == .downloading else { return }

@@ -92,7 +92,10 @@ final class AlbumScreenTests: XCTestCase {
 
     func testAStoreFailureStaysInTheAlbumHeaderUntilTheAlbumIsLeft() {
         var s = openState([photo(1), photo(2)])
-        _ = reducer.reduce(&s, .storeFailed("Could not save a photo: database is read-only"))
+        _ = reducer.reduce(&s, .storeFailed("Could not save the map view: disk full"))
+        XCTAssertNil(s.album?.storeProblem, "another thing's failure is not this album's")
+        XCTAssertEqual(s.message?.text, "Could not save the map view: disk full")
+        _ = reducer.reduce(&s, .storeFailed("Could not save a photo: database is read-only", pin: 1))
         XCTAssertEqual(s.album?.storeProblem, "Could not save a photo: database is read-only")
         send(&s, .right)  // a key clears the message line, not the header
         let header = AppView.render(s, raster: nil).rowText(1)

@@ -53,7 +53,7 @@ struct AlbumHeader: Widget {
         let title = area.row(0), progress = area.row(1), keys = area.row(2)
         let name = pin?.name ?? "Pin \(pinID)"
         let coordinate = pin?.coordinate.formatted() ?? ""
-        let source = snapshot?.source.map { " \u{00B7} \($0 == "commons" ? "Wikimedia Commons" : "Flickr")" } ?? ""
+        let source = snapshot?.source.flatMap(PhotoSourceChoice.init(rawValue:)).map { " \u{00B7} \($0.displayName)" } ?? ""
         buffer.put(" " + name.truncated(to: max(1, w / 2)), x: x0, y: title.y, style: theme.dialogTitle, maxWidth: w)
         buffer.put("  \(coordinate)\(source)", x: x0 + min(w, name.displayWidth + 1), y: title.y, style: theme.dim,
                    maxWidth: w)

@@ -12,7 +12,8 @@ public enum AppAction: Sendable {
     case pinSaved(Pin)
     case pinRemoved(Pin.ID)
     case settingsLoaded(Settings)
-    case storeFailed(String)
+    /// A store read or write failed; `pin` is the album it was for, if any.
+    case storeFailed(String, pin: Pin.ID? = nil)
     /// The open album as the store and the album machine have it now.
     case albumLoaded(AlbumSnapshot)
     /// A message from the album machine about a pin's album.

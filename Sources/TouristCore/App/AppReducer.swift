@@ -34,9 +34,10 @@ public struct AppReducer: Sendable {
             state.pins.removeAll { $0.id == id }
         case let .settingsLoaded(settings):
             state.settings = settings
-        case let .storeFailed(message):
+        case let .storeFailed(message, pin):
             state.message = StatusMessage(message, kind: .error)
-            state.updateAlbum { $0.storeProblem = message }
+            // The open album keeps it in its header only when it was that album's.
+            state.updateAlbum { album in if album.pinID == pin { album.storeProblem = message } }
         case let .albumLoaded(snapshot):
             album.loaded(snapshot, &state)
         case let .albumNotice(pinID, text):
