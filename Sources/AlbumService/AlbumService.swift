@@ -31,7 +31,8 @@ public final class AlbumService: @unchecked Sendable {
     private let onEvent: @Sendable (AlbumEvent) -> Void
     // Touched only on `queue`.
     private var albums: [Pin.ID: AlbumMachine.Album] = [:]
-    private var searches: [Pin.ID: Task<Void, Never>] = [:]
+    /// The search under way for each album, with the collection it is for.
+    private var searches: [Pin.ID: (generation: Int, task: Task<Void, Never>)] = [:]
     private var downloads: [Int64: TransferID] = [:]
 
     /// Largest image accepted, in bytes.
@@ -95,14 +96,16 @@ public final class AlbumService: @unchecked Sendable {
     }
 
     /// The album as the machine sees it now (waits for queued work to be taken up).
+    /// Not from `onEvent`: that runs on the service's queue, and this waits for it.
     public func album(_ pinID: Pin.ID) -> AlbumMachine.Album? {
         queue.sync { albums[pinID] }
     }
 
-    /// Stops every search and download.
+    /// Stops every search and download; what was under way stays pending in the store and resumes
+    /// at the next start. Not from `onEvent` (see `album`).
     public func shutdown() {
         queue.sync {
-            for task in searches.values { task.cancel() }
+            for search in searches.values { search.task.cancel() }
             searches.removeAll()
         }
         http.shutdown()
@@ -154,7 +157,7 @@ public final class AlbumService: @unchecked Sendable {
         case let .download(photo, url, generation):
             download(photo: photo, url: url, pin: pinID, generation: generation)
         case let .cancelSearch(pin):
-            searches.removeValue(forKey: pin)?.cancel()
+            searches.removeValue(forKey: pin)?.task.cancel()
         case let .cancelDownloads(ids):
             http.cancel(ids.compactMap { downloads.removeValue(forKey: $0) })
         case let .markPending(ids):
@@ -177,7 +180,8 @@ public final class AlbumService: @unchecked Sendable {
         let query = PhotoQuery(center: place,
                                halfWidthDegrees: settings.halfWidthDegrees, perPage: perPage, page: page)
         let source = self.source
-        searches[pin] = Task { [weak self] in
+        searches[pin]?.task.cancel()
+        let task = Task { [weak self] in
             let outcome: Result<SearchPage, PhotoSourceError>
             do {
                 outcome = .success(try await source.search(query))
@@ -186,13 +190,16 @@ public final class AlbumService: @unchecked Sendable {
             } catch {
                 outcome = .failure(.transport("\(error)"))
             }
-            guard let service = self else { return }
+            // A cancelled search (pin moved or deleted, app quitting) has no outcome: its failure is not the album's.
+            guard !Task.isCancelled, let service = self else { return }
             service.queue.async { service.searchFinished(pin: pin, page: page, generation: generation, outcome) }
         }
+        searches[pin] = (generation, task)
     }
 
     private func searchFinished(pin: Int64, page: Int, generation: Int, _ outcome: Result<SearchPage, PhotoSourceError>) {
-        searches.removeValue(forKey: pin)
+        // Only this collection's own search is done; a late answer leaves the current one cancellable.
+        if searches[pin]?.generation == generation { searches.removeValue(forKey: pin) }
         // An answer for a replaced collection or a moved or deleted pin is not saved.
         guard let album = albums[pin], album.generation == generation, album.isSearchPending, !album.isEnded else { return }
         switch outcome {

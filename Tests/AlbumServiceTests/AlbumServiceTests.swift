@@ -315,4 +315,24 @@ final class AlbumServiceTests: XCTestCase {
         XCTAssertTrue(reason.contains("Could not save"), reason)
         XCTAssertTrue(events.storeFailures.contains { $0.contains("disk says no") }, "\(events.storeFailures)")
     }
+
+    /// Quitting while a search is under way leaves the album waiting for it, not failed: the next start sends it again.
+    func testQuittingDuringASearchLeavesItToResume() throws {
+        let slow = try PhotoServer(delayMs: 10_000)
+        let s = service(server: slow)
+        let pin = try dropPin()
+        s.start(pin)
+        // The server has the search (the limit only ends a hang).
+        let deadline = Date().addingTimeInterval(30)
+        while (slow.stats()["in_flight"] ?? 0) == 0, Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(slow.stats()["in_flight"], 1, "the search never reached the server")
+        s.shutdown()
+        XCTAssertEqual(try store.pin(id: pin.id)?.albumStatus, .downloading)
+        XCTAssertEqual(try store.interruptedAlbums(), [pin.id])
+
+        let next = service()
+        defer { next.shutdown() }
+        next.resumeInterrupted()
+        XCTAssertEqual(settle(next, pin.id)?.status, .ready)
+    }
 }
