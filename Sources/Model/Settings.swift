@@ -2,12 +2,24 @@ import Foundation
 
 /// Names of the settings kept in the store (SPEC 2.3).
 public enum SettingKey: String, CaseIterable, Sendable {
-    case confirmDelete = "confirm_delete"
-    case allowDrag = "allow_drag"
     case source = "source"
     case flickrAPIKey = "flickr_api_key"
     case areaHalfWidth = "area_half_width"
     case photosPerCollection = "photos_per_collection"
+    case confirmDelete = "confirm_delete"
+    case allowDrag = "allow_drag"
+
+    /// As messages name it.
+    public var label: String {
+        switch self {
+        case .source: "photo source"
+        case .flickrAPIKey: "Flickr API key"
+        case .areaHalfWidth: "search area"
+        case .photosPerCollection: "photos per collection"
+        case .confirmDelete: "confirm-delete setting"
+        case .allowDrag: "allow-drag setting"
+        }
+    }
 }
 
 /// Where photos come from (SPEC 6). The raw value is the name settings, the environment, the store
@@ -58,13 +70,46 @@ public struct Settings: Hashable, Sendable {
 
     /// The settings from stored texts; anything missing or invalid keeps its default.
     public init(stored: [SettingKey: String]) {
-        self.init()
-        if let text = stored[.source] { source = Self.source(text) }
-        if let text = stored[.flickrAPIKey] { flickrAPIKey = Self.apiKey(text) }
-        if let text = stored[.areaHalfWidth], let value = Self.areaHalfWidth(text) { areaHalfWidth = value }
-        if let text = stored[.photosPerCollection], let value = Self.photosPerCollection(text) { photosPerCollection = value }
-        if let text = stored[.confirmDelete], let value = Self.flag(text) { confirmDelete = value }
-        if let text = stored[.allowDrag], let value = Self.flag(text) { allowDrag = value }
+        self = Self.read(stored: stored).settings
+    }
+
+    /// The settings from stored texts, and one message for each text that is not a valid value
+    /// (it keeps its default). Blank texts count as unset.
+    public static func read(stored: [SettingKey: String]) -> (settings: Settings, problems: [String]) {
+        var settings = Settings()
+        var problems: [String] = []
+        for key in SettingKey.allCases {
+            guard let text = stored[key], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
+            let valid: Bool
+            switch key {
+            case .source: settings.source = source(text); valid = settings.source != nil
+            case .flickrAPIKey: settings.flickrAPIKey = apiKey(text); valid = settings.flickrAPIKey != nil
+            case .areaHalfWidth:
+                if let value = areaHalfWidth(text) { settings.areaHalfWidth = value }
+                valid = areaHalfWidth(text) != nil
+            case .photosPerCollection:
+                if let value = photosPerCollection(text) { settings.photosPerCollection = value }
+                valid = photosPerCollection(text) != nil
+            case .confirmDelete:
+                if let value = flag(text) { settings.confirmDelete = value }
+                valid = flag(text) != nil
+            case .allowDrag:
+                if let value = flag(text) { settings.allowDrag = value }
+                valid = flag(text) != nil
+            }
+            if !valid {
+                // A key is a secret even when it is wrong: it is not repeated.
+                let shown = key == .flickrAPIKey ? "" : " \u{201C}\(printable(text))\u{201D}"
+                problems.append("The stored \(key.label)\(shown) was ignored: \(expected(key)).")
+            }
+        }
+        return (settings, problems)
+    }
+
+    /// At most 20 characters of `text`, without control characters, for a message.
+    private static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { !($0.value < 0x20 || (0x7F..<0xA0).contains($0.value)) }
+            .prefix(20)))
     }
 
     /// The canonical stored text of each setting that has a value.

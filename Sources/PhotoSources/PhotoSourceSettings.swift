@@ -16,17 +16,6 @@ public struct PhotoSourceSettings: Sendable, Equatable {
         public static let commonsEndpoint = "VTOURIST_COMMONS_ENDPOINT"
     }
 
-    /// Keys of the stored settings (the same names the store uses).
-    public enum Key {
-        public static let source = "source"
-        public static let flickrAPIKey = "flickr_api_key"
-        public static let areaHalfWidth = "area_half_width"
-        public static let photosPerCollection = "photos_per_collection"
-    }
-
-    public static let defaultHalfWidth = Settings.defaultAreaHalfWidth
-    public static let defaultPerPage = Settings.defaultPhotosPerCollection
-
     /// The source searches go to.
     public var kind: Kind
     /// The Flickr key in effect (environment first), if any.
@@ -44,7 +33,8 @@ public struct PhotoSourceSettings: Sendable, Equatable {
     public init(kind: Kind, flickrAPIKey: String? = nil,
                 flickrEndpoint: String = FlickrSource.defaultEndpoint,
                 commonsEndpoint: String = CommonsSource.defaultEndpoint,
-                halfWidthDegrees: Double = defaultHalfWidth, perPage: Int = defaultPerPage,
+                halfWidthDegrees: Double = Settings.defaultAreaHalfWidth,
+                perPage: Int = Settings.defaultPhotosPerCollection,
                 problems: [String] = []) {
         self.kind = kind
         self.flickrAPIKey = flickrAPIKey
@@ -55,73 +45,59 @@ public struct PhotoSourceSettings: Sendable, Equatable {
         self.problems = problems
     }
 
-    /// Chooses: `VTOURIST_SOURCE`, else the stored `source`, else Flickr when
-    /// a key is set (`FLICKR_API_KEY` or the stored key), else Commons.
-    /// Flickr without a key falls back to Commons with a message.
+    /// From stored texts by their setting names (as the store keeps them), for tests and tools.
     public static func resolve(environment: [String: String], stored: [String: String]) -> PhotoSourceSettings {
-        var problems: [String] = []
-        func value(_ text: String?) -> String? {
-            guard let t = text?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty else { return nil }
+        var texts: [SettingKey: String] = [:]
+        for (name, text) in stored { if let key = SettingKey(rawValue: name) { texts[key] = text } }
+        let (settings, problems) = Settings.read(stored: texts)
+        return resolve(environment: environment, settings: settings, problems: problems)
+    }
+
+    /// The stored settings with the environment's overrides (SPEC 5): `FLICKR_API_KEY` over the stored key,
+    /// `VTOURIST_SOURCE` over the stored source, then `Settings.effectiveSource` decides. Flickr without a key
+    /// falls back to Commons with a message. `problems` (the stored texts' own) come first in the result's.
+    public static func resolve(environment: [String: String], settings stored: Settings,
+                               problems storedProblems: [String] = []) -> PhotoSourceSettings {
+        var problems = storedProblems
+        func value(_ name: String) -> String? {
+            guard let t = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty else { return nil }
             return t
         }
-
-        let key = value(environment[Env.flickrAPIKey]) ?? value(stored[Key.flickrAPIKey])
-        let usableKey = key.flatMap(Settings.apiKey)
-        if key != nil && usableKey == nil {
-            problems.append("The Flickr API key was ignored: \(Settings.expected(.flickrAPIKey)).")
-        }
-
-        var kind: Kind = usableKey != nil ? .flickr : .commons
-        for (origin, text) in [("VTOURIST_SOURCE", value(environment[Env.source])), ("the stored source", value(stored[Key.source]))] {
-            guard let text else { continue }
-            if let chosen = Settings.source(text) {
-                kind = chosen
-                break
+        var settings = stored
+        if let text = value(Env.flickrAPIKey) {
+            if let key = Settings.apiKey(text) {
+                settings.flickrAPIKey = key
+            } else {
+                problems.append("\(Env.flickrAPIKey) was ignored: \(Settings.expected(.flickrAPIKey)).")
             }
-            problems.append("Unknown photo source \"\(TextCleaner.clean(text, maxLength: 40))\" in \(origin): \(Settings.expected(.source)).")
         }
-        if kind == .flickr && usableKey == nil {
-            problems.append("Flickr needs an API key (setting or FLICKR_API_KEY); using Wikimedia Commons instead.")
+        if let text = value(Env.source) {
+            if let chosen = Settings.source(text) {
+                settings.source = chosen
+            } else {
+                problems.append("Unknown photo source \"\(TextCleaner.clean(text, maxLength: 40))\" in \(Env.source): \(Settings.expected(.source)).")
+            }
+        }
+        var kind = settings.effectiveSource
+        if kind == .flickr && settings.flickrAPIKey == nil {
+            problems.append("Flickr needs an API key (setting or \(Env.flickrAPIKey)); using Wikimedia Commons instead.")
             kind = .commons
         }
 
-        var flickrEndpoint = FlickrSource.defaultEndpoint
-        if let text = value(environment[Env.flickrEndpoint]) {
+        func endpoint(_ name: String, default fallback: String) -> String {
+            guard let text = value(name) else { return fallback }
             if let problem = endpointProblem(text) {
-                problems.append("VTOURIST_FLICKR_ENDPOINT \(problem); using the default.")
-            } else {
-                flickrEndpoint = text
+                problems.append("\(name) \(problem); using the default.")
+                return fallback
             }
+            return text
         }
-        var commonsEndpoint = CommonsSource.defaultEndpoint
-        if let text = value(environment[Env.commonsEndpoint]) {
-            if let problem = endpointProblem(text) {
-                problems.append("VTOURIST_COMMONS_ENDPOINT \(problem); using the default.")
-            } else {
-                commonsEndpoint = text
-            }
-        }
+        let flickrEndpoint = endpoint(Env.flickrEndpoint, default: FlickrSource.defaultEndpoint)
+        let commonsEndpoint = endpoint(Env.commonsEndpoint, default: CommonsSource.defaultEndpoint)
 
-        var halfWidth = defaultHalfWidth
-        if let text = value(stored[Key.areaHalfWidth]) {
-            if let d = Settings.areaHalfWidth(text) {
-                halfWidth = d
-            } else {
-                problems.append("The stored search area \"\(TextCleaner.clean(text, maxLength: 20))\" was ignored (\(Settings.expected(.areaHalfWidth))); using \(defaultHalfWidth).")
-            }
-        }
-        var perPage = defaultPerPage
-        if let text = value(stored[Key.photosPerCollection]) {
-            if let n = Settings.photosPerCollection(text) {
-                perPage = n
-            } else {
-                problems.append("The stored photos per collection \"\(TextCleaner.clean(text, maxLength: 20))\" was ignored (\(Settings.expected(.photosPerCollection))); using \(defaultPerPage).")
-            }
-        }
-
-        return PhotoSourceSettings(kind: kind, flickrAPIKey: usableKey, flickrEndpoint: flickrEndpoint,
-                                   commonsEndpoint: commonsEndpoint, halfWidthDegrees: halfWidth,
-                                   perPage: perPage, problems: problems)
+        return PhotoSourceSettings(kind: kind, flickrAPIKey: settings.flickrAPIKey, flickrEndpoint: flickrEndpoint,
+                                   commonsEndpoint: commonsEndpoint, halfWidthDegrees: settings.areaHalfWidth,
+                                   perPage: settings.photosPerCollection, problems: problems)
     }
 
     /// Why an endpoint can't be used, or nil. SPEC 5: https anywhere, http only on loopback

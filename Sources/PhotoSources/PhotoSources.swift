@@ -13,13 +13,11 @@ public protocol HTTPFetching: Sendable {
 
 /// One search: the area around a pin and which page of results.
 public struct PhotoQuery: Sendable, Equatable {
-    public static let halfWidthRange = Settings.areaHalfWidthRange
-    public static let perPageRange = Settings.photosPerCollectionRange
 
     public var center: GeoPoint
-    /// Half the side of the search square, in degrees (0.1…1.0).
+    /// Half the side of the search square, in degrees (within `Settings.areaHalfWidthRange`).
     public var halfWidthDegrees: Double
-    /// Photos per page (1…60).
+    /// Photos per page (within `Settings.photosPerCollectionRange`).
     public var perPage: Int
     /// 1-based result page.
     public var page: Int
@@ -31,9 +29,9 @@ public struct PhotoQuery: Sendable, Equatable {
             latitude: center.latitude.isFinite ? min(max(center.latitude, -90), 90) : 0,
             longitude: center.longitude.isFinite ? min(max(center.longitude, -180), 180) : 0)
         self.halfWidthDegrees = halfWidthDegrees.isFinite
-            ? min(max(halfWidthDegrees, Self.halfWidthRange.lowerBound), Self.halfWidthRange.upperBound)
+            ? min(max(halfWidthDegrees, Settings.areaHalfWidthRange.lowerBound), Settings.areaHalfWidthRange.upperBound)
             : Settings.defaultAreaHalfWidth
-        self.perPage = min(max(perPage, Self.perPageRange.lowerBound), Self.perPageRange.upperBound)
+        self.perPage = min(max(perPage, Settings.photosPerCollectionRange.lowerBound), Settings.photosPerCollectionRange.upperBound)
         self.page = max(page, 1)
     }
 }

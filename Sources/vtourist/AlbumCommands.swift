@@ -3,6 +3,7 @@ import AlbumService
 import ArgumentParser
 import Dispatch
 import Foundation
+import Synchronization
 import Gazetteer
 import HTTP
 import PhotoSources
@@ -20,13 +21,15 @@ func makeHTTPClient() -> HTTPClient {
     HTTPClient(userAgent: userAgent, maxConnectionsPerHost: 24, maxTotalConnections: 48)
 }
 
-/// Source, key, endpoints, area and photos per collection: the stored settings
-/// with the environment's overrides (SPEC 5).
-func photoSettings(_ store: AppDatabase) throws -> PhotoSourceSettings {
+/// The stored settings, read once, and what the photo sources make of them with the environment's
+/// overrides (SPEC 5). Bad stored values and bad variables are in `photos.problems`.
+func readSettings(_ store: AppDatabase) throws -> (settings: Settings, photos: PhotoSourceSettings) {
     let texts: [SettingKey: String]
     do { texts = try store.storedSettingTexts() } catch { throw CommandFailure("cannot read the settings: \(error)") }
-    let stored = Dictionary(uniqueKeysWithValues: texts.map { ($0.key.rawValue, $0.value) })
-    return PhotoSourceSettings.resolve(environment: ProcessInfo.processInfo.environment, stored: stored)
+    let (settings, problems) = Settings.read(stored: texts)
+    let photos = PhotoSourceSettings.resolve(environment: ProcessInfo.processInfo.environment, settings: settings,
+                                             problems: problems)
+    return (settings, photos)
 }
 
 struct Drop: ParsableCommand {
@@ -94,11 +97,15 @@ struct Drop: ParsableCommand {
                 print(pin.id)
                 return
             }
-            let settings = try photoSettings(store)
+            let settings = try readSettings(store).photos
             for problem in settings.problems { FileHandle.standardError.write(Data("vtourist: \(problem)\n".utf8)) }
             let changed = DispatchSemaphore(value: 0)
+            let storeFailure = Mutex<String?>(nil)
             let service = AlbumService(store: store, http: makeHTTPClient(), settings: settings,
-                                       userAgent: userAgent) { _ in changed.signal() }
+                                       userAgent: userAgent) { event in
+                if case let .storeFailed(_, text) = event { storeFailure.withLock { $0 = $0 ?? text } }
+                changed.signal()
+            }
             defer { service.shutdown() }
             service.start(pin)
             let progress = ProgressLine(enabled: isatty(2) == 1)
@@ -108,6 +115,11 @@ struct Drop: ParsableCommand {
                 do { album = try store.album(pinID: pin.id) } catch { throw CommandFailure("\(error)") }
                 guard let album else { break }
                 progress.show(album)
+                // What could not be saved ends the wait: the album's state on disk would not say so.
+                if let failure = storeFailure.withLock({ $0 }) {
+                    progress.finish()
+                    throw CommandFailure("pin \(pin.id)'s album could not be saved: \(failure)")
+                }
                 guard album.status == .downloading else { break }
                 _ = changed.wait(timeout: .now() + 0.5)
             }
@@ -149,7 +161,7 @@ struct Drop: ParsableCommand {
     }
 
     func placeName(_ point: GeoPoint, gazetteer: Gazetteer) -> String? {
-        AppReducer(places: .live(gazetteer)).placeName(point)
+        PlaceLookup.live(gazetteer).pinName(point)
     }
 }
 

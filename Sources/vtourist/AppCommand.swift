@@ -32,21 +32,19 @@ struct App: ParsableCommand {
             }
             let pins: [Pin]
             let view: MapViewState?
-            let settings: Settings
             do {
                 pins = try store.pins()
                 view = try store.mapView()
-                settings = try store.settings()
             } catch {
                 throw CommandFailure("cannot read \(database.path()): \(error)")
             }
+            let (settings, photos) = try readSettings(store)
             let terminal: NcursesTerminal
             do {
                 terminal = try NcursesTerminal()
             } catch {
                 throw CommandFailure("\(error)")
             }
-            let photos = try photoSettings(store)
             let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
                 AlbumService(store: store, http: makeHTTPClient(), settings: photos, userAgent: userAgent,
                              onEvent: onEvent)
