@@ -35,7 +35,7 @@ extension AppDatabase {
     /// The photos of a pin still waiting for their image, in grid order.
     public func pendingPhotos(pinID: Pin.ID) throws(StoreError) -> [PhotoRecord] {
         try read { db in
-            try Self.fetchPhotos(db, filter: "photo.pinId = ? AND photo.state = 'pending'", arguments: [pinID])
+            try Self.fetchPhotos(db, filter: "photo.pinId = ? AND photo.state = '\(PhotoStateColumns.pending)'", arguments: [pinID])
         }
     }
 
@@ -66,7 +66,8 @@ extension AppDatabase {
     public func interruptedAlbums() throws(StoreError) -> [Pin.ID] {
         try read { db in
             // The partial index pin_downloading keeps this off a scan of every pin.
-            try Int64.fetchAll(db, sql: "SELECT id FROM pin WHERE albumState = 'downloading' ORDER BY id")
+            // The state is written into the SQL, not bound: only then can SQLite use the partial index.
+            try Int64.fetchAll(db, sql: "SELECT id FROM pin WHERE albumState = '\(AlbumStatusColumns.downloading)' ORDER BY id")
         }
     }
 

@@ -133,7 +133,7 @@ public final class AppDatabase: Sendable {
                 SELECT \(PinListing.pinColumns),
                     COALESCE(c.photoCount, 0) AS photoCount, COALESCE(c.downloadedCount, 0) AS downloadedCount
                 FROM pin
-                LEFT JOIN (SELECT pinId, COUNT(*) AS photoCount, SUM(state = 'stored') AS downloadedCount
+                LEFT JOIN (SELECT pinId, COUNT(*) AS photoCount, SUM(state = '\(PhotoStateColumns.stored)') AS downloadedCount
                            FROM photo GROUP BY pinId) AS c ON c.pinId = pin.id
                 ORDER BY pin.id
                 """).map(\.pin)
@@ -285,7 +285,7 @@ public final class AppDatabase: Sendable {
         try PinListing.fetchOne(db, sql: """
             SELECT \(PinListing.pinColumns),
                 (SELECT COUNT(*) FROM photo WHERE pinId = pin.id) AS photoCount,
-                (SELECT COUNT(*) FROM photo WHERE pinId = pin.id AND state = 'stored') AS downloadedCount
+                (SELECT COUNT(*) FROM photo WHERE pinId = pin.id AND state = '\(PhotoStateColumns.stored)') AS downloadedCount
             FROM pin WHERE id = ?
             """, arguments: [id])?.pin
     }

@@ -95,21 +95,32 @@ struct PinListing: FetchableRecord {
     }
 }
 
-/// `pin.albumState` and `pin.albumError` ⇄ `AlbumStatus`.
+/// `pin.albumState` and `pin.albumError` ⇄ `AlbumStatus`. The strings are the schema's (its CHECK
+/// constraint and the partial index `pin_downloading` name them too).
 enum AlbumStatusColumns {
+    static let downloading = "downloading"
+    static let ready = "ready"
+    static let empty = "empty"
+    static let failed = "failed"
+
     static func status(state: String, error: String?) -> AlbumStatus {
-        switch AlbumState(rawValue: state) {
-        case .downloading: .downloading
-        case .ready: .ready
-        case .empty: .empty
-        case .failed: .failed(reason: error ?? "The search failed")
+        switch state {
+        case downloading: .downloading
+        case ready: .ready
+        case empty: .empty
+        case failed: .failed(reason: error ?? "The search failed")
         // The CHECK constraint admits only known states; a stray one reads as failed, never crashes.
-        case nil: .failed(reason: "unknown album state \(state)")
+        default: .failed(reason: "unknown album state \(state)")
         }
     }
 
     static func columns(_ status: AlbumStatus) -> (state: String, error: String?) {
-        (status.state.rawValue, status.reason)
+        switch status {
+        case .downloading: (downloading, nil)
+        case .ready: (ready, nil)
+        case .empty: (empty, nil)
+        case .failed(let reason): (failed, reason)
+        }
     }
 }
 
