@@ -150,7 +150,10 @@ public final class AppRuntime {
         albums.shutdown()
         if let view = viewToSave {
             viewToSave = nil
-            storeQueue.async { [store] in try? store.saveMapView(view) }  // no screen left to show a failure on
+            // No screen is left to show a failure on: the log keeps it.
+            storeQueue.async { [store, log] in
+                do { try store.saveMapView(view) } catch { log.write("Could not save the map view: \(error)") }
+            }
         }
         storeQueue.sync {}  // let pending writes finish before the process ends
         terminal.shutdown()
