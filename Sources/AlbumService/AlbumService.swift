@@ -177,8 +177,7 @@ public final class AlbumService: @unchecked Sendable {
     }
 
     private func search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, generation: Int) {
-        let query = PhotoQuery(center: place,
-                               halfWidthDegrees: settings.halfWidthDegrees, perPage: perPage, page: page)
+        let query = settings.query(center: place, page: page, perPage: perPage)
         let source = self.source
         searches[pin]?.task.cancel()
         let task = Task { [weak self] in

@@ -126,8 +126,9 @@ public struct PhotoSourceSettings: Sendable, Equatable {
     }
 
     /// The query for a pin with these settings.
-    public func query(center: GeoPoint, page: Int = 1) -> PhotoQuery {
-        PhotoQuery(center: center, halfWidthDegrees: halfWidthDegrees, perPage: perPage, page: page)
+    /// `perPage` defaults to the setting; a collection keeps the one it began with.
+    public func query(center: GeoPoint, page: Int = 1, perPage: Int? = nil) -> PhotoQuery {
+        PhotoQuery(center: center, halfWidthDegrees: halfWidthDegrees, perPage: perPage ?? self.perPage, page: page)
     }
 
 }

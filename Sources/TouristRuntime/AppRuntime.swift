@@ -111,7 +111,7 @@ public final class AppRuntime {
 
     /// The album screen's view of a pin's album: what the store holds, the status the album state
     /// machine decided included.
-    public static func snapshot(_ pin: Pin.ID, store: AppDatabase) throws(StoreError) -> AlbumSnapshot? {
+    static func snapshot(_ pin: Pin.ID, store: AppDatabase) throws(StoreError) -> AlbumSnapshot? {
         guard let stored = try store.album(pinID: pin) else { return nil }
         return AlbumSnapshot(pinID: pin, photos: stored.photos, status: stored.status, source: stored.source)
     }
