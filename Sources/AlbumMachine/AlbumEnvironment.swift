@@ -1,6 +1,6 @@
 /// What `reduce` needs from outside: the current setting and a page picker tests can control.
 public struct AlbumEnvironment: Sendable {
-    /// Photos per collection (setting, 1–60); each new collection records it.
+    /// Photos per collection (the setting, within `Settings.photosPerCollectionRange`); each new collection records it.
     public var perPage: Int
     /// Picks New Collection's page in 1...pageCount, other than `current`; called only when pageCount > 1.
     public var pickPage: @Sendable (_ current: Int, _ pageCount: Int) -> Int
