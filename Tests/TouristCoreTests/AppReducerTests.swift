@@ -115,8 +115,12 @@ final class AppReducerTests: XCTestCase {
     func testDeleteWithoutConfirmation() {
         var state = makeState()
         state.settings.confirmDelete = false
-        state.pins = [Pin(id: 3, coordinate: state.camera.cursor, name: nil)]
+        let other = Pin(id: 4, coordinate: GeoPoint(latitude: 41.89, longitude: 12.51), name: "Rome")
+        state.pins = [Pin(id: 3, coordinate: state.camera.cursor, name: nil), other]
         XCTAssertEqual(send(&state, .char("x")), [.deletePin(3), .album(3, .pinDeleted)])
+        XCTAssertEqual(state.pins, [other], "the pin leaves the map at once, as it does after the dialog")
+        XCTAssertEqual(state.map?.mode, .browsing)
+        XCTAssertNil(state.pinUnderCursor)
     }
 
     func testDeleteWithNoPinSaysSo() {

@@ -78,7 +78,7 @@ struct MapReducer: Sendable {
             if state.settings.confirmDelete {
                 state.setMapMode(.confirmDelete(pin: pin.id))
             } else {
-                return [.deletePin(pin.id), .album(pin.id, .pinDeleted)]
+                return state.deletePin(pin.id)
             }
         case .nextPin:
             cyclePins(forward: true, &state)
@@ -187,5 +187,14 @@ struct MapReducer: Sendable {
         }
         state.camera.jump(to: next.coordinate, width: state.width, height: state.mapHeight)
         state.message = StatusMessage(next.label)
+    }
+}
+
+extension AppState {
+    /// Deletes a pin: gone from the map at once (the store follows), and its album is told.
+    mutating func deletePin(_ id: Pin.ID) -> [AppEffect] {
+        setMapMode(.browsing)
+        pins.removeAll { $0.id == id }
+        return [.deletePin(id), .album(id, .pinDeleted)]
     }
 }
