@@ -41,24 +41,15 @@ struct AlbumScreenReducer: Sendable {
             album.remove(album.marked)
             state.message = StatusMessage("Deleted \(ids.count) photo\(ids.count == 1 ? "" : "s").")
             effects = [.album(album.pinID, .deletePhotos(ids))]
+        // The album machine decides whether New Collection and retry can run now; its refusal comes
+        // back as a notice for the message line.
         case .newCollection:
-            if let snap = album.snapshot, !snap.isNewCollectionEnabled {
-                state.message = StatusMessage("Still downloading: New Collection is available once every photo is in.")
-            } else {
-                effects = [.album(album.pinID, .newCollection)]
-            }
+            effects = [.album(album.pinID, .newCollection)]
         case .addMore:
             effects = [.album(album.pinID, .addMore)]
         case .retry:
-            if case .failed? = album.snapshot?.status {
-                effects = [.album(album.pinID, .retry(photo: nil))]
-            } else if let photo = album.selectedPhoto, photo.state.isFailed {
-                effects = [.album(album.pinID, .retry(photo: photo.id))]
-            } else if album.photos.contains(where: { $0.state.isFailed }) {
-                effects = [.album(album.pinID, .retry(photo: nil))]
-            } else {
-                state.message = StatusMessage("Nothing to retry.")
-            }
+            let failed = album.selectedPhoto.flatMap { $0.state.isFailed ? $0.id : nil }
+            effects = [.album(album.pinID, .retry(photo: failed))]
         case .help:
             state.overlay = .help
         }
