@@ -69,7 +69,8 @@ struct MapReducer: Sendable {
             }
             state.setMapMode(.dragging(pin: pin.id, from: pin.coordinate))
             state.camera.jump(to: pin.coordinate, width: state.width, height: state.mapHeight)
-            state.message = StatusMessage("Moving \(pin.label): arrows move it, Enter or m drops it, Esc puts it back.")
+            let keys = MapKeys.dragging.hints().map { "\($0.key) \($0.label)" }.joined(separator: ", ")
+            state.message = StatusMessage("Moving \(pin.label): \(keys).")
         case .deletePin:
             guard let pin = state.pinUnderCursor else {
                 state.message = StatusMessage("No pin here to delete.")
