@@ -101,7 +101,7 @@ final class AlbumScreenTests: XCTestCase {
 
     func testGridMovesByRowsAndEscGoesBack() {
         var s = openState((1...10).map { photo($0) })
-        let columns = AlbumGrid(width: 80, height: 24).columns
+        let columns = AlbumGrid(area: Rect(x: 0, y: 0, width: 80, height: 23)).columns
         send(&s, .down)
         XCTAssertEqual(s.album?.selected, columns)
         send(&s, .up)

@@ -88,6 +88,27 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(s.album?.topRow, 1)  // 4 columns: photo 10 is on row 2 of 3
     }
 
+    func testTheAlbumPaintsOnlyTheAreasItIsGiven() {
+        let s = Sample.albumState()
+        guard case let .album(album) = s.screen else { return XCTFail("no album") }
+        var buffer = CellBuffer(width: 80, height: 24)
+        buffer.fill(x: 0, y: 0, width: 80, height: 24, with: Cell("Z"))
+        // An album below two rows that belong to something else, and narrower than the screen.
+        let layout = ScreenLayout(Rect(x: 0, y: 2, width: 60, height: 22))
+        AlbumView.render(album, state: s, theme: Theme.forDepth(.indexed256), layout: layout, into: &buffer)
+        XCTAssertEqual(buffer.rowText(0), String(repeating: "Z", count: 80))
+        XCTAssertEqual(buffer.rowText(1), String(repeating: "Z", count: 80))
+        for y in 2..<24 { XCTAssertTrue(buffer.rowText(y).hasSuffix(String(repeating: "Z", count: 20)), "row \(y)") }
+        XCTAssertTrue(buffer.rowText(2).hasPrefix(" Naples"), buffer.rowText(2))
+        // The grid is measured in that area: two columns fit in 60, and the reducer moves by the same.
+        let grid = AlbumGrid(area: layout.main)
+        XCTAssertEqual(grid, AlbumGrid(area: Rect(x: 0, y: 0, width: 60, height: 21)))
+        XCTAssertEqual(grid.columns, 2)
+        XCTAssertEqual(grid.visibleRows, 2)
+        XCTAssertEqual(AlbumGrid(area: s.layout.main), AlbumGrid(area: Rect(x: 0, y: 0, width: 80, height: 23)))
+        XCTAssertEqual(AlbumGrid(area: s.layout.main).columns, 3)
+    }
+
     func testTheAlbumInASCII() {
         var s = Sample.albumState()
         s.capabilities = TerminalCapabilities(unicode: false, colors: .none)

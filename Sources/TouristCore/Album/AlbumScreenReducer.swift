@@ -6,7 +6,7 @@ import Terminal
 struct AlbumScreenReducer: Sendable {
     func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
         guard var album = state.album, let command = AlbumKeys.table.command(for: key) else { return [] }
-        let grid = AlbumGrid(width: state.width, height: state.height)
+        let grid = AlbumGrid(area: state.layout.main)
         let last = max(0, album.photos.count - 1)
         var effects: [AppEffect] = []
         switch command {
@@ -60,7 +60,7 @@ struct AlbumScreenReducer: Sendable {
 
     /// A fresh snapshot of the open album from the store and the album machine.
     func loaded(_ snapshot: AlbumSnapshot, _ state: inout AppState) {
-        let grid = AlbumGrid(width: state.width, height: state.height)
+        let grid = AlbumGrid(area: state.layout.main)
         state.updateAlbum { album in
             guard album.pinID == snapshot.pinID else { return }
             album.apply(snapshot)
@@ -70,7 +70,7 @@ struct AlbumScreenReducer: Sendable {
 
     /// After a resize: the selection stays on screen.
     func keepSelectionVisible(_ state: inout AppState) {
-        let grid = AlbumGrid(width: state.width, height: state.height)
+        let grid = AlbumGrid(area: state.layout.main)
         state.updateAlbum { $0.keepSelectionVisible(grid) }
     }
 }

@@ -8,10 +8,11 @@ import Terminal
 enum AlbumView {
     static func render(_ album: AlbumScreen, state: AppState, theme: Theme, layout: ScreenLayout,
                        into buffer: inout CellBuffer) {
-        let screen = buffer.area
-        buffer.clear(screen, style: theme.dialog)
-        let (headerArea, body) = screen.splitTop(AlbumGrid.top)
-        let grid = AlbumGrid(width: state.width, height: state.height)
+        buffer.clear(layout.main, style: theme.dialog)
+        // The album has no status line: its row is part of the page.
+        buffer.clear(layout.status, style: theme.dialog)
+        let (headerArea, body) = layout.main.splitTop(AlbumGrid.top)
+        let grid = AlbumGrid(area: layout.main)
         var scroll: String?
         if let photos = album.snapshot?.photos, !photos.isEmpty {
             let rows = (photos.count + grid.columns - 1) / grid.columns
