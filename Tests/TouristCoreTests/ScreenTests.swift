@@ -109,6 +109,45 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(AlbumGrid(area: s.layout.main).columns, 3)
     }
 
+    /// The screen drawn for a terminal without UTF-8 is the Unicode screen through the one ASCII table.
+    func assertASCIIIsTheTablesReading(_ s: AppState, rows: [Int], file: StaticString = #filePath, line: UInt = #line) {
+        var ascii = s
+        ascii.capabilities = TerminalCapabilities(unicode: false, colors: s.capabilities.colors)
+        var unicode = AppView.render(s, raster: nil)
+        unicode.makeASCII()
+        let drawn = AppView.render(ascii, raster: nil)
+        for y in rows {
+            XCTAssertEqual(drawn.rowText(y), unicode.rowText(y), "row \(y)", file: file, line: line)
+        }
+    }
+
+    func testEveryWidgetLeavesItsASCIIToTheTable() {
+        var album = Sample.albumState()
+        album.updateAlbum { screen in
+            screen.snapshot?.status = .downloading
+            screen.snapshot?.photos[1].state = .failed(reason: "HTTP 500")
+            screen.snapshot?.photos[2].state = .pending
+        }
+        let albumText = AppView.render({ var a = album; a.capabilities.unicode = false; return a }(), raster: nil).text
+        for seen in ["|*", ". . .", "x failed", "Downloading 7/10 ####", "#--"] {
+            XCTAssertTrue(albumText.contains(seen), "\(seen) in\n\(albumText)")
+        }
+        assertASCIIIsTheTablesReading(album, rows: Array(0..<24))
+
+        var map = Sample.mapState()
+        map.pins.append(Pin(id: 3, coordinate: GeoPoint(latitude: 40.80, longitude: 14.40), name: "East"))
+        assertASCIIIsTheTablesReading(map, rows: Array(0..<23))  // the status line names keys and degrees in words
+        map.screen = .map(MapScreen(mode: .goTo(GoToPrompt(text: "Na"))))
+        assertASCIIIsTheTablesReading(map, rows: Array(0..<23).filter { $0 != 3 })  // row 3 names the arrows in words
+        map.screen = .map(MapScreen(mode: .dragging(pin: 1, from: Sample.naples)))
+        assertASCIIIsTheTablesReading(map, rows: Array(0..<23))
+        map.screen = .map(MapScreen(mode: .confirmDelete(pin: 1)))
+        assertASCIIIsTheTablesReading(map, rows: Array(0..<23))
+        map.screen = .map(MapScreen())
+        map.overlay = .help
+        assertASCIIIsTheTablesReading(map, rows: Array(0..<3))  // help names the arrows in words below
+    }
+
     func testTheAlbumInASCII() {
         var s = Sample.albumState()
         s.capabilities = TerminalCapabilities(unicode: false, colors: .none)

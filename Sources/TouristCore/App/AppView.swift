@@ -25,7 +25,7 @@ public enum AppView {
             switch overlay {
             case .help:
                 let help = HelpOverlay(rows: helpRows(for: state.screen, unicode: state.capabilities.unicode),
-                                       theme: theme, unicode: state.capabilities.unicode)
+                                       theme: theme)
                 buffer.render(help, in: layout.main)
             }
         }

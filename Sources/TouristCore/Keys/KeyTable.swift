@@ -143,6 +143,7 @@ public struct KeyTable<Command: Equatable & Sendable>: Equatable, Sendable {
 
 extension Key {
     /// The key's name in help: `Enter`, `Esc`, `space`, `shift+Tab`, `x`.
+    /// Without UTF-8 arrows are named in words: the table's `<` and `^` would not read as keys.
     public func name(unicode: Bool = true) -> String {
         switch self {
         case .char(" "): return "space"
