@@ -43,10 +43,11 @@ private let latinBase: [UInt32: Unicode.Scalar] = {
     return map
 }()
 
-/// An ASCII stand-in for a scalar, for terminals whose locale is not UTF-8.
+/// An ASCII stand-in for a scalar, for terminals whose locale is not UTF-8: the one table widgets
+/// rely on (they draw Unicode; `CellBuffer.makeASCII` turns it into this).
 /// Box drawing becomes `+ - |`, braille and block elements a glyph of similar
-/// density (` . : o O #`), arrows and triangles `< > ^ v`, bullets `o` / `*`,
-/// accented Latin letters their base letter; anything else non-ASCII `?`.
+/// density (` . : o O #`), arrows and triangles `< > ^ v`, bullets `*`, circles `o`,
+/// ticks `*`, crosses `x`, accented Latin letters their base letter; anything else non-ASCII `?`.
 /// Printable ASCII is returned unchanged; ASCII control characters become `?`.
 public func asciiFallback(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
     let v = scalar.value
@@ -55,6 +56,10 @@ public func asciiFallback(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         return scalar
     case 0x2500...0x257F:
         return boxFallback(v)
+    // The lower eighth block is a text cursor: `_` draws it where `.` would read as a full stop.
+    case 0x2581: return "_"
+    // The light shade is a bar's empty track: `-` reads as one, `:` as ink.
+    case 0x2591: return "-"
     case 0x2580...0x259F:
         return density(eighths: blockEighths[Int(v - 0x2580)])
     case 0x2800...0x28FF:
@@ -66,8 +71,9 @@ public func asciiFallback(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
     case 0x2193, 0x25BC, 0x25BE, 0x21D3: return "v"
     case 0x2194, 0x21D4: return "-"
     case 0x2195, 0x21D5: return "|"
-    case 0x2022, 0x25CF, 0x2605, 0x2606, 0x2736, 0x2737, 0x273A, 0x2731: return "*"
-    case 0x25E6, 0x25CB, 0x25CE, 0x25C9, 0x2218, 0x00B0: return "o"
+    case 0x2022, 0x2605, 0x2606, 0x2736, 0x2737, 0x273A, 0x2731: return "*"
+    // A pin on the map: `o`, a circle like the black circle it stands for.
+    case 0x25CF, 0x25E6, 0x25CB, 0x25CE, 0x25C9, 0x2218, 0x00B0: return "o"
     case 0x25A0, 0x25AA, 0x25FC, 0x25FE: return "#"
     case 0x25A1, 0x25AB, 0x25FB, 0x25FD: return "o"
     case 0x00B7, 0x2219, 0x22C5: return "."
@@ -78,7 +84,8 @@ public func asciiFallback(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
     case 0x201C, 0x201D, 0x201E, 0x2033: return "\""
     case 0x00A0, 0x2000...0x200A, 0x202F, 0x3000: return " "
     case 0x00D7, 0x2715, 0x2716, 0x2717, 0x2718: return "x"
-    case 0x2713, 0x2714: return "+"
+    // A tick marks a photo inside its frame, where `+` would read as a corner.
+    case 0x2713, 0x2714: return "*"
     default:
         return latinBase[v] ?? foldedLetter(scalar) ?? "?"
     }

@@ -15,12 +15,6 @@ public struct FrameGlyphs: Equatable, Sendable {
     /// Light box drawing: ┌─┐ │ └─┘
     public static let unicode = FrameGlyphs(topLeft: "┌", topRight: "┐", bottomLeft: "└",
                                             bottomRight: "┘", horizontal: "─", vertical: "│")
-    /// For terminals without UTF-8: +-+ | +-+
-    public static let ascii = FrameGlyphs(topLeft: "+", topRight: "+", bottomLeft: "+",
-                                          bottomRight: "+", horizontal: "-", vertical: "|")
-
-    /// The glyphs a terminal with these capabilities can show.
-    public static func forTerminal(unicode: Bool) -> FrameGlyphs { unicode ? .unicode : .ascii }
 }
 
 extension CellBuffer {

@@ -1,4 +1,5 @@
 import Foundation
+import Terminal
 
 /// What the album screen shows of one pin's album, as the store has it: the photos, and the
 /// status the album state machine decided and the store saved. Nothing here decides a status.
@@ -70,7 +71,8 @@ public struct AlbumScreen: Equatable, Sendable {
     }
 }
 
-/// The grid's geometry for a screen size: the same numbers for drawing and for moving.
+/// The grid's geometry in the area the album is drawn in (the layout's main area): the same numbers
+/// for drawing and for moving.
 public struct AlbumGrid: Equatable, Sendable {
     public static let cellWidth = 24
     public static let cellHeight = 7
@@ -81,9 +83,8 @@ public struct AlbumGrid: Equatable, Sendable {
     public var columns: Int
     public var visibleRows: Int
 
-    public init(width: Int, height: Int) {
-        columns = max(1, (width - 1) / (AlbumGrid.cellWidth + AlbumGrid.gap))
-        // The last row of the screen is the status line.
-        visibleRows = max(1, (height - AlbumGrid.top - 1) / (AlbumGrid.cellHeight + AlbumGrid.gap))
+    public init(area: Rect) {
+        columns = max(1, (area.width - 1) / (AlbumGrid.cellWidth + AlbumGrid.gap))
+        visibleRows = max(1, (area.height - AlbumGrid.top) / (AlbumGrid.cellHeight + AlbumGrid.gap))
     }
 }

@@ -28,14 +28,24 @@ import Testing
     }
 
     @Test func blocksByDensity() {
-        #expect(map("█▓▒░") == "#Oo:") // 8, 6, 4, 2 eighths
+        #expect(map("█▓▒") == "#Oo") // 8, 6, 4 eighths
         #expect(map("▀▄▌") == "ooo")
+    }
+
+    @Test func whatTheWidgetsDrawReadsTheSameInASCII() {
+        #expect(map("████░░░░") == "####----") // the album's progress bar
+        #expect(map("> Na\u{2581}") == "> Na_") // the go-to prompt's cursor
+        #expect(map("\u{2714}") == "*") // a marked photo, inside its frame
+        #expect(map("\u{2717} failed") == "x failed")
+        #expect(map("\u{00B7} \u{00B7} \u{00B7}") == ". . .")
+        #expect(map("\u{25CF}\u{253C}") == "o+") // a pin, the map's cursor
+        #expect(map(" \u{2502} ") == " | ")
     }
 
     @Test func arrowsAndBullets() {
         #expect(map("←→↑↓") == "<>^v")
         #expect(map("◀▶▲▼") == "<>^v")
-        #expect(map("•●◦○") == "**oo")
+        #expect(map("•●◦○") == "*ooo")
     }
 
     @Test func accentedLettersLoseTheirAccents() {

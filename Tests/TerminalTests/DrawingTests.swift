@@ -13,9 +13,10 @@ import Testing
         """)
     }
 
-    @Test func asciiFrameLeavesInsideAlone() {
+    @Test func frameLeavesInsideAloneAndReadsInASCII() {
         var b = CellBuffer(width: 7, height: 4, fill: Cell("."))
-        b.drawFrame(x: 1, y: 0, width: 5, height: 3, glyphs: .ascii)
+        b.drawFrame(x: 1, y: 0, width: 5, height: 3)
+        b.makeASCII()
         #expect(b.text == """
         .+---+.
         .|...|.
@@ -26,13 +27,15 @@ import Testing
 
     @Test func longTitleIsCutBetweenTheCorners() {
         var b = CellBuffer(width: 8, height: 2)
-        b.drawFrame(x: 0, y: 0, width: 8, height: 2, title: "Settings menu", glyphs: .ascii)
+        b.drawFrame(x: 0, y: 0, width: 8, height: 2, title: "Settings menu")
+        b.makeASCII()
         #expect(b.rowText(0) == "+ Setti+")
     }
 
     @Test func frameIsClippedAtTheEdge() {
         var b = CellBuffer(width: 4, height: 3)
-        b.drawFrame(x: 2, y: 1, width: 5, height: 5, glyphs: .ascii)
+        b.drawFrame(x: 2, y: 1, width: 5, height: 5)
+        b.makeASCII()
         #expect(b.text == """
             \u{20}\u{20}\u{20}\u{20}
               +-

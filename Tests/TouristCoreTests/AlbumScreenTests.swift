@@ -50,16 +50,40 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertEqual(s.album?.marked, [])
     }
 
-    func testNewCollectionIsRefusedWhileDownloading() {
+    /// What the album machine says to an action on an album read back with these photos.
+    func machineNotice(_ action: AlbumAction, status: AlbumStatus, _ photos: [AlbumPhoto]) -> String? {
+        var album = Album(pin: 1, place: GeoPoint(latitude: 40.85, longitude: 14.27), status: status, page: 1,
+                          pageCount: 1, photos: photos)
+        let effects = AlbumMachine.reduce(&album, action, AlbumEnvironment(perPage: 21, pickPage: { _, _ in 1 }))
+        for case let .notify(text) in effects { return text }
+        return nil
+    }
+
+    func testNewCollectionIsTheMachinesToRefuse() {
         var s = openState([photo(1), photo(2, .pending)], status: .downloading)
-        XCTAssertEqual(send(&s, .char("n")), [])
-        XCTAssertEqual(s.message?.text, "Still downloading: New Collection is available once every photo is in.")
+        XCTAssertEqual(send(&s, .char("n")), [.album(1, .newCollection)], "the screen asks; the album machine decides")
+        XCTAssertNil(s.message)
+        // The hint stays dimmed while the album is downloading.
+        let theme = Theme.forDepth(s.capabilities.colors)
+        let screen = AppView.render(s, raster: nil)
+        XCTAssertEqual(screen[1, 2].symbol, "n")
+        XCTAssertEqual(screen[1, 2].style, theme.dim)
+        // The machine's refusal reaches the message line.
+        let notice = machineNotice(.newCollection, status: .downloading,
+                                   [AlbumPhoto(id: 1, url: "u1", state: .stored), AlbumPhoto(id: 2, url: "u2")])
+        XCTAssertEqual(notice, "Still downloading: New Collection is available once every photo is in")
+        _ = reducer.reduce(&s, .albumNotice(1, notice ?? ""))
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(22).contains("Still downloading: New Collection"))
+        // Another album's notice is not this one's.
+        _ = reducer.reduce(&s, .albumNotice(2, "Nothing to retry"))
+        XCTAssertEqual(s.message?.text, notice)
+
         var ready = openState([photo(1)])
         XCTAssertEqual(send(&ready, .char("n")), [.album(1, .newCollection)])
         XCTAssertEqual(send(&ready, .char("a")), [.album(1, .addMore)])
     }
 
-    func testRetryPicksWhatFailed() {
+    func testRetryNamesTheSelectedFailedPhotoAndTheMachineDecidesTheRest() {
         var s = openState([photo(1), photo(2, .failed(reason: "HTTP 404"))])
         XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: nil))])
         send(&s, .right)
@@ -67,13 +91,17 @@ final class AlbumScreenTests: XCTestCase {
         var failed = openState([], status: .failed(reason: "HTTP 500"))
         XCTAssertEqual(send(&failed, .char("r")), [.album(1, .retry(photo: nil))])
         var fine = openState([photo(1)])
-        XCTAssertEqual(send(&fine, .char("r")), [])
-        XCTAssertEqual(fine.message?.text, "Nothing to retry.")
+        XCTAssertEqual(send(&fine, .char("r")), [.album(1, .retry(photo: nil))])
+        XCTAssertNil(fine.message)
+        let notice = machineNotice(.retry(photo: nil), status: .ready, [AlbumPhoto(id: 1, url: "u1", state: .stored)])
+        XCTAssertEqual(notice, "Nothing to retry")
+        _ = reducer.reduce(&fine, .albumNotice(1, notice ?? ""))
+        XCTAssertTrue(AppView.render(fine, raster: nil).rowText(22).hasPrefix(" Nothing to retry"))
     }
 
     func testGridMovesByRowsAndEscGoesBack() {
         var s = openState((1...10).map { photo($0) })
-        let columns = AlbumGrid(width: 80, height: 24).columns
+        let columns = AlbumGrid(area: Rect(x: 0, y: 0, width: 80, height: 23)).columns
         send(&s, .down)
         XCTAssertEqual(s.album?.selected, columns)
         send(&s, .up)

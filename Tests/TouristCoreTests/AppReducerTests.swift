@@ -95,7 +95,7 @@ final class AppReducerTests: XCTestCase {
         let pin = Pin(id: 7, coordinate: state.camera.cursor, name: "Naples, Campania, IT")
         _ = reducer.reduce(&state, .pinSaved(pin))
         XCTAssertEqual(state.pins, [pin])
-        XCTAssertEqual(reducer.pinUnderCursor(state), pin)
+        XCTAssertEqual(state.pinUnderCursor, pin)
     }
 
     func testDeleteAsksFirstThenDeletes() {
@@ -115,8 +115,12 @@ final class AppReducerTests: XCTestCase {
     func testDeleteWithoutConfirmation() {
         var state = makeState()
         state.settings.confirmDelete = false
-        state.pins = [Pin(id: 3, coordinate: state.camera.cursor, name: nil)]
+        let other = Pin(id: 4, coordinate: GeoPoint(latitude: 41.89, longitude: 12.51), name: "Rome")
+        state.pins = [Pin(id: 3, coordinate: state.camera.cursor, name: nil), other]
         XCTAssertEqual(send(&state, .char("x")), [.deletePin(3), .album(3, .pinDeleted)])
+        XCTAssertEqual(state.pins, [other], "the pin leaves the map at once, as it does after the dialog")
+        XCTAssertEqual(state.map?.mode, .browsing)
+        XCTAssertNil(state.pinUnderCursor)
     }
 
     func testDeleteWithNoPinSaysSo() {
@@ -162,13 +166,13 @@ final class AppReducerTests: XCTestCase {
         let b = Pin(id: 2, coordinate: GeoPoint(latitude: 41.89, longitude: 12.51), name: "B")
         state.pins = [b, a]
         send(&state, .tab)
-        XCTAssertEqual(reducer.pinUnderCursor(state)?.id, 1)
+        XCTAssertEqual(state.pinUnderCursor?.id, 1)
         send(&state, .tab)
-        XCTAssertEqual(reducer.pinUnderCursor(state)?.id, 2)
+        XCTAssertEqual(state.pinUnderCursor?.id, 2)
         send(&state, .tab)
-        XCTAssertEqual(reducer.pinUnderCursor(state)?.id, 1)
+        XCTAssertEqual(state.pinUnderCursor?.id, 1)
         send(&state, .backTab)
-        XCTAssertEqual(reducer.pinUnderCursor(state)?.id, 2)
+        XCTAssertEqual(state.pinUnderCursor?.id, 2)
     }
 
     func testGoToCompletesAndMoves() {

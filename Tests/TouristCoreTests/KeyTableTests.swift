@@ -181,6 +181,20 @@ final class KeyTableTests: XCTestCase {
                        "n New Collection  a Add more  r retry  x delete  space mark  Esc map  ? help", album)
     }
 
+    func testPickingUpAPinNamesTheKeysOfTheMovingTable() {
+        XCTAssertEqual(MapKeys.dragging.hints().map { "\($0.key) \($0.label)" },
+                       ["arrows move it", "Enter or m drops it", "Esc puts it back"])
+        // Every key the message names does what it says while the pin is picked up.
+        let names = Dictionary(everyKey.map { ($0.name(), $0) }, uniquingKeysWith: { a, _ in a })
+        for (key, command) in [("Enter", MapCommand.dropMovedPin), ("m", .dropMovedPin), ("Esc", .putBack)] {
+            XCTAssertEqual(names[key].flatMap(MapKeys.dragging.command), command, key)
+        }
+        XCTAssertEqual(MapKeys.dragging.command(for: .left), .moveCursor(dx: -1, dy: 0))
+        var state = mapState()
+        XCTAssertEqual(AppReducer(places: testPlaces).reduce(&state, .event(.key(.char("m")), time: 0)), [])
+        XCTAssertEqual(state.message?.text, "Moving Naples: arrows move it, Enter or m drops it, Esc puts it back.")
+    }
+
     func testHelpLabelsNameTheirKeys() {
         XCTAssertEqual(MapKeys.browsing.helpRows().map(\.keys),
                        ["arrows  h j k l", "H J K L  shift+arrows", "+ =  /  -", "p  space", "Enter", "m", "x  Delete",

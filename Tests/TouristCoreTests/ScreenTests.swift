@@ -88,6 +88,66 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(s.album?.topRow, 1)  // 4 columns: photo 10 is on row 2 of 3
     }
 
+    func testTheAlbumPaintsOnlyTheAreasItIsGiven() {
+        let s = Sample.albumState()
+        guard case let .album(album) = s.screen else { return XCTFail("no album") }
+        var buffer = CellBuffer(width: 80, height: 24)
+        buffer.fill(x: 0, y: 0, width: 80, height: 24, with: Cell("Z"))
+        // An album below two rows that belong to something else, and narrower than the screen.
+        let layout = ScreenLayout(Rect(x: 0, y: 2, width: 60, height: 22))
+        AlbumView.render(album, state: s, theme: Theme.forDepth(.indexed256), layout: layout, into: &buffer)
+        XCTAssertEqual(buffer.rowText(0), String(repeating: "Z", count: 80))
+        XCTAssertEqual(buffer.rowText(1), String(repeating: "Z", count: 80))
+        for y in 2..<24 { XCTAssertTrue(buffer.rowText(y).hasSuffix(String(repeating: "Z", count: 20)), "row \(y)") }
+        XCTAssertTrue(buffer.rowText(2).hasPrefix(" Naples"), buffer.rowText(2))
+        // The grid is measured in that area: two columns fit in 60, and the reducer moves by the same.
+        let grid = AlbumGrid(area: layout.main)
+        XCTAssertEqual(grid, AlbumGrid(area: Rect(x: 0, y: 0, width: 60, height: 21)))
+        XCTAssertEqual(grid.columns, 2)
+        XCTAssertEqual(grid.visibleRows, 2)
+        XCTAssertEqual(AlbumGrid(area: s.layout.main), AlbumGrid(area: Rect(x: 0, y: 0, width: 80, height: 23)))
+        XCTAssertEqual(AlbumGrid(area: s.layout.main).columns, 3)
+    }
+
+    /// The screen drawn for a terminal without UTF-8 is the Unicode screen through the one ASCII table.
+    func assertASCIIIsTheTablesReading(_ s: AppState, rows: [Int], file: StaticString = #filePath, line: UInt = #line) {
+        var ascii = s
+        ascii.capabilities = TerminalCapabilities(unicode: false, colors: s.capabilities.colors)
+        var unicode = AppView.render(s, raster: nil)
+        unicode.makeASCII()
+        let drawn = AppView.render(ascii, raster: nil)
+        for y in rows {
+            XCTAssertEqual(drawn.rowText(y), unicode.rowText(y), "row \(y)", file: file, line: line)
+        }
+    }
+
+    func testEveryWidgetLeavesItsASCIIToTheTable() {
+        var album = Sample.albumState()
+        album.updateAlbum { screen in
+            screen.snapshot?.status = .downloading
+            screen.snapshot?.photos[1].state = .failed(reason: "HTTP 500")
+            screen.snapshot?.photos[2].state = .pending
+        }
+        let albumText = AppView.render({ var a = album; a.capabilities.unicode = false; return a }(), raster: nil).text
+        for seen in ["|*", ". . .", "x failed", "Downloading 7/10 ####", "#--"] {
+            XCTAssertTrue(albumText.contains(seen), "\(seen) in\n\(albumText)")
+        }
+        assertASCIIIsTheTablesReading(album, rows: Array(0..<24))
+
+        var map = Sample.mapState()
+        map.pins.append(Pin(id: 3, coordinate: GeoPoint(latitude: 40.80, longitude: 14.40), name: "East"))
+        assertASCIIIsTheTablesReading(map, rows: Array(0..<23))  // the status line names keys and degrees in words
+        map.screen = .map(MapScreen(mode: .goTo(GoToPrompt(text: "Na"))))
+        assertASCIIIsTheTablesReading(map, rows: Array(0..<23).filter { $0 != 3 })  // row 3 names the arrows in words
+        map.screen = .map(MapScreen(mode: .dragging(pin: 1, from: Sample.naples)))
+        assertASCIIIsTheTablesReading(map, rows: Array(0..<23))
+        map.screen = .map(MapScreen(mode: .confirmDelete(pin: 1)))
+        assertASCIIIsTheTablesReading(map, rows: Array(0..<23))
+        map.screen = .map(MapScreen())
+        map.overlay = .help
+        assertASCIIIsTheTablesReading(map, rows: Array(0..<3))  // help names the arrows in words below
+    }
+
     func testTheAlbumInASCII() {
         var s = Sample.albumState()
         s.capabilities = TerminalCapabilities(unicode: false, colors: .none)

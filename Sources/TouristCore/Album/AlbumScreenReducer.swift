@@ -6,7 +6,7 @@ import Terminal
 struct AlbumScreenReducer: Sendable {
     func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
         guard var album = state.album, let command = AlbumKeys.table.command(for: key) else { return [] }
-        let grid = AlbumGrid(width: state.width, height: state.height)
+        let grid = AlbumGrid(area: state.layout.main)
         let last = max(0, album.photos.count - 1)
         var effects: [AppEffect] = []
         switch command {
@@ -41,24 +41,15 @@ struct AlbumScreenReducer: Sendable {
             album.remove(album.marked)
             state.message = StatusMessage("Deleted \(ids.count) photo\(ids.count == 1 ? "" : "s").")
             effects = [.album(album.pinID, .deletePhotos(ids))]
+        // The album machine decides whether New Collection and retry can run now; its refusal comes
+        // back as a notice for the message line.
         case .newCollection:
-            if let snap = album.snapshot, !snap.isNewCollectionEnabled {
-                state.message = StatusMessage("Still downloading: New Collection is available once every photo is in.")
-            } else {
-                effects = [.album(album.pinID, .newCollection)]
-            }
+            effects = [.album(album.pinID, .newCollection)]
         case .addMore:
             effects = [.album(album.pinID, .addMore)]
         case .retry:
-            if case .failed? = album.snapshot?.status {
-                effects = [.album(album.pinID, .retry(photo: nil))]
-            } else if let photo = album.selectedPhoto, photo.state.isFailed {
-                effects = [.album(album.pinID, .retry(photo: photo.id))]
-            } else if album.photos.contains(where: { $0.state.isFailed }) {
-                effects = [.album(album.pinID, .retry(photo: nil))]
-            } else {
-                state.message = StatusMessage("Nothing to retry.")
-            }
+            let failed = album.selectedPhoto.flatMap { $0.state.isFailed ? $0.id : nil }
+            effects = [.album(album.pinID, .retry(photo: failed))]
         case .help:
             state.overlay = .help
         }
@@ -69,7 +60,7 @@ struct AlbumScreenReducer: Sendable {
 
     /// A fresh snapshot of the open album from the store and the album machine.
     func loaded(_ snapshot: AlbumSnapshot, _ state: inout AppState) {
-        let grid = AlbumGrid(width: state.width, height: state.height)
+        let grid = AlbumGrid(area: state.layout.main)
         state.updateAlbum { album in
             guard album.pinID == snapshot.pinID else { return }
             album.apply(snapshot)
@@ -79,7 +70,7 @@ struct AlbumScreenReducer: Sendable {
 
     /// After a resize: the selection stays on screen.
     func keepSelectionVisible(_ state: inout AppState) {
-        let grid = AlbumGrid(width: state.width, height: state.height)
+        let grid = AlbumGrid(area: state.layout.main)
         state.updateAlbum { $0.keepSelectionVisible(grid) }
     }
 }

@@ -8,10 +8,11 @@ import Terminal
 enum AlbumView {
     static func render(_ album: AlbumScreen, state: AppState, theme: Theme, layout: ScreenLayout,
                        into buffer: inout CellBuffer) {
-        let screen = buffer.area
-        buffer.clear(screen, style: theme.dialog)
-        let (headerArea, body) = screen.splitTop(AlbumGrid.top)
-        let grid = AlbumGrid(width: state.width, height: state.height)
+        buffer.clear(layout.main, style: theme.dialog)
+        // The album has no status line: its row is part of the page.
+        buffer.clear(layout.status, style: theme.dialog)
+        let (headerArea, body) = layout.main.splitTop(AlbumGrid.top)
+        let grid = AlbumGrid(area: layout.main)
         var scroll: String?
         if let photos = album.snapshot?.photos, !photos.isEmpty {
             let rows = (photos.count + grid.columns - 1) / grid.columns
@@ -25,8 +26,7 @@ enum AlbumView {
         buffer.render(header, in: headerArea)
         if let snapshot = album.snapshot {
             let cells = AlbumGridWidget(snapshot: snapshot, selected: album.selected, marked: album.marked,
-                                        topRow: album.topRow, grid: grid, theme: theme,
-                                        unicode: state.capabilities.unicode)
+                                        topRow: album.topRow, grid: grid, theme: theme)
             buffer.render(cells, in: body)
         }
         if let message = state.message {
@@ -72,9 +72,8 @@ struct AlbumHeader: Widget {
                 let used = buffer.put(" Downloading \(p.stored)/\(p.total) ", x: x0, y: y, style: theme.dialog, maxWidth: w)
                 let barWidth = max(4, min(40, w - used - 2))
                 let filled = p.total == 0 ? 0 : barWidth * p.stored / p.total
-                let full: Unicode.Scalar = unicode ? "\u{2588}" : "#", empty: Unicode.Scalar = unicode ? "\u{2591}" : "-"
                 for i in 0..<barWidth where x0 + used + i < area.right {
-                    buffer[x0 + used + i, y] = Cell(i < filled ? full : empty, style: i < filled ? theme.dialogTitle : theme.dim)
+                    buffer[x0 + used + i, y] = Cell(i < filled ? "\u{2588}" : "\u{2591}", style: i < filled ? theme.dialogTitle : theme.dim)
                 }
                 progressUsed = used + barWidth
             case .ready:
@@ -111,7 +110,6 @@ struct AlbumGridWidget: Widget {
     var topRow: Int
     var grid: AlbumGrid
     var theme: Theme
-    var unicode: Bool
 
     func render(area: Rect, into buffer: inout CellBuffer) {
         if snapshot.photos.isEmpty {
@@ -133,7 +131,7 @@ struct AlbumGridWidget: Widget {
                             y: area.y + row * (AlbumGrid.cellHeight + AlbumGrid.gap),
                             width: AlbumGrid.cellWidth, height: AlbumGrid.cellHeight)
             buffer.render(PhotoCell(photo: photo, selected: i == selected, marked: marked.contains(photo.id),
-                                    theme: theme, unicode: unicode), in: cell)
+                                    theme: theme), in: cell)
         }
     }
 }
@@ -145,7 +143,6 @@ struct PhotoCell: Widget {
     var selected: Bool
     var marked: Bool
     var theme: Theme
-    var unicode: Bool
 
     func render(area: Rect, into buffer: inout CellBuffer) {
         let x = area.x, y = area.y, w = area.width, h = area.height
@@ -155,17 +152,17 @@ struct PhotoCell: Widget {
         switch photo.state {
         case .pending:
             inner = theme.dim
-            lines = [unicode ? "\u{00B7} \u{00B7} \u{00B7}" : ". . .", "downloading"]
+            lines = ["\u{00B7} \u{00B7} \u{00B7}", "downloading"]
         case .stored:
             inner = Style(fg: .rgb(255, 255, 255), bg: PhotoCell.standInColor(photo.id), attributes: [])
             lines = []
         case .failed:
             inner = theme.error
-            lines = ["\(unicode ? "\u{2717}" : "x") failed", (photo.error ?? "").truncated(to: w - 4)]
+            lines = ["\u{2717} failed", (photo.error ?? "").truncated(to: w - 4)]
         }
         buffer.clear(area.inset(dx: 1, dy: 1), style: inner)
-        buffer.drawFrame(area, style: frame, glyphs: .forTerminal(unicode: unicode))
-        if marked { buffer.put(unicode ? "\u{2714}" : "*", x: x + 1, y: y + 1, style: theme.highlight) }
+        buffer.drawFrame(area, style: frame)
+        if marked { buffer.put("\u{2714}", x: x + 1, y: y + 1, style: theme.highlight) }
         for (i, line) in lines.enumerated() {
             buffer.putCentered(line, y: y + 2 + i, x: x + 1, width: w - 2, style: inner)
         }

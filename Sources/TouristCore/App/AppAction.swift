@@ -11,7 +11,6 @@ public enum AppAction: Sendable {
     case pinsLoaded([Pin])
     case pinSaved(Pin)
     case pinRemoved(Pin.ID)
-    case settingsLoaded(Settings)
     /// A store read or write failed; `pin` is the album it was for, if any.
     case storeFailed(String, pin: Pin.ID? = nil)
     /// The open album as the store and the album machine have it now.

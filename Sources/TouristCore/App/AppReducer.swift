@@ -32,8 +32,6 @@ public struct AppReducer: Sendable {
             }
         case let .pinRemoved(id):
             state.pins.removeAll { $0.id == id }
-        case let .settingsLoaded(settings):
-            state.settings = settings
         case let .storeFailed(message, pin):
             state.message = StatusMessage(message, kind: .error)
             // The open album keeps it in its header only when it was that album's.
@@ -111,11 +109,6 @@ public struct AppReducer: Sendable {
 
     /// The name a pin gets: the nearest known place, if one is near enough.
     public func placeName(_ point: GeoPoint) -> String? { places.pinName(point) }
-
-    /// The pin the cursor is on: the nearest pin of the marker under the cursor.
-    public func pinUnderCursor(_ state: AppState) -> Pin? { state.pinUnderCursor }
-
-    public func label(_ pin: Pin) -> String { pin.label }
 }
 
 extension PlaceLookup {

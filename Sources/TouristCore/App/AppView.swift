@@ -14,7 +14,7 @@ public enum AppView {
             buffer.render(TooSmallNotice(width: state.width, height: state.height, theme: theme), in: buffer.area)
             return buffer
         }
-        let layout = ScreenLayout(buffer.area)
+        let layout = state.layout
         switch state.screen {
         case let .map(screen):
             MapView.render(screen, state: state, raster: raster, theme: theme, layout: layout, into: &buffer)
@@ -25,7 +25,7 @@ public enum AppView {
             switch overlay {
             case .help:
                 let help = HelpOverlay(rows: helpRows(for: state.screen, unicode: state.capabilities.unicode),
-                                       theme: theme, unicode: state.capabilities.unicode)
+                                       theme: theme)
                 buffer.render(help, in: layout.main)
             }
         }
@@ -53,6 +53,11 @@ struct ScreenLayout: Equatable {
         (main, status) = screen.splitBottom(1)
         message = main.row(-1)
     }
+}
+
+extension AppState {
+    /// The screen's areas at the terminal's size: what the views draw in and the album grid is measured by.
+    var layout: ScreenLayout { ScreenLayout(Rect(x: 0, y: 0, width: width, height: height)) }
 }
 
 /// What is shown instead of everything when the terminal is below the minimum size.

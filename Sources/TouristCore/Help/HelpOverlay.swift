@@ -4,7 +4,6 @@ import Terminal
 struct HelpOverlay: Widget {
     var rows: [HelpRow]
     var theme: Theme
-    var unicode: Bool
 
     /// The keys' column.
     static let keyWidth = 22
@@ -13,7 +12,7 @@ struct HelpOverlay: Widget {
         // As wide as the longest line needs (every line whole where the screen allows), at least 66.
         let textNeed = rows.map(\.text.displayWidth).max() ?? 0
         let frame = Panel.place(width: max(66, HelpOverlay.keyWidth + 1 + textNeed + 4), height: rows.count + 4, in: area)
-        buffer.render(Panel(title: "Keys", theme: theme, unicode: unicode), in: frame)
+        buffer.render(Panel(title: "Keys", theme: theme), in: frame)
         let inner = Panel.inner(frame)
         let keyWidth = min(HelpOverlay.keyWidth, inner.width / 2)
         for (i, row) in rows.enumerated() {

@@ -23,22 +23,33 @@ public struct KeyBinding<Command: Equatable & Sendable>: Equatable, Sendable {
     public var hint: String?
     /// Where the hint stands in the hint row (lowest first).
     public var hintOrder: Int
+    /// How many of the key groups the hint names (`Enter or m`).
+    public var hintKeys: Int
 
     /// Keys that each do something of their own.
     public init(_ groups: [[KeyEntry<Command>]], separator: String = "  ", help: String,
-                hint: String? = nil, hintOrder: Int = 0) {
+                hint: String? = nil, hintOrder: Int = 0, hintKeys: Int = 1) {
         self.groups = groups
         self.separator = separator
         self.help = help
         self.hint = hint
         self.hintOrder = hintOrder
+        self.hintKeys = hintKeys
     }
 
     /// Keys that all do the same.
     public init(_ groups: [[Key]], separator: String = "  ", _ command: Command, help: String,
-                hint: String? = nil, hintOrder: Int = 0) {
+                hint: String? = nil, hintOrder: Int = 0, hintKeys: Int = 1) {
         self.init(groups.map { $0.map { KeyEntry($0, command) } }, separator: separator, help: help,
-                  hint: hint, hintOrder: hintOrder)
+                  hint: hint, hintOrder: hintOrder, hintKeys: hintKeys)
+    }
+
+    /// A copy with a hint word.
+    func hinted(_ hint: String, hintKeys: Int = 1) -> KeyBinding {
+        var copy = self
+        copy.hint = hint
+        copy.hintKeys = hintKeys
+        return copy
     }
 
     public var entries: [KeyEntry<Command>] { groups.flatMap { $0 } }
@@ -114,22 +125,25 @@ public struct KeyTable<Command: Equatable & Sendable>: Equatable, Sendable {
     }
 
     /// The hint row: bindings that have a hint word, in hint order, each
-    /// shown with its first key (or its arrows).
+    /// shown with its first key (or its arrows), or its first `hintKeys` groups joined by `or`.
     public func hints(unicode: Bool = true) -> [Hint<Command>] {
         bindings.enumerated()
             .filter { $0.element.hint != nil }
             .sorted { ($0.element.hintOrder, $0.offset) < ($1.element.hintOrder, $1.offset) }
             .compactMap { _, binding in
-                guard let label = binding.hint, let first = binding.groups.first, let entry = first.first else { return nil }
-                let keys = first.map(\.key)
-                let name = Key.collapsedName(keys, unicode: unicode) ?? entry.key.name(unicode: unicode)
-                return Hint(key: name, label: label, command: entry.command)
+                guard let label = binding.hint, let entry = binding.groups.first?.first else { return nil }
+                let names = binding.groups.prefix(max(1, binding.hintKeys)).compactMap { group -> String? in
+                    guard let first = group.first else { return nil }
+                    return Key.collapsedName(group.map(\.key), unicode: unicode) ?? first.key.name(unicode: unicode)
+                }
+                return Hint(key: names.joined(separator: " or "), label: label, command: entry.command)
             }
     }
 }
 
 extension Key {
     /// The key's name in help: `Enter`, `Esc`, `space`, `shift+Tab`, `x`.
+    /// Without UTF-8 arrows are named in words: the table's `<` and `^` would not read as keys.
     public func name(unicode: Bool = true) -> String {
         switch self {
         case .char(" "): return "space"

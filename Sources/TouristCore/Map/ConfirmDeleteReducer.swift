@@ -5,9 +5,7 @@ struct ConfirmDeleteReducer: Sendable {
     func key(_ key: Key, pin id: Pin.ID, _ state: inout AppState) -> [AppEffect] {
         switch ConfirmKeys.table.command(for: key) {
         case .delete:
-            state.setMapMode(.browsing)
-            state.pins.removeAll { $0.id == id }
-            return [.deletePin(id), .album(id, .pinDeleted)]
+            return state.deletePin(id)
         case .keep:
             state.setMapMode(.browsing)
         case nil:

@@ -8,7 +8,7 @@ struct ConfirmDialog: Widget {
 
     func render(area: Rect, into buffer: inout CellBuffer) {
         let frame = Panel.place(width: 56, height: 6, in: area)
-        buffer.render(Panel(title: "Delete pin", theme: theme, unicode: unicode), in: frame)
+        buffer.render(Panel(title: "Delete pin", theme: theme), in: frame)
         let inner = Panel.inner(frame)
         let name = pin.name ?? pin.coordinate.formatted()
         buffer.put("Delete \u{201C}\(name)\u{201D}?".truncated(to: inner.width), x: inner.x, y: inner.y, style: theme.dialog)

@@ -8,11 +8,10 @@ struct GoToPanel: Widget {
 
     func render(area: Rect, into buffer: inout CellBuffer) {
         let frame = Panel.place(width: 64, height: 4 + prompt.suggestions.count, in: area, top: 1)
-        buffer.render(Panel(title: "Go to", theme: theme, unicode: unicode), in: frame)
+        buffer.render(Panel(title: "Go to", theme: theme), in: frame)
         let inner = Panel.inner(frame)
-        let cursorGlyph = unicode ? "\u{2581}" : "_"
         let shown = prompt.text.truncated(to: max(1, inner.width - 2))
-        buffer.put("> " + shown + cursorGlyph, x: inner.x, y: inner.y, style: theme.dialogTitle, maxWidth: inner.width)
+        buffer.put("> " + shown + "\u{2581}", x: inner.x, y: inner.y, style: theme.dialogTitle, maxWidth: inner.width)
         var y = inner.y + 1
         if let error = prompt.error {
             buffer.put(error.truncated(to: inner.width), x: inner.x, y: y, style: theme.error)

@@ -53,10 +53,11 @@ public enum MapKeys {
         KeyBinding([[.char("q")]], .quit, help: "quit"),
     ], notes: [HelpRow("mouse", "click moves, hold drops a pin, wheel zooms")])
 
-    /// While a pin is picked up: it follows the cursor.
-    public static let dragging = KeyTable<MapCommand>(navigation + [
-        KeyBinding([[.enter], [.char("m")], [.char("p")], [.char(" ")]], .dropMovedPin, help: "drop the pin here"),
-        KeyBinding([[.escape]], .putBack, help: "put the pin back"),
+    /// While a pin is picked up: it follows the cursor. The hints make the message shown on picking it up.
+    public static let dragging = KeyTable<MapCommand>([navigation[0].hinted("move it")] + navigation.dropFirst() + [
+        KeyBinding([[.enter], [.char("m")], [.char("p")], [.char(" ")]], .dropMovedPin, help: "drop the pin here",
+                   hint: "drops it", hintKeys: 2),
+        KeyBinding([[.escape]], .putBack, help: "put the pin back", hint: "puts it back"),
         KeyBinding([[.char("q")]], .refuseQuit, help: "quit, once the pin is dropped or put back"),
     ])
 }

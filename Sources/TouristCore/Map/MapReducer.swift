@@ -69,7 +69,8 @@ struct MapReducer: Sendable {
             }
             state.setMapMode(.dragging(pin: pin.id, from: pin.coordinate))
             state.camera.jump(to: pin.coordinate, width: state.width, height: state.mapHeight)
-            state.message = StatusMessage("Moving \(pin.label): arrows move it, Enter or m drops it, Esc puts it back.")
+            let keys = MapKeys.dragging.hints().map { "\($0.key) \($0.label)" }.joined(separator: ", ")
+            state.message = StatusMessage("Moving \(pin.label): \(keys).")
         case .deletePin:
             guard let pin = state.pinUnderCursor else {
                 state.message = StatusMessage("No pin here to delete.")
@@ -78,7 +79,7 @@ struct MapReducer: Sendable {
             if state.settings.confirmDelete {
                 state.setMapMode(.confirmDelete(pin: pin.id))
             } else {
-                return [.deletePin(pin.id), .album(pin.id, .pinDeleted)]
+                return state.deletePin(pin.id)
             }
         case .nextPin:
             cyclePins(forward: true, &state)
@@ -187,5 +188,14 @@ struct MapReducer: Sendable {
         }
         state.camera.jump(to: next.coordinate, width: state.width, height: state.mapHeight)
         state.message = StatusMessage(next.label)
+    }
+}
+
+extension AppState {
+    /// Deletes a pin: gone from the map at once (the store follows), and its album is told.
+    mutating func deletePin(_ id: Pin.ID) -> [AppEffect] {
+        setMapMode(.browsing)
+        pins.removeAll { $0.id == id }
+        return [.deletePin(id), .album(id, .pinDeleted)]
     }
 }

@@ -47,7 +47,6 @@ struct PinsWidget: Widget {
     var theme: Theme
 
     func render(area: Rect, into buffer: inout CellBuffer) {
-        let u = capabilities.unicode
         let layout = PinLayout(pins: pins, viewport: camera.viewport(width: area.width, height: area.height),
                                excluding: dragged)
         let cursor = camera.cursorCell(width: area.width, height: area.height)
@@ -65,18 +64,18 @@ struct PinsWidget: Widget {
                 style.fg = pinStyle.fg
                 style.attributes = pinStyle.attributes
                 if underCursor || capabilities.colors == .none { style.bg = pinStyle.bg }
-                buffer[x, y] = Cell(u ? "\u{25CF}" : "o", style: style)
+                buffer[x, y] = Cell("\u{25CF}", style: style)
             }
         }
         let x = area.x + cursor.col, y = area.y + cursor.row
         guard area.contains(x: x, y: y) else { return }
         if dragged != nil {
-            buffer[x, y] = Cell(u ? "\u{25CF}" : "O", style: theme.highlight)
+            buffer[x, y] = Cell("\u{25CF}", style: theme.highlight)
         } else if !cursorOnMarker {
             var style = buffer[x, y].style
             style.fg = theme.cursor.fg
             style.attributes = theme.cursor.attributes
-            buffer[x, y] = Cell(u ? "\u{253C}" : "+", style: style)
+            buffer[x, y] = Cell("\u{253C}", style: style)
         }
     }
 }
@@ -95,15 +94,15 @@ struct StatusLine: Widget {
     func render(area: Rect, into buffer: inout CellBuffer) {
         let row = area.y
         buffer.clear(area, style: theme.status)
-        let u = unicode
-        let sep = u ? " \u{2502} " : " | "
-        var left = " \(cursor.formatted(.hemispheres(degreeSign: u)))\(sep)z\(zoom)"
+        let sep = " \u{2502} "
+        // Without UTF-8 the degree sign is left out, not replaced: the table's `o` would read as a letter.
+        var left = " \(cursor.formatted(.hemispheres(degreeSign: unicode)))\(sep)z\(zoom)"
         if moving { left += "\(sep)MOVING PIN" }
         var placeText = ""
         if let near = place {
             placeText = near.distanceKm < 1 ? near.name : "\(near.name) (\(StatusLine.formatDistance(near.distanceKm)))"
         }
-        let hints = MapKeys.browsing.hints(unicode: u).map { "\($0.key) \($0.label)" }.joined(separator: sep)
+        let hints = MapKeys.browsing.hints(unicode: unicode).map { "\($0.key) \($0.label)" }.joined(separator: sep)
         let right = "\(pinCount) pin\(pinCount == 1 ? "" : "s")\(sep)\(hints) "
         let used = buffer.put(left, x: area.x, y: row, style: theme.status, maxWidth: area.width)
         let rightX = area.right - right.displayWidth

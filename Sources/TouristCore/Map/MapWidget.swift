@@ -29,11 +29,12 @@ public struct MapWidget: Widget {
                     if capabilities.unicode {
                         symbol = MapWidget.braille(coast | border)
                     } else {
+                        // Not the table's density: without braille a coast is drawn by its direction, a border as dots.
                         symbol = coast != 0 ? MapWidget.asciiStroke(coast) : "."
                     }
                 } else if colorless && isLand && (row + col) % 2 == 0 {
                     // Without colour, a light stipple tells land from sea.
-                    symbol = capabilities.unicode ? "\u{2802}" : "."
+                    symbol = "\u{2802}"
                 } else {
                     symbol = " "
                 }

@@ -5,7 +5,6 @@ import Terminal
 struct Panel: Widget {
     var title: String
     var theme: Theme
-    var unicode: Bool
 
     /// The area inside the frame, one column of padding either side.
     static func inner(_ area: Rect) -> Rect { area.inset(dx: 2, dy: 1) }
@@ -18,8 +17,7 @@ struct Panel: Widget {
 
     func render(area: Rect, into buffer: inout CellBuffer) {
         buffer.clear(area, style: theme.dialog)
-        buffer.drawFrame(area, title: title, style: theme.dialog, titleStyle: theme.dialogTitle,
-                         glyphs: .forTerminal(unicode: unicode))
+        buffer.drawFrame(area, title: title, style: theme.dialog, titleStyle: theme.dialogTitle)
     }
 }
 
