@@ -106,9 +106,6 @@ public struct AppReducer: Sendable {
     public func updateCursorPlace(_ state: inout AppState) {
         state.cursorPlace = places.nearest(state.camera.cursor).map { NearPlace(name: $0.name, distanceKm: $0.distanceKm) }
     }
-
-    /// The name a pin gets: the nearest known place, if one is near enough.
-    public func placeName(_ point: GeoPoint) -> String? { places.pinName(point) }
 }
 
 extension PlaceLookup {
