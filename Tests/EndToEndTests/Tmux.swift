@@ -50,12 +50,15 @@ private func modificationDate(_ path: String) -> Date? {
     (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
 }
 
-/// The most recently changed file the release binary is built from.
+/// The most recently changed file of the release binary: its code and the map and
+/// gazetteer it ships with (Resources/).
 private func newestSource(under root: URL) -> (path: String, date: Date)? {
     var files = [root.appendingPathComponent("Package.swift").path]
-    let sources = root.appendingPathComponent("Sources").path
-    if let walker = FileManager.default.enumerator(atPath: sources) {
-        for case let name as String in walker { files.append(sources + "/" + name) }
+    for folder in ["Sources", "Resources"] {
+        let top = root.appendingPathComponent(folder).path
+        if let walker = FileManager.default.enumerator(atPath: top) {
+            for case let name as String in walker { files.append(top + "/" + name) }
+        }
     }
     return files.compactMap { path in modificationDate(path).map { (path, $0) } }.max { $0.1 < $1.1 }
 }
