@@ -6,6 +6,7 @@ import PhotoSources
 @testable import Store
 import TestSupport
 import Model
+import Synchronization
 import WorldMap
 import XCTest
 
@@ -45,21 +46,18 @@ final class AlbumServiceTests: XCTestCase {
     }
 
     /// What the services of a test reported; `wait` blocks until the next report.
-    final class Events: @unchecked Sendable {  // a lock guards `all`; the semaphore is thread-safe
-        private let lock = NSLock()
-        private var all: [AlbumEvent] = []
+    final class Events: Sendable {
+        private let all = Mutex<[AlbumEvent]>([])
         private let changed = DispatchSemaphore(value: 0)
         func record(_ e: AlbumEvent) {
-            lock.lock(); all.append(e); lock.unlock()
+            all.withLock { $0.append(e) }
             changed.signal()
         }
         var notices: [String] {
-            lock.lock(); defer { lock.unlock() }
-            return all.compactMap { if case let .notice(_, m) = $0 { return m } else { return nil } }
+            all.withLock { $0.compactMap { if case let .notice(_, m) = $0 { return m } else { return nil } } }
         }
         var storeFailures: [String] {
-            lock.lock(); defer { lock.unlock() }
-            return all.compactMap { if case let .storeFailed(_, m) = $0 { return m } else { return nil } }
+            all.withLock { $0.compactMap { if case let .storeFailed(_, m) = $0 { return m } else { return nil } } }
         }
         /// Waits for reports until `done` holds (the limit only ends a hang).
         func wait(file: StaticString = #filePath, line: UInt = #line, until done: () throws -> Bool) rethrows {

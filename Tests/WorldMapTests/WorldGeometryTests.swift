@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import XCTest
 @testable import WorldMap
@@ -115,17 +116,14 @@ final class WorldGeometryTests: XCTestCase {
     }
 }
 
-/// Collects results from concurrent work. `@unchecked`: guarded by the lock.
-final class LockedCounts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [MapDetail: Set<Int>] = [:]
+/// Collects results from concurrent work.
+final class LockedCounts: Sendable {
+    private let values = Mutex<[MapDetail: Set<Int>]>([:])
     func add(_ d: MapDetail, _ v: Int) {
-        lock.lock(); defer { lock.unlock() }
-        values[d, default: []].insert(v)
+        values.withLock { _ = $0[d, default: []].insert(v) }
     }
     func distinct(_ d: MapDetail) -> Set<Int> {
-        lock.lock(); defer { lock.unlock() }
-        return values[d] ?? []
+        values.withLock { $0[d] ?? [] }
     }
 }
 
