@@ -139,7 +139,7 @@ final class MapFileErrorTests: XCTestCase {
     }
 
     func testGarbageThrows() {
-        var rng = SeededRandom(seed: 7)
+        var rng = SeededRandom(testNamed: "MapFileErrorTests.testGarbageThrows", fallback: 7)
         let garbage = (0..<5000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         XCTAssertThrowsError(try WorldGeometry(bytes: garbage)) { error in
             XCTAssertEqual(error as? MapDataError, .notAMapFile)
@@ -161,7 +161,7 @@ final class MapFileErrorTests: XCTestCase {
     func testCorruptedCoarseLevelNeverCrashes() throws {
         let bytes = try bundledBytes()
         let coarseStart = 8 + 20 * 3
-        var rng = SeededRandom(seed: 42)
+        var rng = SeededRandom(testNamed: "MapFileErrorTests.testCorruptedCoarseLevelNeverCrashes", fallback: 42)
         var errors = 0
         for _ in 0..<150 {
             var damaged = bytes
