@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "WorldMap", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "WorldMap"]),
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "WorldMap", "TestSupport"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"], exclude: ["Server"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
         // Test servers shared by test targets (not part of the product).
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py"]),
         .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "WorldMap", "TestSupport"]),

@@ -1,6 +1,7 @@
 import WorldMap
 import Foundation
 import Model
+import Synchronization
 import XCTest
 @testable import AlbumMachine
 
@@ -26,15 +27,14 @@ final class AlbumTester {
 }
 
 /// Records the arguments New Collection's page picker was called with.
-final class PickLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var calls: [[Int]] = []
+final class PickLog: Sendable {
+    private let calls = Mutex<[[Int]]>([])
 
     func record(_ current: Int, _ pageCount: Int) {
-        lock.withLock { calls.append([current, pageCount]) }
+        calls.withLock { $0.append([current, pageCount]) }
     }
 
-    var all: [[Int]] { lock.withLock { calls } }
+    var all: [[Int]] { calls.withLock { $0 } }
 }
 
 extension AlbumEnvironment {

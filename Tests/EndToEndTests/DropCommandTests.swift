@@ -6,41 +6,17 @@ import XCTest
 /// (negative numbers as written, "LAT, LON", hemisphere letters, place
 /// names), options in any position, and the inputs it refuses.
 ///
-/// Every run gets the whole of its environment from `environment()`: the
-/// photo endpoints are the local stand-in, so nothing leaves the machine.
-final class DropCommandTests: XCTestCase {
-    var server: PhotoServer!
-    var directory: URL!
-    /// The database VTOURIST_DB names.
-    var db: String!
-
-    override func setUpWithError() throws {
-        server = try PhotoServer()
-        directory = try temporaryDirectory()
-        db = directory.appendingPathComponent("drop.sqlite").path
-    }
-
-    override func tearDown() {
-        server = nil
-        if let directory { try? FileManager.default.removeItem(at: directory) }
-    }
-
-    func environment() -> [String: String] {
-        [
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "HOME": directory.path,
-            "XDG_DATA_HOME": directory.path,
-            "LANG": "C.UTF-8",
-            "VTOURIST_DB": db,
-            "VTOURIST_SOURCE": "commons",
-            "FLICKR_API_KEY": "",
-            "VTOURIST_FLICKR_ENDPOINT": server.flickrEndpoint,
-            "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint,
-        ]
+/// Every run gets the whole of its environment from `EndToEndTestCase`: the
+/// photo endpoints and every proxy are the local stand-in, so nothing leaves
+/// the machine (and each test fails if a request tried to).
+final class DropCommandTests: EndToEndTestCase {
+    /// The database VTOURIST_DB names (in the test's HOME).
+    var db: String {
+        get throws { try XCTUnwrap(environment()["VTOURIST_DB"]) }
     }
 
     func drop(_ words: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runProcess(try vtouristBinary(), ["drop"] + words, environment: environment())
+        try cli(["drop"] + words)
     }
 
     func stderrLines(_ text: String) -> [String] {
@@ -119,7 +95,7 @@ final class DropCommandTests: XCTestCase {
     // MARK: Options in any position
 
     func testDatabaseOptionBeforeBetweenAndAfterNegativeCoordinates() throws {
-        let other = directory.appendingPathComponent("other.sqlite").path
+        let other = try temporaryDirectory().appendingPathComponent("other.sqlite").path
         for words in [["--db", other, "-33.9", "-151.2"], ["-33.9", "--db", other, "-151.2"],
                       ["-33.9", "-151.2", "--db", other], ["--db=\(other)", "-33.9", "-151.2"]] {
             let r = try drop(words)

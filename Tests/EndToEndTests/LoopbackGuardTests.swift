@@ -46,29 +46,42 @@ final class LoopbackGuardTests: EndToEndTestCase {
         XCTAssertEqual(t.waitForExit(), 0)
     }
 
-    /// Whatever the caller exported (a key, a source, a proxy, NO_COLOR), the app
-    /// sees exactly the test's environment.
+    /// Whatever the caller exported (a key, a source, a proxy, NO_COLOR, its own HOME and PATH),
+    /// the app sees exactly the test's environment. The caller is played by tmux itself: its
+    /// server, and so the pane's shell that starts the app, runs with the exported variables
+    /// (the test process's own environment is left alone).
     func testNothingOfTheCallersEnvironmentReachesTheApp() throws {
         let exported = ["FLICKR_API_KEY": "the-callers-key", "VTOURIST_SOURCE": "flickr", "https_proxy": "http://10.255.255.1:3128",
-                        "NO_PROXY": "*", "NO_COLOR": "1", "XDG_DATA_HOME": "/nonexistent/xdg", "VTOURIST_DB": "/nonexistent/db.sqlite"]
-        let saved = exported.keys.map { ($0, ProcessInfo.processInfo.environment[$0]) }
-        for (name, value) in exported { setenv(name, value, 1) }
-        defer {
-            for (name, value) in saved {
-                if let value { setenv(name, value, 1) } else { unsetenv(name) }
-            }
-        }
+                        "NO_PROXY": "*", "NO_COLOR": "1", "XDG_DATA_HOME": "/nonexistent/xdg", "VTOURIST_DB": "/nonexistent/db.sqlite",
+                        "HOME": "/nonexistent/callers-home", "PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "POSIX"]
         let db = try temporaryDirectory().appendingPathComponent("env.sqlite").path
-        let t = try app(db)
+        let built = environment(terminal: "tmux-256color")
+        let t = try TmuxSession(command: [try vtouristBinary(), "--db", db], environment: built, callerEnvironment: exported)
         t.wait(forText: "? help")
-        let pid = try XCTUnwrap(t.appPID)
-        XCTAssertEqual(try environment(ofProcess: pid), environment(terminal: "tmux-256color"))
-        // Nor does it reach the tmux server (whose environment the pane's shell has).
+        // The shell around the app has every exported variable...
         let shell = try environment(ofProcess: try XCTUnwrap(t.shellPID))
-        XCTAssertEqual(shell["HOME"], home)
-        XCTAssertEqual(Set(shell.keys).intersection(exported.keys), [], "\(shell)")
+        for (name, value) in exported {
+            XCTAssertEqual(shell[name], value, "the pane's shell lacks the caller's \(name)")
+        }
+        // ...and the app none of them: its environment is exactly the built one.
+        let pid = try XCTUnwrap(t.appPID)
+        XCTAssertEqual(try environment(ofProcess: pid), built)
         try t.keys("q")
         XCTAssertEqual(t.waitForExit(), 0)
+    }
+
+    /// A process the tests start (tmux, the command line, tools) gets exactly the environment
+    /// it is given, nothing of the test process's.
+    func testAStartedProcessGetsOnlyItsGivenEnvironment() throws {
+        let given = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "VTOURIST_ONLY_THIS": "yes"]
+        let r = try runProcess("/usr/bin/env", ["-0"], environment: given)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var seen: [String: String] = [:]
+        for entry in r.stdout.split(separator: "\0") {
+            let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            seen[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        XCTAssertEqual(seen, given)
     }
 
     func environment(ofProcess pid: Int32) throws -> [String: String] {

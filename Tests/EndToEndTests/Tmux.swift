@@ -50,12 +50,15 @@ private func modificationDate(_ path: String) -> Date? {
     (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
 }
 
-/// The most recently changed file the release binary is built from.
+/// The most recently changed file of the release binary: its code and the map and
+/// gazetteer it ships with (Resources/).
 private func newestSource(under root: URL) -> (path: String, date: Date)? {
     var files = [root.appendingPathComponent("Package.swift").path]
-    let sources = root.appendingPathComponent("Sources").path
-    if let walker = FileManager.default.enumerator(atPath: sources) {
-        for case let name as String in walker { files.append(sources + "/" + name) }
+    for folder in ["Sources", "Resources"] {
+        let top = root.appendingPathComponent(folder).path
+        if let walker = FileManager.default.enumerator(atPath: top) {
+            for case let name as String in walker { files.append(top + "/" + name) }
+        }
     }
     return files.compactMap { path in modificationDate(path).map { (path, $0) } }.max { $0.1 < $1.1 }
 }
@@ -89,7 +92,10 @@ final class TmuxSession {
     /// Runs `command` with exactly `environment` (`env -i`: neither the caller's
     /// environment nor the tmux server's reaches it). With `recording`, every
     /// byte the app writes is kept in `outputFile`, from its very first one.
-    init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String], recording: Bool = false) throws {
+    /// `callerEnvironment` plays a caller who exported variables: tmux (client,
+    /// server and the pane's shell) runs with them on top of its fixed environment.
+    init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String], recording: Bool = false,
+         callerEnvironment: [String: String] = [:]) throws {
         socket = "vtourist-test-\(getpid())-\(UUID().uuidString.prefix(8))"
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-\(socket)").path
         exitFile = tmp + ".exit"
@@ -100,6 +106,7 @@ final class TmuxSession {
         // locale is UTF-8 so captures keep every character the app drew.
         serverEnvironment = ["PATH": "/usr/bin:/bin", "HOME": environment["HOME"] ?? "/nonexistent",
                              "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color", "SHELL": "/bin/sh"]
+            .merging(callerEnvironment) { _, exported in exported }
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(TmuxSession.quote($0.value))" }
         let app = "/usr/bin/env -i " + assignments.joined(separator: " ") + " " + command.map(TmuxSession.quote).joined(separator: " ")
         // With recording, the shell waits for a line (sent once pipe-pane is on) before starting the app.

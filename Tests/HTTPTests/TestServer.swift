@@ -3,7 +3,7 @@ import Foundation
 /// Runs Tests/HTTPTests/Server/test_server.py on a free 127.0.0.1 port for one test.
 ///
 /// Other test targets can copy this file and point `script` at the same server.
-final class TestServer: @unchecked Sendable {
+final class TestServer: Sendable {
     struct LaunchError: Error, CustomStringConvertible {
         var description: String
     }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PhotoSources
+import Synchronization
 
 /// Answers shaped like the real APIs' (trimmed), written for these tests.
 enum Fixture {
@@ -153,7 +154,7 @@ enum Fixture {
 }
 
 /// An HTTP fetcher that serves canned answers and records what was asked.
-final class FakeHTTP: HTTPFetching, @unchecked Sendable {
+final class FakeHTTP: HTTPFetching, Sendable {
     struct Request: Equatable {
         var url: String
         var headers: [String: String]
@@ -164,26 +165,22 @@ final class FakeHTTP: HTTPFetching, @unchecked Sendable {
         case fail(any Error)
     }
 
-    private let lock = NSLock()
-    private var replies: [Reply]
-    private var recorded: [Request] = []
-
-    init(_ replies: [Reply]) { self.replies = replies }
-
-    var requests: [Request] {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded
+    private struct Log {
+        var replies: [Reply]
+        var recorded: [Request] = []
     }
+    private let log: Mutex<Log>
+
+    init(_ replies: [Reply]) { log = Mutex(Log(replies: replies)) }
+
+    var requests: [Request] { log.withLock { $0.recorded } }
 
     func fetch(url: String, headers: [String: String], maxBytes: Int) async throws -> (status: Int, body: Data) {
-        let reply: Reply = {
-            lock.lock()
-            defer { lock.unlock() }
-            recorded.append(Request(url: url, headers: headers, maxBytes: maxBytes))
+        let reply: Reply = log.withLock { log in
+            log.recorded.append(Request(url: url, headers: headers, maxBytes: maxBytes))
             // The last reply repeats, so a loop can't run off the end.
-            return replies.count > 1 ? replies.removeFirst() : (replies.first ?? .body(404, ""))
-        }()
+            return log.replies.count > 1 ? log.replies.removeFirst() : (log.replies.first ?? .body(404, ""))
+        }
         switch reply {
         case let .body(status, text): return (status, Data(text.utf8))
         case let .fail(error): throw error

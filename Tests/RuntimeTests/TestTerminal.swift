@@ -12,6 +12,8 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
     private var height: Int
     private var events: [Event] = []
     private var woken = false
+    /// How often the runtime woke the loop (every message posted to it does).
+    private var wakeUps = 0
     private var frames: [CellBuffer] = []
     private var isShutDown = false
     let capabilities: TerminalCapabilities
@@ -72,6 +74,7 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
 
     private func wake() {
         locked {
+            wakeUps += 1
             woken = true
             condition.broadcast()
         }
@@ -97,6 +100,30 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
             self.height = height
             events.append(.resize(width: width, height: height))
             condition.broadcast()
+        }
+    }
+
+    /// Makes the loop look round at once (a waiting `nextEvent` returns nil), as after a
+    /// message, without counting as one of the runtime's wake-ups.
+    func nudge() {
+        locked {
+            woken = true
+            condition.broadcast()
+        }
+    }
+
+    /// How often the runtime has woken the loop so far (a mark for `waitForWakeUp(after:)`).
+    var wakeUpCount: Int { locked { wakeUps } }
+
+    /// Waits until the runtime wakes the loop after `mark` wake-ups, i.e. until something (a
+    /// poll, an album, a store write) has posted it a message; false if it never does.
+    func waitForWakeUp(after mark: Int) -> Bool {
+        locked {
+            let giveUp = Date().addingTimeInterval(TestTerminal.hangLimit)
+            while wakeUps <= mark {
+                if !condition.wait(until: giveUp) { return false }
+            }
+            return true
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 import Model
 import WorldMap
@@ -146,11 +147,10 @@ final class SharingTests: XCTestCase {
     }
 }
 
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func add(_ value: String) { lock.lock(); stored.append(value); lock.unlock() }
-    var values: [String] { lock.lock(); defer { lock.unlock() }; return stored }
+final class LockedCounter: Sendable {
+    private let stored = Mutex<[String]>([])
+    func add(_ value: String) { stored.withLock { $0.append(value) } }
+    var values: [String] { stored.withLock { $0 } }
 }
 
 extension FileHandle {

@@ -6,7 +6,7 @@ import Foundation
 /// It is also a trap: point the proxy variables of a process at `proxy` and
 /// any request that process makes for a host other than loopback reaches the
 /// server as a proxy request, is refused and shows in `leaks()`.
-public final class PhotoServer: @unchecked Sendable {
+public final class PhotoServer: Sendable {
     public let port: Int
     private let pid: pid_t
     private let folder: String

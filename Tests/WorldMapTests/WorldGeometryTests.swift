@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import XCTest
 @testable import WorldMap
@@ -115,17 +116,14 @@ final class WorldGeometryTests: XCTestCase {
     }
 }
 
-/// Collects results from concurrent work. `@unchecked`: guarded by the lock.
-final class LockedCounts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [MapDetail: Set<Int>] = [:]
+/// Collects results from concurrent work.
+final class LockedCounts: Sendable {
+    private let values = Mutex<[MapDetail: Set<Int>]>([:])
     func add(_ d: MapDetail, _ v: Int) {
-        lock.lock(); defer { lock.unlock() }
-        values[d, default: []].insert(v)
+        values.withLock { _ = $0[d, default: []].insert(v) }
     }
     func distinct(_ d: MapDetail) -> Set<Int> {
-        lock.lock(); defer { lock.unlock() }
-        return values[d] ?? []
+        values.withLock { $0[d] ?? [] }
     }
 }
 
@@ -141,7 +139,7 @@ final class MapFileErrorTests: XCTestCase {
     }
 
     func testGarbageThrows() {
-        var rng = SeededRandom(seed: 7)
+        var rng = SeededRandom(testNamed: "MapFileErrorTests.testGarbageThrows", fallback: 7)
         let garbage = (0..<5000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         XCTAssertThrowsError(try WorldGeometry(bytes: garbage)) { error in
             XCTAssertEqual(error as? MapDataError, .notAMapFile)
@@ -163,7 +161,7 @@ final class MapFileErrorTests: XCTestCase {
     func testCorruptedCoarseLevelNeverCrashes() throws {
         let bytes = try bundledBytes()
         let coarseStart = 8 + 20 * 3
-        var rng = SeededRandom(seed: 42)
+        var rng = SeededRandom(testNamed: "MapFileErrorTests.testCorruptedCoarseLevelNeverCrashes", fallback: 42)
         var errors = 0
         for _ in 0..<150 {
             var damaged = bytes
