@@ -184,11 +184,11 @@ struct PhotoListing: FetchableRecord {
         """
 
     var photo: PhotoRecord {
-        PhotoRecord(id: row.id ?? 0, pinID: row.pinId, position: row.position, source: row.source,
-                    sourceID: row.sourceId, title: row.title, author: row.author, dateTaken: row.dateTaken,
-                    url: row.url, largeURL: row.largeURL, pageURL: row.pageURL, license: row.license,
-                    width: row.width, height: row.height,
-                    state: PhotoStateColumns.state(row.state, error: row.error), byteCount: byteCount)
+        let found = NewPhoto(source: row.source, sourceID: row.sourceId, title: row.title, author: row.author,
+                             dateTaken: row.dateTaken, url: row.url, largeURL: row.largeURL, pageURL: row.pageURL,
+                             license: row.license, width: row.width, height: row.height)
+        return PhotoRecord(id: row.id ?? 0, pinID: row.pinId, position: row.position, found: found,
+                           state: PhotoStateColumns.state(row.state, error: row.error), byteCount: byteCount)
     }
 }
 

@@ -8,10 +8,7 @@ final class AlbumScreenTests: XCTestCase {
     let reducer = AppReducer(places: testPlaces)
 
     func photo(_ id: Int64, _ state: PhotoState = .stored, title: String? = nil) -> PhotoRecord {
-        PhotoRecord(id: id, pinID: 1, position: Int(id), source: "flickr", sourceID: "s\(id)", title: title ?? "Photo \(id)",
-                    author: nil, dateTaken: nil, url: "http://127.0.0.1/\(id).jpg", largeURL: nil, pageURL: nil,
-                    license: nil, width: nil, height: nil, state: state,
-                    byteCount: state == .stored ? 5000 : 0)
+        Sample.photo(id, state, title: title)
     }
 
     func openState(_ photos: [PhotoRecord], status: AlbumStatus = .ready) -> AppState {

@@ -17,11 +17,11 @@ enum Sample {
         return s
     }
 
-    static func photo(_ id: Int64, _ state: PhotoState = .stored) -> PhotoRecord {
-        PhotoRecord(id: id, pinID: 1, position: Int(id), source: "flickr", sourceID: "s\(id)", title: "Photo \(id)",
-                    author: nil, dateTaken: nil, url: "http://127.0.0.1/\(id).jpg", largeURL: nil, pageURL: nil,
-                    license: nil, width: nil, height: nil, state: state,
-                    byteCount: state == .stored ? 5000 : 0)
+    static func photo(_ id: Int64, _ state: PhotoState = .stored, title: String? = nil) -> PhotoRecord {
+        PhotoRecord(id: id, pinID: 1, position: Int(id),
+                    found: NewPhoto(source: "flickr", sourceID: "s\(id)", title: title ?? "Photo \(id)",
+                                    url: "http://127.0.0.1/\(id).jpg"),
+                    state: state, byteCount: state == .stored ? 5000 : 0)
     }
 
     /// The album with ten photos (one failed), the selection in the middle and one photo marked.
