@@ -4,7 +4,7 @@
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
 RELEASE := .build/release
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev pkg-config tmux ncurses-term python3 sqlite3
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev chafa pkg-config tmux ncurses-term python3 sqlite3
 
 .PHONY: all deps build run test unit-test e2e bench install uninstall clean data
 

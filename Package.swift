@@ -25,6 +25,23 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CTurboJPEG",
+            path: "Sources/CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+
+        .systemLibrary(
+            name: "CChafa",
+            path: "Sources/CChafa",
+            pkgConfig: "chafa",
+            providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
+        ),
+
+        // The only module that talks to the image libraries: JPEG decoding, picture → cells.
+        .target(name: "Imaging", dependencies: ["CTurboJPEG", "CChafa", "Terminal"]),
+
         // Pure libraries.
         // Pins, photos, their states and the validated settings: what every layer speaks of.
         .target(name: "Model", dependencies: ["WorldMap"]),
@@ -67,6 +84,7 @@ let package = Package(
         ], path: "Sources/Bench"),
 
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "TestSupport"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "TestSupport"]),
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "WorldMap", "TestSupport"]),
         .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "WorldMap", "AlbumMachine"],
