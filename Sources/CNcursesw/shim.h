@@ -12,6 +12,8 @@
 #include <sys/ioctl.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
+#include <unistd.h>
 
 // Macros Swift cannot import, as functions.
 static inline attr_t vt_attr_bold(void) { return A_BOLD; }
@@ -57,6 +59,16 @@ static inline int vt_wcwidth(wchar_t ch) { return wcwidth(ch); }
 static inline const char *vt_terminfo_string(const char *name) {
     char *s = tigetstr(name);
     return (s == (char *)-1) ? NULL : s;
+}
+
+// The terminal's colour count from terminfo without taking the screen (for output outside curses):
+// -1 when TERM names no known terminal.
+static inline int vt_terminfo_colors_without_screen(void) {
+    int error = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &error) != OK) return -1;
+    int colors = tigetnum("colors");
+    del_curterm(cur_term);
+    return colors;
 }
 
 // sigaction's struct and function share a name; keep both on the C side.

@@ -1,0 +1,23 @@
+import Curses
+import Terminal
+import XCTest
+
+final class TerminalProbeTests: XCTestCase {
+    func depth(_ env: [String: String], _ colors: Int) -> TerminalCapabilities.ColorDepth {
+        TerminalProbe.depth(environment: env, terminfoColors: colors)
+    }
+
+    func testColourDepthFollowsTerminfoAndTheEnvironment() {
+        XCTAssertEqual(depth(["TERM": "xterm-256color"], 256), .indexed256)
+        XCTAssertEqual(depth(["TERM": "xterm-256color", "COLORTERM": "truecolor"], 256), .trueColor)
+        XCTAssertEqual(depth(["TERM": "xterm-256color", "COLORTERM": "24bit"], 256), .trueColor)
+        XCTAssertEqual(depth(["TERM": "xterm-direct"], 1 << 24), .trueColor)
+        XCTAssertEqual(depth(["TERM": "screen"], 8), .eight)
+        XCTAssertEqual(depth(["TERM": "vt100"], -1), .none)
+        XCTAssertEqual(depth(["TERM": "vt100", "COLORTERM": "truecolor"], -1), .none, "no colours at all stays none")
+        XCTAssertEqual(depth(["TERM": "dumb"], 8), .none)
+        XCTAssertEqual(depth([:], 256), .none)
+        XCTAssertEqual(depth(["TERM": "xterm-256color", "NO_COLOR": "1", "COLORTERM": "truecolor"], 256), .none)
+        XCTAssertEqual(depth(["TERM": "xterm-256color", "NO_COLOR": ""], 256), .indexed256, "an empty NO_COLOR does not count")
+    }
+}
