@@ -307,6 +307,23 @@ final class JPEGDecoderTests: XCTestCase {
         }
     }
 
+    func testAProgressiveFileWithThousandsOfScansIsRefused() throws {
+        // The progressive fixture with its last scan repeated 600 times (FF DA only
+        // occurs as a marker: entropy data stuffs FF as FF 00).
+        let bytes = Array(try fixture("progressive_64x48.jpg"))
+        let lastScan = try XCTUnwrap((0..<bytes.count - 1).last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        let scan = bytes[lastScan..<(bytes.count - 2)]
+        var many = Array(bytes[..<(bytes.count - 2)])
+        for _ in 0..<600 { many += scan }
+        many += [0xFF, 0xD9]
+        XCTAssertThrowsError(try JPEGDecoder.decode(Data(many), fitting: 64, 48)) { error in
+            guard case .corrupt(let message)? = error as? ImageError else {
+                return XCTFail("expected .corrupt, got \(error)")
+            }
+            XCTAssertTrue(message.contains("scans"), message)
+        }
+    }
+
     // MARK: Threads
 
     func testDecodingFromManyThreadsAtOnceGivesTheSameResult() throws {
