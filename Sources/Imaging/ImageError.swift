@@ -55,7 +55,10 @@ public enum FileKind: Equatable, Sendable, CustomStringConvertible {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
-        if starts(Array("BM".utf8)) && head.count >= 26 { return .bmp }
+        if starts(Array("BM".utf8)), head.count >= 18,
+           [12, 40, 52, 56, 64, 108, 124].contains(Int(head[14]) | Int(head[15]) << 8), head[16] == 0, head[17] == 0 {
+            return .bmp   // "BM", then the DIB header's size at offset 14
+        }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts(Array("ftyp".utf8), at: 4) {
             let brand = head.count >= 12 ? String(decoding: head[8..<12], as: UTF8.self) : ""
@@ -74,10 +77,10 @@ public enum FileKind: Equatable, Sendable, CustomStringConvertible {
             return .webPage
         }
         if lower.hasPrefix("<svg") || (lower.hasPrefix("<?xml") && lower.contains("<svg")) { return .svg }
-        if !text.isEmpty && text.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 >= 0x80 })
-            && String(validating: Array(text), as: UTF8.self) != nil {
-            return .text
-        }
+        let printable = text.allSatisfy { $0 >= 0x20 && $0 != 0x7F || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        // Valid UTF-8, allowing a character cut off at the end of the sniffed bytes.
+        let validUTF8 = (0...min(3, text.count)).contains { String(validating: Array(text.dropLast($0)), as: UTF8.self) != nil }
+        if !text.isEmpty && printable && validUTF8 { return .text }
         return .unknown
     }
 }

@@ -288,6 +288,14 @@ final class JPEGDecoderTests: XCTestCase {
         assertDecodeFails(Data("%PDF-1.7\n".utf8), .notJPEG(.pdf))
         assertDecodeFails(Data("{\"error\": \"rate limited\"}".utf8), .notJPEG(.text))
         assertDecodeFails(Data([0, 0, 0, 0x1C] + Array("ftypheic".utf8) + [0, 0, 0, 0]), .notJPEG(.heif))
+        var bmp: [UInt8] = Array("BM".utf8) + [UInt8](repeating: 0, count: 40)
+        bmp[14] = 40
+        assertDecodeFails(Data(bmp), .notJPEG(.bmp))
+        assertDecodeFails(Data("BMW sells cars".utf8), .notJPEG(.text))
+        // Text in UTF-8 whose last character is cut off where sniffing stops.
+        assertDecodeFails(Data(String(repeating: "é", count: 600).utf8.dropFirst()), .notJPEG(.unknown))
+        assertDecodeFails(Data(String(repeating: "é", count: 600).utf8), .notJPEG(.text))
+        assertDecodeFails(Data(("x" + String(repeating: "é", count: 600)).utf8), .notJPEG(.text))
     }
 
     func testAJPEGStartFollowedByGarbageIsDamaged() throws {
