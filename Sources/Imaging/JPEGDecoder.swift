@@ -1,0 +1,197 @@
+import CTurboJPEG
+import Foundation
+
+/// Decodes JPEG bytes into an upright `RGBImage` no larger than needed, with libturbojpeg.
+///
+/// Each call makes its own TurboJPEG handle, so calls from any number of threads at
+/// once are safe; nothing is shared.
+public enum JPEGDecoder {
+    /// Decodes `data` at the smallest TurboJPEG scale (1/8 … 1/1) whose picture still
+    /// covers a `width`×`height` box on both sides, or the whole picture where it is smaller
+    /// than the box on a side. The box is in upright pixels: for a photo stored sideways
+    /// (EXIF orientation 5–8) the sides are swapped before the scale is chosen, and the
+    /// decoded pixels are turned upright.
+    ///
+    /// A declared size over `pixelBudget` pixels is refused before anything is allocated.
+    /// A truncated file gives the part that decoded (the rest is grey).
+    public static func decode(_ data: Data, fitting width: Int, _ height: Int,
+                              pixelBudget: Int = 64_000_000) throws(ImageError) -> RGBImage {
+        let result = data.withUnsafeBytes { bytes -> Result<RGBImage, ImageError> in
+            Result { () throws(ImageError) -> RGBImage in
+                try decode(bytes, box: (max(width, 1), max(height, 1)), pixelBudget: pixelBudget)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The upright size of the picture (EXIF orientations 5–8 swap the sides), read from the header only.
+    public static func dimensions(_ data: Data) throws(ImageError) -> (width: Int, height: Int) {
+        let result = data.withUnsafeBytes { bytes -> Result<(width: Int, height: Int), ImageError> in
+            Result { () throws(ImageError) -> (width: Int, height: Int) in
+                let header = try Handle().header(bytes)
+                let markers = JPEGMarkers.read(bytes)
+                return markers.orientation.swapsSides
+                    ? (header.height, header.width) : (header.width, header.height)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The TurboJPEG scaling factors of at most 1/1, smallest first.
+    static let scalingFactors: [(num: Int, denom: Int)] = {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count), count > 0 else { return [(1, 1)] }
+        let all = (0..<Int(count)).map { (num: Int(factors[$0].num), denom: Int(factors[$0].denom)) }
+        let downward = all.filter { $0.num > 0 && $0.denom > 0 && $0.num <= $0.denom }
+        let sorted = downward.sorted { $0.num * $1.denom < $1.num * $0.denom }
+        return sorted.isEmpty ? [(1, 1)] : sorted
+    }()
+
+    /// TurboJPEG's `TJSCALED` (a C macro): a side scaled by num/denom, rounded up.
+    static func scaled(_ side: Int, _ factor: (num: Int, denom: Int)) -> Int {
+        (side * factor.num + factor.denom - 1) / factor.denom
+    }
+
+    /// The smallest scale whose result covers the box on both sides, where the picture
+    /// is large enough; otherwise 1/1. `width`×`height` and the box are in stored orientation.
+    static func scale(width: Int, height: Int, covering box: (width: Int, height: Int)) -> (num: Int, denom: Int) {
+        let needW = min(box.width, width), needH = min(box.height, height)
+        return scalingFactors.first { scaled(width, $0) >= needW && scaled(height, $0) >= needH } ?? (1, 1)
+    }
+
+    private static func decode(_ bytes: UnsafeRawBufferPointer, box: (Int, Int), pixelBudget: Int) throws(ImageError) -> RGBImage {
+        let handle = try Handle()
+        let header = try handle.header(bytes)
+        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        if overflow || pixels > pixelBudget {
+            throw .tooLarge(width: header.width, height: header.height)
+        }
+        let markers = JPEGMarkers.read(bytes)
+        let orientation = markers.orientation
+        // The box in stored orientation.
+        let storedBox = orientation.swapsSides ? (width: box.1, height: box.0) : (width: box.0, height: box.1)
+        let factor = scale(width: header.width, height: header.height, covering: storedBox)
+        let outW = scaled(header.width, factor), outH = scaled(header.height, factor)
+
+        let stored: RGBImage
+        switch header.colorspace {
+        case Int32(TJCS_CMYK.rawValue), Int32(TJCS_YCCK.rawValue):
+            // TurboJPEG 2.1 does not convert CMYK to RGB: decode CMYK and convert here.
+            let cmyk = try handle.decompress(bytes, width: outW, height: outH, format: TJPF_CMYK, channels: 4)
+            stored = rgb(fromCMYK: cmyk, width: outW, height: outH, inverted: markers.hasAdobeSegment)
+        default:
+            let rgb = try handle.decompress(bytes, width: outW, height: outH, format: TJPF_RGB, channels: 3)
+            stored = RGBImage(width: outW, height: outH, pixels: rgb)
+        }
+        return oriented(stored, orientation)
+    }
+
+    /// CMYK to RGB the way libjpeg-turbo's own tools do (no colour management):
+    /// with Adobe's inverted samples, R = C·K/255; with plain samples, R = (255−C)(255−K)/255.
+    static func rgb(fromCMYK cmyk: [UInt8], width: Int, height: Int, inverted: Bool) -> RGBImage {
+        let count = width * height
+        var rgb = [UInt8](repeating: 0, count: count * 3)
+        cmyk.withUnsafeBufferPointer { src in
+            rgb.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<count {
+                    var c = Int(src[i * 4]), m = Int(src[i * 4 + 1]), y = Int(src[i * 4 + 2]), k = Int(src[i * 4 + 3])
+                    if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+                    dst[i * 3] = UInt8((c * k + 127) / 255)
+                    dst[i * 3 + 1] = UInt8((m * k + 127) / 255)
+                    dst[i * 3 + 2] = UInt8((y * k + 127) / 255)
+                }
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: rgb)
+    }
+
+    /// Turns stored pixels upright for an EXIF orientation.
+    public static func oriented(_ image: RGBImage, _ orientation: EXIFOrientation) -> RGBImage {
+        if orientation == .up { return image }
+        let w = image.width, h = image.height
+        let outW = orientation.swapsSides ? h : w
+        let outH = orientation.swapsSides ? w : h
+        var out = [UInt8](repeating: 0, count: outW * outH * 3)
+        image.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<outH {
+                    for x in 0..<outW {
+                        // The stored pixel shown at (x, y).
+                        let (sx, sy): (Int, Int)
+                        switch orientation {
+                        case .up: (sx, sy) = (x, y)
+                        case .upMirrored: (sx, sy) = (w - 1 - x, y)
+                        case .down: (sx, sy) = (w - 1 - x, h - 1 - y)
+                        case .downMirrored: (sx, sy) = (x, h - 1 - y)
+                        case .leftMirrored: (sx, sy) = (y, x)
+                        case .right: (sx, sy) = (y, h - 1 - x)
+                        case .rightMirrored: (sx, sy) = (w - 1 - y, h - 1 - x)
+                        case .left: (sx, sy) = (w - 1 - y, x)
+                        }
+                        let s = (sy * w + sx) * 3, d = (y * outW + x) * 3
+                        dst[d] = src[s]
+                        dst[d + 1] = src[s + 1]
+                        dst[d + 2] = src[s + 2]
+                    }
+                }
+            }
+        }
+        return RGBImage(width: outW, height: outH, pixels: out)
+    }
+}
+
+/// One TurboJPEG decompressor, destroyed with its owner. Never shared between threads.
+private final class Handle {
+    let raw: tjhandle
+
+    init() throws(ImageError) {
+        guard let raw = tjInitDecompress() else { throw .corrupt("the JPEG decoder could not start") }
+        self.raw = raw
+    }
+
+    deinit { tjDestroy(raw) }
+
+    struct Header { var width: Int; var height: Int; var colorspace: Int32 }
+
+    /// Checks the bytes look like a JPEG and reads the frame header.
+    func header(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> Header {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .empty }
+        guard bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF else {
+            throw .notJPEG(FileKind.sniff(bytes))
+        }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let status = tjDecompressHeader3(raw, base.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
+                                         &width, &height, &subsampling, &colorspace)
+        if status != 0 { throw .corrupt(message) }
+        guard width > 0, height > 0 else { throw .corrupt("no picture size") }
+        return Header(width: Int(width), height: Int(height), colorspace: colorspace)
+    }
+
+    /// Decompresses at exactly `width`×`height` (a size one scaling factor gives).
+    /// A warning (such as a truncated file) still returns what was decoded.
+    func decompress(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int,
+                    format: TJPF, channels: Int) throws(ImageError) -> [UInt8] {
+        guard let base = bytes.baseAddress else { throw .empty }
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
+        let status = pixels.withUnsafeMutableBufferPointer { out in
+            tjDecompress2(raw, base.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
+                          out.baseAddress, Int32(width), Int32(width * channels), Int32(height),
+                          Int32(format.rawValue), TJFLAG_LIMITSCANS)
+        }
+        if status != 0 && tjGetErrorCode(raw) != Int32(TJERR_WARNING.rawValue) {
+            throw .corrupt(message)
+        }
+        return pixels
+    }
+
+    /// TurboJPEG's last error, short: first letter lowered, no trailing full stop.
+    private var message: String {
+        guard let text = tjGetErrorStr2(raw) else { return "" }
+        var message = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+        if message.hasSuffix(".") { message.removeLast() }
+        if let first = message.first, message.dropFirst().first?.isLowercase ?? true {
+            message = first.lowercased() + message.dropFirst()
+        }
+        return message
+    }
+}
