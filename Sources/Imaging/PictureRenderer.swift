@@ -85,7 +85,9 @@ public struct PictureRenderer: Sendable {
         var buffer = CellBuffer(width: columns, height: rows)
         let box = Self.fitted(imageWidth: image.width, imageHeight: image.height,
                               columns: buffer.width, rows: buffer.height)
-        guard box.columns > 0, box.rows > 0 else { return buffer }
+        // chafa takes sizes as 32-bit ints; the decoder's pixel budget keeps real pictures far below.
+        guard box.columns > 0, box.rows > 0, image.width <= Int(Int32.max) / 3, image.height <= Int(Int32.max),
+              image.pixels.count == image.width * image.height * 3 else { return buffer }
         let x0 = (buffer.width - box.columns) / 2
         let y0 = (buffer.height - box.rows) / 2
 
