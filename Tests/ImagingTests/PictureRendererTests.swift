@@ -105,6 +105,12 @@ final class PictureRendererTests: XCTestCase {
         XCTAssertEqual(renderer.render(image, columns: -4, rows: -1).cells.count, 0)
     }
 
+    func testPictureWhosePixelsDoNotMatchItsSizeGivesBlankCells() {
+        var image = Self.image(width: 8, height: 8) { _, _ in (200, 10, 10) }
+        image.pixels.removeLast(3)
+        XCTAssertEqual(PictureRenderer(capabilities: trueColor).render(image, columns: 8, rows: 4), CellBuffer(width: 8, height: 4))
+    }
+
     // MARK: What the terminal offers
 
     func testSettingsFollowTheTerminal() {
@@ -151,8 +157,12 @@ final class PictureRendererTests: XCTestCase {
                 let outside = used.filter { !($0 == " " || (0x2500...0x259F).contains($0.value)) }
                 XCTAssertTrue(outside.isEmpty, "\(symbols), \(colors): \(outside)")
                 XCTAssertTrue(used.contains { $0 != " " }, "\(symbols), \(colors): only spaces")
+                let halves: Set<Unicode.Scalar> = [" ", "\u{2580}", "\u{2584}", "\u{2588}"]
                 if symbols == .halfBlocks {
-                    XCTAssertTrue(used.isSubset(of: [" ", "\u{2580}", "\u{2584}", "\u{2588}"]), "\(colors): \(used)")
+                    XCTAssertTrue(used.isSubset(of: halves), "\(colors): \(used)")
+                } else {
+                    // Quadrants, eighths or lines: shapes finer than half blocks.
+                    XCTAssertFalse(used.isSubset(of: halves), "\(colors): \(used)")
                 }
             }
         }
