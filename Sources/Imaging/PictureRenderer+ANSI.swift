@@ -2,7 +2,7 @@ import Terminal
 
 extension PictureRenderer {
     /// The buffer as text with SGR escape sequences, one line per row, each
-    /// ending in a reset and a newline: for printing rendered pictures outside
+    /// ending in a newline (after a reset if it set a style): for printing rendered pictures outside
     /// curses (`vtourist render`). Colours are quantised to `colors` exactly as
     /// the curses backend does (`quantize(_:to:)`); with `.none` the result
     /// holds no colour sequences at all (attributes only, if any).
