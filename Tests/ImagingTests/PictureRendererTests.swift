@@ -248,25 +248,25 @@ final class PictureRendererTests: XCTestCase {
         buffer[1, 0] = Cell(" ", style: Style(fg: .rgb(0, 0, 255), bg: .rgb(0, 0, 255)))
         buffer[0, 1] = Cell("x")
 
-        let direct = PictureRenderer.ansi(buffer, colors: .trueColor)
+        let direct = buffer.ansiText(depth: .trueColor)
         XCTAssertEqual(direct, "\u{1B}[0;38;2;255;0;0;48;2;0;0;255m\u{2584}\u{1B}[0;38;2;0;0;255;48;2;0;0;255m \u{1B}[0m \nx  \n")
-        let indexed = PictureRenderer.ansi(buffer, colors: .indexed256)
+        let indexed = buffer.ansiText(depth: .indexed256)
         XCTAssertTrue(indexed.hasPrefix("\u{1B}[0;38;5;196;48;5;21m\u{2584}"), indexed.debugDescription)
-        let eight = PictureRenderer.ansi(buffer, colors: .eight)
+        let eight = buffer.ansiText(depth: .eight)
         XCTAssertTrue(eight.hasPrefix("\u{1B}[0;31;44m\u{2584}"), eight.debugDescription)
-        XCTAssertEqual(PictureRenderer.ansi(buffer, colors: .none), "\u{2584}  \nx  \n")
+        XCTAssertEqual(buffer.ansiText(depth: .none), "\u{2584}  \nx  \n")
     }
 
     func testANSIOfARenderedPictureHasOneLinePerRow() {
         let buffer = PictureRenderer(capabilities: colors256).render(Self.noise(), columns: 30, rows: 12)
-        let text = PictureRenderer.ansi(buffer, colors: .indexed256)
+        let text = buffer.ansiText(depth: .indexed256)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertEqual(lines.count, 13)
         XCTAssertEqual(lines.last, "")
         XCTAssertTrue(text.contains("48;5;"))
         XCTAssertFalse(text.contains("38;2;"))
-        let plain = PictureRenderer.ansi(PictureRenderer(capabilities: .init(unicode: true, colors: .none))
-            .render(Self.noise(), columns: 30, rows: 12), colors: .none)
+        let plain = PictureRenderer(capabilities: .init(unicode: true, colors: .none))
+            .render(Self.noise(), columns: 30, rows: 12).ansiText(depth: .none)
         XCTAssertFalse(plain.contains("\u{1B}"))
     }
 
