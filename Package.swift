@@ -74,6 +74,7 @@ let package = Package(
 
         // Command line, configuration and wiring.
         .executableTarget(name: "vtourist", dependencies: [
+            "Imaging",
             "Model", "TouristCore", "Store", "Curses", "Terminal", "WorldMap", "Gazetteer",
             "AlbumService", "AlbumMachine", "PhotoSources", "HTTP",
             "TouristRuntime",

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Curses
+import Foundation
+import Imaging
+import Terminal
+
+/// `vtourist render IMAGE [--size COLSxROWS]` (SPEC 4): a JPEG printed with the album's renderer.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a JPEG picture to the terminal with the renderer the album uses.",
+        discussion: """
+            The picture keeps its aspect inside the box: --size, else the terminal's width and height \
+            (less one row), else 80x24. Colours and symbols follow the terminal: true colour where \
+            COLORTERM says so, 256, 8, none with NO_COLOR; ASCII without a UTF-8 locale.
+            """)
+
+    @Argument(help: ArgumentHelp("A JPEG file.", valueName: "image")) var image: String
+
+    @Option(name: .long, help: ArgumentHelp("The box to fit the picture in, e.g. 80x40.", valueName: "COLSxROWS"))
+    var size: String?
+
+    func validate() throws {
+        if let size, Render.box(size) == nil {
+            throw ValidationError("--size takes COLSxROWS with each from 1 to 1000, e.g. 80x40 (got \u{201C}\(size)\u{201D})")
+        }
+    }
+
+    /// `COLSxROWS` with both sides 1…1000, or nil.
+    static func box(_ text: String) -> (columns: Int, rows: Int)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]),
+              (1...1000).contains(c), (1...1000).contains(r) else { return nil }
+        return (c, r)
+    }
+
+    func run() throws {
+        try reportingFailures {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: image), options: .mappedIfSafe)
+            } catch {
+                throw CommandFailure("cannot read \(image): \(Render.readProblem(error))")
+            }
+            let box = size.flatMap(Render.box) ?? Render.terminalBox()
+            do {
+                let source = try JPEGDecoder.dimensions(data)
+                let fit = PictureRenderer.fitted(imageWidth: source.width, imageHeight: source.height,
+                                                 columns: box.columns, rows: box.rows)
+                // Enough pixels for the renderer's view of each cell (about 4×8), no more: the decoder
+                // scales down while decoding, which is where the time is saved.
+                let picture = try JPEGDecoder.decode(data, fitting: fit.columns * 4, fit.rows * 8)
+                let capabilities = TerminalProbe.capabilities()
+                let cells = PictureRenderer(capabilities: capabilities).render(picture, columns: fit.columns, rows: fit.rows)
+                FileHandle.standardOutput.write(Data(cells.ansiText(depth: capabilities.colors).utf8))
+            } catch let error as ImageError {
+                throw CommandFailure("\(image): \(error)")
+            }
+        }
+    }
+
+    static func readProblem(_ error: any Error) -> String {
+        let code = (error as NSError).userInfo[NSUnderlyingErrorKey].map { ($0 as? NSError)?.code ?? 0 } ?? 0
+        switch Int32(code) {
+        case ENOENT: return "no such file"
+        case EACCES: return "permission denied"
+        case EISDIR: return "it is a folder"
+        default: return (error as NSError).localizedDescription
+        }
+    }
+
+    /// The terminal's size less a row for the prompt, or 80×24 when stdout is not a terminal.
+    static func terminalBox() -> (columns: Int, rows: Int) {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 1 {
+            return (Int(size.ws_col), Int(size.ws_row) - 1)
+        }
+        return (80, 24)
+    }
+}
