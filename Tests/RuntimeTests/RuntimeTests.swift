@@ -44,24 +44,31 @@ final class RuntimeTests: XCTestCase {
     }
 
     /// Starts the loop on a thread of its own, as the app's main thread runs it.
+    /// Tests never start a browser: `opener` stands in for it.
     func start(flickrEndpoint: String = nowhere, commonsEndpoint: String = nowhere, key: String? = nil,
-               view: MapViewState? = nil) throws {
+               view: MapViewState? = nil,
+               opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in .failure(PageOpenFailure("no browser in tests")) }) throws {
         let geometry = try Self.geometry.get()
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": commonsEndpoint]
         if let key { env["FLICKR_API_KEY"] = key }
         let settings = PhotoSourceSettings.resolve(environment: env, stored: [:])
         let begin = RuntimeStart(pins: try store.pins(), view: view, settings: Settings())
         let (terminal, clock, store, finished, path) = (terminal!, clock!, store!, finished, path!)
+        let pictures = picturesFolder
         isRunning = true
         Thread {
             let world = RuntimeWorld(terminal: terminal, clock: clock.clock, store: store, makeAlbums: { onEvent in
                 AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
                              settings: settings, userAgent: "vtourist-tests", onEvent: onEvent)
-            }, geometry: geometry, places: .none, log: .beside(databasePath: path))
+            }, geometry: geometry, places: .none, log: .beside(databasePath: path),
+               picturesFolder: pictures, openPage: opener)
             AppRuntime(world: world, start: begin).run()
             finished.signal()
         }.start()
     }
+
+    /// The pictures folder the app saves photos below, inside the test's folder.
+    var picturesFolder: URL { folder.appendingPathComponent("Pictures", isDirectory: true) }
 
     /// Back to the map, then quit; returns when the loop has ended.
     func stop() {
