@@ -195,4 +195,23 @@ final class PhotoScreenTests: XCTestCase {
         XCTAssertEqual(s.screen, .map(MapScreen()))
         XCTAssertEqual(s.message, StatusMessage("That pin was deleted elsewhere.", kind: .error))
     }
+
+    func testWithoutUTF8ThePhotoScreenIsPlainASCII() {
+        var s = Sample.photoState()
+        s.capabilities = TerminalCapabilities(unicode: false, colors: .none)
+        let text = AppView.render(s, raster: nil).text
+        XCTAssertTrue(text.unicodeScalars.allSatisfy(\.isASCII), text)
+        XCTAssertTrue(text.contains("Left previous"), text)
+        XCTAssertTrue(text.contains("picture"), text)
+    }
+
+    func testASmallTerminalStillShowsTheTitleDetailsAndKeys() {
+        var s = Sample.photoState()
+        s.width = AppState.minimumWidth
+        s.height = AppState.minimumHeight
+        let buffer = AppView.render(s, raster: nil)
+        XCTAssertTrue(buffer.rowText(0).hasPrefix(" Photo 5"), buffer.rowText(0))
+        XCTAssertTrue(buffer.text.contains("Source    Flickr"), buffer.text)
+        XCTAssertTrue(buffer.rowText(11).contains("? help"), buffer.rowText(11))
+    }
 }
