@@ -3,10 +3,12 @@ import Terminal
 import WorldMap
 
 /// The screen that has the keyboard, owning its own state (STYLE 9). The
-/// photo and settings screens come next, each a case with its own state.
+/// settings screen comes next, a case with its own state.
 public enum Screen: Equatable, Sendable {
     case map(MapScreen)
     case album(AlbumScreen)
+    /// One photo of an album, which it returns to.
+    case photo(PhotoScreen)
 }
 
 /// Something drawn over the current screen, which stays as it is underneath:
@@ -151,5 +153,20 @@ public struct AppState: Equatable, Sendable {
     public var album: AlbumScreen? {
         if case let .album(album) = screen { return album }
         return nil
+    }
+
+    /// The photo screen's state, when a photo is shown.
+    public var photo: PhotoScreen? {
+        if case let .photo(photo) = screen { return photo }
+        return nil
+    }
+
+    /// The album open on screen or under the photo shown.
+    public var openAlbum: AlbumScreen? {
+        switch screen {
+        case let .album(album): return album
+        case let .photo(photo): return photo.album
+        case .map: return nil
+        }
     }
 }

@@ -1,6 +1,7 @@
 import AlbumMachine
 import AlbumService
 import Dispatch
+import Foundation
 import Store
 import Terminal
 import TouristCore
@@ -18,10 +19,16 @@ public struct RuntimeWorld {
     public var places: PlaceLookup
     /// Where store failures are written besides the screen.
     public var log: AppLog
+    /// The folder photos are saved below (in `vtourist/`): `PhotoFile.picturesFolder` in the app.
+    public var picturesFolder: URL
+    /// Opens a web page in the browser, blocking until it is handed over (`PageOpener.live` in the
+    /// app); the runtime calls it off the UI thread.
+    public var openPage: @Sendable (String) -> Result<Void, PageOpenFailure>
 
     public init(terminal: any AppTerminal, clock: AppClock = .live, store: AppDatabase,
                 makeAlbums: @escaping (_ onEvent: @escaping @Sendable (AlbumEvent) -> Void) -> AlbumService,
-                geometry: WorldGeometry, places: PlaceLookup, log: AppLog = .none) {
+                geometry: WorldGeometry, places: PlaceLookup, log: AppLog = .none,
+                picturesFolder: URL, openPage: @escaping @Sendable (String) -> Result<Void, PageOpenFailure>) {
         self.terminal = terminal
         self.clock = clock
         self.store = store
@@ -29,6 +36,8 @@ public struct RuntimeWorld {
         self.geometry = geometry
         self.places = places
         self.log = log
+        self.picturesFolder = picturesFolder
+        self.openPage = openPage
     }
 }
 
@@ -59,6 +68,10 @@ public final class AppRuntime {
     private let store: AppDatabase
     private let geometry: WorldGeometry
     private let log: AppLog
+    private let picturesFolder: URL
+    private let openPage: @Sendable (String) -> Result<Void, PageOpenFailure>
+    /// Browsers are started here, so a slow one holds up neither the screen nor the store.
+    private let openerQueue = DispatchQueue(label: "vtourist.opener")
     /// Searches, downloads and store writes of every album.
     private let albums: AlbumService
     /// Every store read and write, one at a time, in the order issued.
@@ -92,6 +105,8 @@ public final class AppRuntime {
         store = world.store
         geometry = world.geometry
         log = world.log
+        picturesFolder = world.picturesFolder
+        openPage = world.openPage
         let reducer = AppReducer(places: world.places)
         self.reducer = reducer
         let mailbox = Mailbox(wakeUp: world.terminal.wakeUp)
@@ -193,7 +208,7 @@ public final class AppRuntime {
     }
 
     /// The pin whose album screen is open.
-    private var openAlbum: Pin.ID? { state.album?.pinID }
+    private var openAlbum: Pin.ID? { state.openAlbum?.pinID }
 
     // MARK: - Messages from elsewhere
 
@@ -263,6 +278,37 @@ public final class AppRuntime {
                     _ = try store.deletePin(id: id)
                     return .pinRemoved(id)
                 }
+            case let .openPage(url):
+                openerQueue.async { [openPage, mailbox] in
+                    switch openPage(url) {
+                    case .success: mailbox.post(.message(StatusMessage("Opened the photo's page.")))
+                    case let .failure(failure):
+                        mailbox.post(.message(StatusMessage("Could not open a browser: \(failure)", kind: .error)))
+                    }
+                }
+            case let .savePhoto(id, title):
+                savePhoto(id, title: title)
+            }
+        }
+    }
+
+    /// Reads a photo's stored image on the store queue and writes it to a file in the pictures folder.
+    private func savePhoto(_ id: PhotoRecord.ID, title: String) {
+        storeQueue.async { [store, mailbox, picturesFolder] in
+            let bytes: Data
+            do {
+                guard let stored = try store.imageBytes(photoID: id) else {
+                    return mailbox.post(.message(StatusMessage("The photo is not stored yet.")))
+                }
+                bytes = stored
+            } catch {
+                return mailbox.post(.storeFailed("Could not read the photo: \(error)"))
+            }
+            do {
+                let path = try PhotoFile.save(bytes, title: title, pictures: picturesFolder)
+                mailbox.post(.message(StatusMessage("Saved to \(path)")))
+            } catch {
+                mailbox.post(.message(StatusMessage("Could not save the photo: \(error)", kind: .error)))
             }
         }
     }

@@ -48,7 +48,9 @@ struct App: ParsableCommand {
             let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
                 AlbumService(store: store, http: makeHTTPClient(), settings: photos, userAgent: userAgent,
                              onEvent: onEvent)
-            }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path))
+            }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
+               picturesFolder: PhotoFile.picturesFolder(environment: ProcessInfo.processInfo.environment),
+               openPage: PageOpener.live)
             let start = RuntimeStart(pins: pins, view: view, settings: settings,
                                      problem: photos.problems.isEmpty ? nil : photos.problems.joined(separator: " "))
             let runtime = AppRuntime(world: world, start: start)

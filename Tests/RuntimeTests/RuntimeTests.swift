@@ -5,6 +5,7 @@ import GRDB
 import HTTP
 import PhotoSources
 import Store
+import Synchronization
 import TestSupport
 import Terminal
 import TouristCore
@@ -44,28 +45,36 @@ final class RuntimeTests: XCTestCase {
     }
 
     /// Starts the loop on a thread of its own, as the app's main thread runs it.
+    /// Tests never start a browser: `opener` stands in for it.
     func start(flickrEndpoint: String = nowhere, commonsEndpoint: String = nowhere, key: String? = nil,
-               view: MapViewState? = nil) throws {
+               view: MapViewState? = nil,
+               opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in .failure(PageOpenFailure("no browser in tests")) }) throws {
         let geometry = try Self.geometry.get()
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": commonsEndpoint]
         if let key { env["FLICKR_API_KEY"] = key }
         let settings = PhotoSourceSettings.resolve(environment: env, stored: [:])
         let begin = RuntimeStart(pins: try store.pins(), view: view, settings: Settings())
         let (terminal, clock, store, finished, path) = (terminal!, clock!, store!, finished, path!)
+        let pictures = picturesFolder
         isRunning = true
         Thread {
             let world = RuntimeWorld(terminal: terminal, clock: clock.clock, store: store, makeAlbums: { onEvent in
                 AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
                              settings: settings, userAgent: "vtourist-tests", onEvent: onEvent)
-            }, geometry: geometry, places: .none, log: .beside(databasePath: path))
+            }, geometry: geometry, places: .none, log: .beside(databasePath: path),
+               picturesFolder: pictures, openPage: opener)
             AppRuntime(world: world, start: begin).run()
             finished.signal()
         }.start()
     }
 
-    /// Back to the map, then quit; returns when the loop has ended.
+    /// The pictures folder the app saves photos below, inside the test's folder.
+    var picturesFolder: URL { folder.appendingPathComponent("Pictures", isDirectory: true) }
+
+    /// Back to the map (Esc leaves a photo for its album, the album for the map, and the map ignores
+    /// it), then quit; returns when the loop has ended.
     func stop() {
-        terminal.press(.escape, .char("q"))
+        terminal.press(.escape, .escape, .char("q"))
         waitForEnd()
     }
 
@@ -317,5 +326,98 @@ final class RuntimeTests: XCTestCase {
         terminal.wakeUp()
         let frame = try XCTUnwrap(terminal.frame(after: mark, showing: "That pin was deleted elsewhere.", "0 pins"))
         XCTAssertFalse(frame.rowText(0).contains("Naples"))
+    }
+
+    // MARK: - Photos
+
+    /// A dropped pin's album with every photo in, open on the album screen, then its first photo open.
+    func openFirstPhoto(server: PhotoServer,
+                        opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in
+                            .failure(PageOpenFailure("no browser in tests"))
+                        }) throws -> PhotoRecord {
+        terminal = TestTerminal(width: 220)  // room for the whole message with the file's path
+        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: "good-key",
+                  opener: opener)
+        var mark = terminal.frameCount
+        terminal.press(.char("p"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
+        mark = terminal.frameCount
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
+        let pin = try XCTUnwrap(store.pins().first)
+        let photo = try XCTUnwrap(store.photos(pinID: pin.id).first)
+        mark = terminal.frameCount
+        terminal.press(.enter)
+        let title = try XCTUnwrap(photo.title)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: title, "1 of 21", "Photographer"))
+        return photo
+    }
+
+    func testWSavesTheStoredBytesUnderThePicturesFolderNeverOverAnotherFile() throws {
+        let server = try PhotoServer()
+        let photo = try openFirstPhoto(server: server)
+        let title = try XCTUnwrap(photo.title)
+        let folder = picturesFolder.appendingPathComponent("vtourist")
+        let first = folder.appendingPathComponent(title + ".jpg").path
+        var mark = terminal.frameCount
+        terminal.press(.char("w"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Saved to \(first)"))
+        let stored = try XCTUnwrap(store.imageBytes(photoID: photo.id))
+        XCTAssertFalse(stored.isEmpty)
+        XCTAssertEqual(FileManager.default.contents(atPath: first), stored)
+
+        // Saved again: a second file beside the first, which stays as it was.
+        let second = folder.appendingPathComponent(title + " (2).jpg").path
+        mark = terminal.frameCount
+        terminal.press(.char("w"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Saved to \(second)"))
+        XCTAssertEqual(FileManager.default.contents(atPath: second), stored)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
+                       [title + " (2).jpg", title + ".jpg"])
+    }
+
+    func testWSaysWhyWhenThePicturesFolderCannotBeMade() throws {
+        // A file where the folder should be.
+        try FileManager.default.createDirectory(at: picturesFolder, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: picturesFolder.appendingPathComponent("vtourist").path,
+                                                     contents: Data("not a folder".utf8)))
+        let server = try PhotoServer()
+        _ = try openFirstPhoto(server: server)
+        let mark = terminal.frameCount
+        terminal.press(.char("w"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Could not save the photo:"))
+    }
+
+    func testOHandsThePhotosPageToTheOpenerOffTheScreen() throws {
+        let opened = Mutex<[String]>([])
+        let server = try PhotoServer()
+        let photo = try openFirstPhoto(server: server, opener: { url in
+            opened.withLock { $0.append(url) }
+            return .success(())
+        })
+        let page = try XCTUnwrap(photo.pageURL)
+        XCTAssertTrue(page.hasPrefix("https://"), page)
+        let mark = terminal.frameCount
+        terminal.press(.char("o"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Opened the photo's page."))
+        XCTAssertEqual(opened.withLock { $0 }, [page])
+    }
+
+    func testOSaysWhyNoBrowserOpened() throws {
+        let server = try PhotoServer()
+        _ = try openFirstPhoto(server: server)
+        let mark = terminal.frameCount
+        terminal.press(.char("o"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Could not open a browser: no browser in tests"))
+    }
+
+    func testXDeletesThePhotoAndTheAlbumShowsOneFewer() throws {
+        let server = try PhotoServer()
+        let photo = try openFirstPhoto(server: server)
+        let mark = terminal.frameCount
+        terminal.press(.char("x"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: " 20 photos"))
+        let pin = try XCTUnwrap(store.pins().first)
+        XCTAssertFalse(try store.photos(pinID: pin.id).contains { $0.id == photo.id })
     }
 }

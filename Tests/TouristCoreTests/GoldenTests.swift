@@ -131,4 +131,37 @@ final class GoldenTests: XCTestCase {
         XCTAssertFalse(buffer.cells.contains { $0.symbol.value < 0x20 || $0.symbol.value == 0x7F })
         XCTAssertTrue(buffer.text.contains("Evil\u{FFFD}[2J\u{FFFD}name"))
     }
+
+    /// The photo screen at 80×24: the title and position, the picture's place, every detail (the long
+    /// ones cut with `…`), the message line and the keys.
+    func testPhotoView() throws {
+        var s = Sample.photoState()
+        guard case var .photo(screen) = s.screen else { return XCTFail("no photo screen") }
+        var photos = screen.album.photos
+        photos[4].found = NewPhoto(
+            source: "commons", sourceID: "File:Castel.jpg",
+            title: "Castel dell'Ovo seen from the Lungomare at dusk, with Vesuvius behind and the ferries coming in",
+            author: "A. Photographer", dateTaken: "2019-06-21 20:14:03", url: "http://127.0.0.1/5.jpg",
+            pageURL: "https://commons.wikimedia.org/wiki/File:Castel_dell%27Ovo_seen_from_the_Lungomare_at_dusk_with_Vesuvius.jpg",
+            license: "CC BY-SA 4.0")
+        photos[4].byteCount = 48_213
+        screen.album.apply(AlbumSnapshot(pinID: 1, photos: photos, status: .ready, source: "commons"))
+        s.screen = .photo(screen)
+        s.message = StatusMessage("Saved to /home/me/Pictures/vtourist/Castel.jpg")
+        let buffer = try render(s)
+        try assertGolden(buffer, "photo-80x24")
+        XCTAssertTrue(buffer.rowText(0).hasPrefix(" Castel dell'Ovo seen from the Lungomare"), buffer.rowText(0))
+        XCTAssertTrue(buffer.rowText(0).contains("\u{2026}"), "the long title is cut")
+        XCTAssertTrue(buffer.rowText(0).hasSuffix("5 of 10 "), buffer.rowText(0))
+        XCTAssertTrue(buffer.text.contains("picture"))
+        for detail in ["A. Photographer", "2019-06-21 20:14:03", "CC BY-SA 4.0",
+                       "https://commons.wikimedia.org/wiki/File:Castel_dell", "Wikimedia Commons \u{00B7} 47.1 KB stored"] {
+            XCTAssertTrue(buffer.text.contains(detail), detail)
+        }
+        let page = try XCTUnwrap((0..<buffer.height).map { buffer.rowText($0) }.first { $0.contains("Page") })
+        XCTAssertEqual(page.displayWidth, 80)
+        XCTAssertTrue(page.trimmingCharacters(in: .whitespaces).hasSuffix("\u{2026}"), "the long page is cut: \(page)")
+        XCTAssertTrue(buffer.rowText(22).contains("Saved to /home/me/Pictures/vtourist/Castel.jpg"))
+        XCTAssertTrue(buffer.rowText(23).contains("? help"), buffer.rowText(23))
+    }
 }

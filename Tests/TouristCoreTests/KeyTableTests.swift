@@ -21,6 +21,7 @@ final class KeyTableTests: XCTestCase {
     let naples = Sample.naples
     func mapState() -> AppState { Sample.mapState() }
     func albumState() -> AppState { Sample.albumState() }
+    func photoState() -> AppState { Sample.photoState() }
 
     func press(_ key: Key, in state: AppState) -> (AppState, [AppEffect]) {
         var s = state
@@ -96,6 +97,10 @@ final class KeyTableTests: XCTestCase {
         assertHelpMatchesKeys(albumState(), table: Set(AlbumKeys.table.keys))
     }
 
+    func testPhotoHelpListsExactlyTheKeysThePhotoScreenHandles() {
+        assertHelpMatchesKeys(photoState(), table: Set(PhotoKeys.table.keys))
+    }
+
     /// Bug 3: help offered `s settings`, but `s` only said the screen was not there.
     func testSIsNeitherAdvertisedNorHandledUntilSettingsExist() {
         let state = mapState()
@@ -143,7 +148,7 @@ final class KeyTableTests: XCTestCase {
     }
 
     func testEveryKeyClosesHelpAndOnlyHelp() {
-        for base in [mapState(), albumState()] {
+        for base in [mapState(), albumState(), photoState()] {
             var state = base
             state.overlay = .help
             for key in everyKey {
@@ -156,7 +161,7 @@ final class KeyTableTests: XCTestCase {
 
     func testNoKeyIsBoundTwiceOnAScreen() {
         for keys in [MapKeys.browsing.keys, MapKeys.dragging.keys, ConfirmKeys.table.keys, GoToKeys.table.keys,
-                     AlbumKeys.table.keys] {
+                     AlbumKeys.table.keys, PhotoKeys.table.keys] {
             XCTAssertEqual(keys.count, Set(keys).count, "\(keys)")
         }
     }
@@ -166,12 +171,17 @@ final class KeyTableTests: XCTestCase {
         XCTAssertEqual(AlbumKeys.table.hints().map { "\($0.key) \($0.label)" },
                        ["n New Collection", "a Add more", "r retry", "x delete", "space mark", "X delete marked",
                         "Esc map", "? help"])
+        XCTAssertEqual(PhotoKeys.table.hints().map { "\($0.key) \($0.label)" },
+                       ["\u{2190} previous", "\u{2192} next", "o open page", "w save", "x delete", "Esc album", "? help"])
         XCTAssertEqual(ConfirmKeys.table.hints().map(\.key), ["y", "n"])
         XCTAssertEqual(GoToKeys.table.hints(unicode: false).map(\.key), ["Up/Down", "Tab", "Esc"])
         // Each hint's key does what the hint says.
         let names = Dictionary(everyKey.map { ($0.name(), $0) }, uniquingKeysWith: { a, _ in a })
         for hint in AlbumKeys.table.hints() {
             XCTAssertEqual(names[hint.key].flatMap(AlbumKeys.table.command), hint.command, hint.key)
+        }
+        for hint in PhotoKeys.table.hints() {
+            XCTAssertEqual(names[hint.key].flatMap(PhotoKeys.table.command), hint.command, hint.key)
         }
         let status = AppView.render(mapState(), raster: nil).rowText(23)
         XCTAssertTrue(status.hasSuffix("2 pins \u{2502} ? help "), status)
@@ -200,6 +210,9 @@ final class KeyTableTests: XCTestCase {
                        ["arrows  h j k l", "H J K L  shift+arrows", "+ =  /  -", "p  space", "Enter", "m", "x  Delete",
                         "Tab  shift+Tab", "g  /", "?", "q", "mouse"])
         XCTAssertEqual(AlbumKeys.table.helpRows().map(\.keys),
-                       ["arrows  h j k l", "Home  End", "x  Delete", "space", "X", "n", "a", "r", "Esc  Backspace  q", "?"])
+                       ["arrows  h j k l", "Home  End", "Enter", "x  Delete", "space", "X", "n", "a", "r", "Esc  Backspace  q",
+                        "?"])
+        XCTAssertEqual(PhotoKeys.table.helpRows().map(\.keys),
+                       ["\u{2190}  h", "\u{2192}  l", "x  Delete", "o", "w", "Esc  Backspace  q", "?"])
     }
 }

@@ -20,7 +20,7 @@ enum Sample {
     static func photo(_ id: Int64, _ state: PhotoState = .stored, title: String? = nil) -> PhotoRecord {
         PhotoRecord(id: id, pinID: 1, position: Int(id),
                     found: NewPhoto(source: "flickr", sourceID: "s\(id)", title: title ?? "Photo \(id)",
-                                    url: "http://127.0.0.1/\(id).jpg"),
+                                    url: "http://127.0.0.1/\(id).jpg", pageURL: "https://example.org/photos/\(id)"),
                     state: state, byteCount: state == .stored ? 5000 : 0)
     }
 
@@ -33,6 +33,14 @@ enum Sample {
         album.selected = 4
         album.marked = [2]
         s.screen = .album(album)
+        return s
+    }
+
+    /// The album's selected photo (the fifth, stored) on the photo screen.
+    static func photoState() -> AppState {
+        var s = albumState()
+        guard let album = s.album else { return s }
+        s.screen = .photo(PhotoScreen(album: album, photoID: 5))
         return s
     }
 }

@@ -6,6 +6,8 @@ public enum AlbumCommand: Equatable, Sendable {
     case move(dx: Int, dy: Int)
     case first
     case last
+    /// The selected photo on a screen of its own.
+    case open
     case toggleMark
     case deletePhoto
     case deleteMarked
@@ -26,6 +28,7 @@ public enum AlbumKeys {
              KeyEntry(.char("k"), .move(dx: 0, dy: -1)), KeyEntry(.char("l"), .move(dx: 1, dy: 0))],
         ], help: "move the selection"),
         KeyBinding([[KeyEntry(.home, .first)], [KeyEntry(.end, .last)]], help: "first / last photo"),
+        KeyBinding([[.enter]], .open, help: "open the photo"),
         KeyBinding([[.char("x")], [.delete]], .deletePhoto, help: "delete the selected photo", hint: "delete", hintOrder: 3),
         KeyBinding([[.char(" ")]], .toggleMark, help: "mark / unmark the photo", hint: "mark", hintOrder: 4),
         KeyBinding([[.char("X")]], .deleteMarked, help: "delete the marked photos", hint: "delete marked", hintOrder: 5),

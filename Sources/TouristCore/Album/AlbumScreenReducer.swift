@@ -1,7 +1,7 @@
 import AlbumMachine
 import Terminal
 
-/// The album screen: moving the selection, marking and deleting photos, New
+/// The album screen: moving the selection, opening a photo, marking and deleting photos, New
 /// Collection, Add more, retry, and back to the map.
 struct AlbumScreenReducer: Sendable {
     func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
@@ -20,6 +20,9 @@ struct AlbumScreenReducer: Sendable {
         case .move: break
         case .first: album.selected = 0
         case .last: album.selected = last
+        case .open:
+            PhotoReducer().open(album, &state)
+            return []
         case .toggleMark:
             if let photo = album.selectedPhoto {
                 if album.marked.contains(photo.id) { album.marked.remove(photo.id) } else { album.marked.insert(photo.id) }

@@ -17,6 +17,8 @@ public enum AppAction: Sendable {
     case albumLoaded(AlbumSnapshot)
     /// A message from the album machine about a pin's album.
     case albumNotice(Pin.ID, String)
+    /// How work the runtime did for a key went (a page opened, a photo saved), for the message line.
+    case message(StatusMessage)
 }
 
 /// Work the runtime does for the reducer; results come back as actions.
@@ -29,6 +31,10 @@ public enum AppEffect: Equatable, Sendable {
     case openAlbum(Pin.ID)
     /// An action for a pin's album machine.
     case album(Pin.ID, AlbumAction)
+    /// Open a web page (http or https) in the browser.
+    case openPage(String)
+    /// Save a stored photo's image as a file named after its title.
+    case savePhoto(PhotoRecord.ID, title: String)
     case quit
 }
 

@@ -13,6 +13,7 @@ public struct AppReducer: Sendable {
 
     var map: MapReducer { MapReducer(places: places) }
     var album: AlbumScreenReducer { AlbumScreenReducer() }
+    var photo: PhotoReducer { PhotoReducer() }
     var help: HelpReducer { HelpReducer() }
 
     public func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
@@ -38,8 +39,11 @@ public struct AppReducer: Sendable {
             state.updateAlbum { album in if album.pinID == pin { album.storeProblem = message } }
         case let .albumLoaded(snapshot):
             album.loaded(snapshot, &state)
+            photo.loaded(&state)
         case let .albumNotice(pinID, text):
-            if state.album?.pinID == pinID { state.message = StatusMessage(text) }
+            if state.openAlbum?.pinID == pinID { state.message = StatusMessage(text) }
+        case let .message(message):
+            state.message = message
         }
         if state.camera != cameraBefore {
             if state.camera.cursorX != cameraBefore.cursorX || state.camera.cursorY != cameraBefore.cursorY {
@@ -72,12 +76,13 @@ public struct AppReducer: Sendable {
             switch state.screen {
             case .map: return map.key(key, &state)
             case .album: return album.key(key, &state)
+            case .photo: return photo.key(key, &state)
             }
         case let .mouse(mouse):
             if state.isTooSmall || state.overlay != nil { return [] }
             switch state.screen {
             case .map: return map.mouse(mouse, time: time, &state)
-            case .album: return []
+            case .album, .photo: return []
             }
         }
     }
@@ -95,11 +100,11 @@ public struct AppReducer: Sendable {
             default:
                 break
             }
-        case let .album(screen) where state.pin(screen.pinID) == nil:
-            state.screen = .map(MapScreen())
-            state.message = StatusMessage("That pin was deleted elsewhere.", kind: .error)
-        case .album:
-            break
+        case .album, .photo:
+            if let album = state.openAlbum, state.pin(album.pinID) == nil {
+                state.screen = .map(MapScreen())
+                state.message = StatusMessage("That pin was deleted elsewhere.", kind: .error)
+            }
         }
     }
 
@@ -147,10 +152,19 @@ extension AppState {
         updateMap { $0.mode = mode }
     }
 
-    /// Changes the album screen's state; nothing when another screen is shown.
+    /// Changes the open album's state, shown or under the photo shown; nothing on the map.
     mutating func updateAlbum(_ change: (inout AlbumScreen) -> Void) {
-        guard case var .album(album) = screen else { return }
-        change(&album)
-        screen = .album(album)
+        switch screen {
+        case var .album(album):
+            change(&album)
+            screen = .album(album)
+        case var .photo(photo):
+            change(&photo.album)
+            // The album's selection follows the photo shown, wherever a reload put it.
+            if let index = photo.index { photo.album.selected = index }
+            screen = .photo(photo)
+        case .map:
+            break
+        }
     }
 }

@@ -20,6 +20,8 @@ public enum AppView {
             MapView.render(screen, state: state, raster: raster, theme: theme, layout: layout, into: &buffer)
         case let .album(album):
             AlbumView.render(album, state: state, theme: theme, layout: layout, into: &buffer)
+        case let .photo(photo):
+            PhotoView.render(photo, state: state, theme: theme, layout: layout, into: &buffer)
         }
         if let overlay = state.overlay {
             switch overlay {
@@ -38,6 +40,7 @@ public enum AppView {
         switch screen {
         case .map: return MapKeys.browsing.helpRows(unicode: unicode)
         case .album: return AlbumKeys.table.helpRows(unicode: unicode)
+        case .photo: return PhotoKeys.table.helpRows(unicode: unicode)
         }
     }
 }

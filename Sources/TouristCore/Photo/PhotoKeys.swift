@@ -1,0 +1,27 @@
+import Terminal
+
+/// What a key does on the photo screen.
+public enum PhotoCommand: Equatable, Sendable {
+    case previous
+    case next
+    case delete
+    case openPage
+    case save
+    case back
+    case help
+}
+
+/// The photo screen's keys (SPEC 3).
+public enum PhotoKeys {
+    public static let table = KeyTable<PhotoCommand>([
+        KeyBinding([[.left], [.char("h")]], .previous, help: "previous photo", hint: "previous", hintOrder: 1),
+        KeyBinding([[.right], [.char("l")]], .next, help: "next photo", hint: "next", hintOrder: 2),
+        KeyBinding([[.char("x")], [.delete]], .delete, help: "delete the photo, back to the album", hint: "delete",
+                   hintOrder: 5),
+        KeyBinding([[.char("o")]], .openPage, help: "open its page in the browser", hint: "open page", hintOrder: 3),
+        KeyBinding([[.char("w")]], .save, help: "save the image file", hint: "save", hintOrder: 4),
+        KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the album", hint: "album",
+                   hintOrder: 7),
+        KeyBinding([[.char("?")]], .help, help: "this help", hint: "help", hintOrder: 8),
+    ])
+}

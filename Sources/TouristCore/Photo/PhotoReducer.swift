@@ -1,0 +1,90 @@
+import AlbumMachine
+import Terminal
+
+/// The photo screen: the previous and next photo, deleting it, opening its page, saving its
+/// image, and back to the album.
+struct PhotoReducer: Sendable {
+    func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+        guard var screen = state.photo, let command = PhotoKeys.table.command(for: key) else { return [] }
+        guard let index = screen.index, let photo = screen.photo else {
+            // The photo is gone (deleted elsewhere): any key goes back to the album.
+            back(screen.album, &state)
+            return []
+        }
+        switch command {
+        case .previous:
+            guard index > 0 else {
+                state.message = StatusMessage("First photo.")
+                return []
+            }
+            screen.show(index - 1)
+        case .next:
+            guard index < screen.album.photos.count - 1 else {
+                state.message = StatusMessage("Last photo.")
+                return []
+            }
+            screen.show(index + 1)
+        case .delete:
+            var album = screen.album
+            album.remove([photo.id])
+            back(album, &state)
+            return [.album(album.pinID, .deletePhotos([photo.id]))]
+        case .openPage:
+            guard let page = photo.pageURL, PhotoReducer.isWebPage(page) else {
+                state.message = StatusMessage("This photo has no web page.")
+                return []
+            }
+            return [.openPage(page)]
+        case .save:
+            guard photo.state == .stored else {
+                state.message = StatusMessage("The photo is not stored yet.")
+                return []
+            }
+            return [.savePhoto(photo.id, title: photo.title ?? "")]
+        case .back:
+            back(screen.album, &state)
+            return []
+        case .help:
+            state.overlay = .help
+            return []
+        }
+        state.screen = .photo(screen)
+        return []
+    }
+
+    /// Enter in the album: its selected photo, with the album kept underneath.
+    func open(_ album: AlbumScreen, _ state: inout AppState) {
+        guard let photo = album.selectedPhoto else {
+            state.message = StatusMessage("No photo to open.")
+            return
+        }
+        state.screen = .photo(PhotoScreen(album: album, photoID: photo.id))
+    }
+
+    /// After a reload of the album underneath: a photo deleted elsewhere leaves the screen.
+    func loaded(_ state: inout AppState) {
+        guard let screen = state.photo, screen.index == nil else { return }
+        back(screen.album, &state)
+        state.message = StatusMessage("That photo was deleted elsewhere.", kind: .error)
+    }
+
+    private func back(_ album: AlbumScreen, _ state: inout AppState) {
+        var album = album
+        album.keepSelectionVisible(AlbumGrid(area: state.layout.main))
+        state.screen = .album(album)
+    }
+
+    /// Only web pages are handed to the browser.
+    static func isWebPage(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && !lower.contains(where: \.isWhitespace)
+    }
+}
+
+extension PhotoScreen {
+    /// Shows the album's photo at `index`, and selects it in the album.
+    mutating func show(_ index: Int) {
+        album.selected = index
+        photoID = album.photos[index].id
+    }
+}

@@ -1,0 +1,133 @@
+import AlbumMachine
+import Foundation
+import Terminal
+
+/// The photo screen: the title and where the photo is in its album, the picture as large as the
+/// screen allows, the details under it (author, date, licence, page, source and stored size),
+/// the message line and the keys.
+enum PhotoView {
+    /// Rows of details under the picture.
+    static let detailRows = 5
+
+    /// Where the picture goes: every row the title, the details and the message line leave, less
+    /// a column either side.
+    static func pictureArea(_ layout: ScreenLayout) -> Rect {
+        let main = layout.main
+        let height = max(0, main.height - 1 - detailRows - 1)
+        return Rect(x: main.x + 1, y: main.y + 1, width: max(0, main.width - 2), height: height)
+    }
+
+    static func render(_ screen: PhotoScreen, state: AppState, theme: Theme, layout: ScreenLayout,
+                       into buffer: inout CellBuffer) {
+        buffer.clear(layout.main, style: theme.dialog)
+        buffer.clear(layout.status, style: theme.dialog)
+        let picture = pictureArea(layout)
+        if let photo = screen.photo, let index = screen.index {
+            buffer.render(PhotoTitle(photo: photo, index: index, count: screen.album.photos.count, theme: theme),
+                          in: layout.main.row(0))
+            buffer.render(PicturePlaceholder(photo: photo, theme: theme), in: picture)
+            let details = Rect(x: layout.main.x, y: picture.bottom, width: layout.main.width, height: detailRows)
+            buffer.render(PhotoDetails(photo: photo, theme: theme), in: details)
+        }
+        buffer.render(KeyHints(hints: PhotoKeys.table.hints(unicode: state.capabilities.unicode), theme: theme),
+                      in: layout.status)
+        if let message = state.message {
+            buffer.render(MessageLine(message: message, theme: theme), in: layout.message)
+        }
+    }
+}
+
+/// The photo's title, and which of the album's photos it is (`3 of 21`) at the right.
+struct PhotoTitle: Widget {
+    var photo: PhotoRecord
+    var index: Int
+    var count: Int
+    var theme: Theme
+
+    func render(area: Rect, into buffer: inout CellBuffer) {
+        let position = "\(index + 1) of \(count)"
+        let title = photo.title?.isEmpty == false ? photo.title ?? "" : "(untitled)"
+        let room = max(1, area.width - position.displayWidth - 4)
+        buffer.put(" " + title.truncated(to: room), x: area.x, y: area.y, style: theme.dialogTitle, maxWidth: area.width)
+        if area.width - position.displayWidth - 1 > title.truncated(to: room).displayWidth + 2 {
+            buffer.put(position, x: area.right - position.displayWidth - 1, y: area.y, style: theme.dim)
+        }
+    }
+}
+
+/// Where the picture will be drawn: a framed box; until then it says what will be there.
+struct PicturePlaceholder: Widget {
+    var photo: PhotoRecord
+    var theme: Theme
+
+    func render(area: Rect, into buffer: inout CellBuffer) {
+        guard area.width >= 2, area.height >= 2 else { return }
+        buffer.drawFrame(area, style: theme.dim)
+        let text: String
+        switch photo.state {
+        case .stored: text = "picture"
+        case .pending: text = "downloading\u{2026}"
+        case .failed: text = "no picture: the download failed"
+        }
+        buffer.putCentered(text.truncated(to: area.width - 2), y: area.y + (area.height - 1) / 2, x: area.x + 1,
+                           width: area.width - 2, style: photo.state.isFailed ? theme.error : theme.dim)
+    }
+}
+
+/// The photo's details, one a row: author, date taken, licence, its page and where it came from.
+struct PhotoDetails: Widget {
+    var photo: PhotoRecord
+    var theme: Theme
+
+    static let labelWidth = 10
+
+    var rows: [(label: String, value: String)] {
+        let source = PhotoSourceChoice(rawValue: photo.source)?.displayName ?? photo.source
+        return [
+            ("Author", photo.author ?? "unknown"),
+            ("Taken", photo.dateTaken ?? "unknown"),
+            ("Licence", photo.license ?? "not given"),
+            ("Page", photo.pageURL ?? "none"),
+            ("Source", source + " \u{00B7} " + PhotoDetails.storedText(photo)),
+        ]
+    }
+
+    func render(area: Rect, into buffer: inout CellBuffer) {
+        let room = max(1, area.width - 1 - PhotoDetails.labelWidth - 1)
+        for (i, row) in rows.enumerated() where i < area.height {
+            let y = area.y + i
+            buffer.put(" " + row.label, x: area.x, y: y, style: theme.dim, maxWidth: area.width)
+            buffer.put(row.value.truncated(to: room), x: area.x + 1 + PhotoDetails.labelWidth, y: y,
+                       style: theme.dialog, maxWidth: max(0, area.width - 1 - PhotoDetails.labelWidth))
+        }
+    }
+
+    /// What the store holds of the image: its size, or why there is none.
+    static func storedText(_ photo: PhotoRecord) -> String {
+        switch photo.state {
+        case .stored: return sizeText(photo.byteCount) + " stored"
+        case .pending: return "downloading"
+        case .failed: return "download failed: " + (photo.error ?? "unknown reason")
+        }
+    }
+
+    static func sizeText(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) bytes" }
+        if bytes < 1024 * 1024 { return String(format: "%.1f KB", Double(bytes) / 1024) }
+        return String(format: "%.1f MB", Double(bytes) / (1024 * 1024))
+    }
+}
+
+/// A screen's hint row: its table's hints that fit, each key bright and its word after it.
+struct KeyHints<Command: Equatable & Sendable>: Widget {
+    var hints: [Hint<Command>]
+    var theme: Theme
+
+    func render(area: Rect, into buffer: inout CellBuffer) {
+        var x = area.x + 1
+        for hint in hints.fitting(width: area.right - x) {
+            x += buffer.put(hint.key, x: x, y: area.y, style: theme.dialogTitle, maxWidth: area.right - x)
+            x += buffer.put(" \(hint.label)  ", x: x, y: area.y, style: theme.dialog, maxWidth: area.right - x)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Saving a photo's image as a file: `<pictures>/vtourist/<title>.jpg`, never over an existing file.
+public enum PhotoFile {
+    /// The pictures folder: `$XDG_PICTURES_DIR` when set, else `~/Pictures`.
+    public static func picturesFolder(environment: [String: String]) -> URL {
+        if let dir = environment["XDG_PICTURES_DIR"], dir.hasPrefix("/") {
+            return URL(fileURLWithPath: dir, isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent("Pictures", isDirectory: true)
+    }
+
+    /// The longest name, in characters, before `.jpg`.
+    static let maxNameLength = 80
+
+    /// A title made safe as a file name: no `/`, no control characters, no leading dot, at most
+    /// `maxNameLength` characters; `photo` when nothing is left.
+    static func safeName(_ title: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in title.unicodeScalars {
+            if scalar == "/" || scalar == "\\" {
+                scalars.append("-")
+            } else if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+                        || scalar.properties.generalCategory == .lineSeparator
+                        || scalar.properties.generalCategory == .paragraphSeparator {
+                scalars.append(" ")
+            } else {
+                scalars.append(scalar)
+            }
+        }
+        var name = String(scalars).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        while name.hasPrefix(".") { name.removeFirst() }
+        name = String(name.prefix(maxNameLength)).trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? "photo" : name
+    }
+
+    /// Writes the bytes to a new file in `<pictures>/vtourist/` named after the title (`name (2).jpg`
+    /// when that is taken), creating the folders; the file's path.
+    public static func save(_ bytes: Data, title: String, pictures: URL) throws -> String {
+        let folder = pictures.appendingPathComponent("vtourist", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let name = safeName(title)
+        var n = 1
+        while true {
+            let file = folder.appendingPathComponent(n == 1 ? "\(name).jpg" : "\(name) (\(n)).jpg").path
+            // O_EXCL: a file that is there, or appears meanwhile, is never written over.
+            let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 {
+                if errno == EEXIST { n += 1; continue }
+                throw PhotoFileError(String(cString: strerror(errno)))
+            }
+            do {
+                try write(bytes, to: fd)
+                guard close(fd) == 0 else { throw PhotoFileError(String(cString: strerror(errno))) }
+            } catch {
+                unlink(file)
+                throw error
+            }
+            return file
+        }
+    }
+
+    private static func write(_ bytes: Data, to fd: Int32) throws {
+        try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < raw.count {
+                let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    let reason = String(cString: strerror(errno))
+                    close(fd)
+                    throw PhotoFileError(reason)
+                }
+                offset += n
+            }
+        }
+    }
+}
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#else
+private let systemWrite = Darwin.write
+#endif
+
+public struct PhotoFileError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

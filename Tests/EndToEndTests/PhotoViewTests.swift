@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The photo view through the real binary in tmux, against the local Flickr stand-in.
+final class PhotoViewTests: EndToEndTestCase {
+    struct AlbumJSON: Decodable {
+        struct Photo: Decodable { var id: Int64; var title: String?; var bytes: Int }
+        var photos: [Photo]
+    }
+
+    func album(_ id: String, db: String) throws -> AlbumJSON {
+        let r = try cli(["album", id, "--json", "--db", db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try JSONDecoder().decode(AlbumJSON.self, from: Data(r.stdout.utf8))
+    }
+
+    func testEnterOpensAPhotoRightGoesOnWSavesItAndXDeletesIt() throws {
+        let dir = try temporaryDirectory()
+        let db = dir.appendingPathComponent("photos.sqlite").path
+        let pictures = dir.appendingPathComponent("My Pictures").path
+        let env: [String: String?] = ["FLICKR_API_KEY": "good-key", "XDG_PICTURES_DIR": pictures]
+        let dropped = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: env)
+        XCTAssertEqual(dropped.status, 0, dropped.stderr)
+        let before = try album("1", db: db)
+        XCTAssertEqual(before.photos.count, 21)
+        let first = try XCTUnwrap(before.photos[0].title), second = try XCTUnwrap(before.photos[1].title)
+
+        let t = try app(db, width: 110, height: 32, environment: env)
+        t.wait(forText: "1 pin ")
+        try t.keys("Tab", "Enter")
+        t.wait(forText: "21 photos")
+        try t.keys("Enter")
+        var screen = t.wait(for: "the first photo") { $0.contains(first) && $0.contains("1 of 21") && $0.contains("Licence") }
+        XCTAssertTrue(screen.contains("Flickr"), screen)
+        try t.keys("Right")
+        screen = t.wait(for: "the second photo") { $0.contains(second) && $0.contains("2 of 21") }
+
+        try t.keys("w")
+        let saved = pictures + "/vtourist/" + second + ".jpg"
+        t.wait(forText: "Saved to \(pictures)/vtourist/")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int, before.photos[1].bytes)
+
+        try t.keys("x")
+        t.wait(for: "the album one photo fewer") { $0.contains("20 photos") && !$0.contains("2 of 21") }
+        let after = try waitFor("the deletion to be saved") { () -> AlbumJSON? in
+            let a = try album("1", db: db)
+            return a.photos.count == 20 ? a : nil
+        }
+        XCTAssertEqual(after.photos.map(\.id), before.photos.map(\.id).filter { $0 != before.photos[1].id })
+        try t.keys("q", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+}
