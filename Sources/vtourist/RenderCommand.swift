@@ -35,11 +35,17 @@ struct Render: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: image, isDirectory: &isFolder) else {
+                throw CommandFailure("cannot read \(image): no such file")
+            }
+            guard !isFolder.boolValue else { throw CommandFailure("cannot read \(image): it is a folder") }
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: image), options: .mappedIfSafe)
             } catch {
-                throw CommandFailure("cannot read \(image): \(Render.readProblem(error))")
+                let reason = FileManager.default.isReadableFile(atPath: image) ? "\(error)" : "permission denied"
+                throw CommandFailure("cannot read \(image): \(reason)")
             }
             let box = size.flatMap(Render.box) ?? Render.terminalBox()
             do {
@@ -55,16 +61,6 @@ struct Render: ParsableCommand {
             } catch let error as ImageError {
                 throw CommandFailure("\(image): \(error)")
             }
-        }
-    }
-
-    static func readProblem(_ error: any Error) -> String {
-        let code = (error as NSError).userInfo[NSUnderlyingErrorKey].map { ($0 as? NSError)?.code ?? 0 } ?? 0
-        switch Int32(code) {
-        case ENOENT: return "no such file"
-        case EACCES: return "permission denied"
-        case EISDIR: return "it is a folder"
-        default: return (error as NSError).localizedDescription
         }
     }
 

@@ -1,0 +1,64 @@
+import Foundation
+import XCTest
+
+/// `vtourist render IMAGE [--size COLSxROWS]` on real files.
+final class RenderCommandTests: EndToEndTestCase {
+    let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/images")
+
+    func render(_ arguments: [String], terminal: String = "xterm-256color", extra: [String: String?] = [:])
+        throws -> (status: Int32, stdout: String, stderr: String) {
+        var overrides = extra
+        overrides["TERM"] = terminal
+        return try cli(["render"] + arguments, environment: overrides)
+    }
+
+    func testAPictureFitsItsBoxKeepingItsAspect() throws {
+        // 1024×768 in 40×40 cells (a cell is about twice as tall as wide): 40 columns, 15 rows.
+        let r = try render([images.appendingPathComponent("quadrants_1024x768.jpg").path, "--size", "40x40"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        XCTAssertEqual(lines.count, 15)
+        XCTAssertTrue(r.stdout.contains("\u{1B}[0;"), "coloured")
+        XCTAssertTrue(r.stdout.contains("38;5;") || r.stdout.contains("48;5;"), "256 colours on xterm-256color")
+        XCTAssertFalse(r.stdout.contains("38;2;"), "no true colour unless COLORTERM says so")
+    }
+
+    func testColourDepthFollowsTheTerminal() throws {
+        let photo = images.appendingPathComponent("quadrants_1024x768.jpg").path
+        let direct = try render([photo, "--size", "20x10"], extra: ["COLORTERM": "truecolor"])
+        XCTAssertTrue(direct.stdout.contains("8;2;"), direct.stdout.debugDescription)
+        let none = try render([photo, "--size", "20x10"], extra: ["NO_COLOR": "1"])
+        XCTAssertEqual(none.status, 0, none.stderr)
+        XCTAssertFalse(none.stdout.contains("\u{1B}"), "no colour: no escape sequences at all")
+        let ascii = try render([photo, "--size", "20x10"], extra: ["LANG": "C", "LC_ALL": "C"])
+        XCTAssertTrue(ascii.stdout.unicodeScalars.allSatisfy(\.isASCII), "ASCII without a UTF-8 locale")
+    }
+
+    func testWhatCannotBeReadGetsOneLine() throws {
+        let cases: [(String, String)] = [
+            ("picture.png", "not a JPEG (a PNG picture)"),
+            ("page.html", "not a JPEG (a web page)"),
+            ("empty.jpg", "empty file"),
+            ("huge_header_60000x60000.jpg", "too large (60000×60000)"),
+            ("no-such-file.jpg", "no such file"),
+        ]
+        for (file, words) in cases {
+            let r = try render([images.appendingPathComponent(file).path])
+            XCTAssertEqual(r.status, 1, file)
+            XCTAssertEqual(r.stdout, "", file)
+            let lines = r.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, "\(file): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(words), "\(file): \(r.stderr)")
+        }
+        let badSize = try render([images.appendingPathComponent("pixel_1x1.jpg").path, "--size", "80by40"])
+        XCTAssertNotEqual(badSize.status, 0)
+        XCTAssertTrue(badSize.stderr.contains("COLSxROWS"), badSize.stderr)
+    }
+
+    func testATruncatedPictureShowsThePartThatDecoded() throws {
+        let r = try render([images.appendingPathComponent("truncated_128x128.jpg").path, "--size", "20x10"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stdout.isEmpty)
+    }
+}
