@@ -66,7 +66,7 @@ let package = Package(
 
         // The UI loop and the effect interpreter; the terminal, clock, store and albums are passed in.
         .target(name: "TouristRuntime", dependencies: [
-            "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine",
+            "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine", "Imaging",
         ]),
 
         // The only module that talks to ncurses.

@@ -6,6 +6,9 @@ import Foundation
 /// Each call makes its own TurboJPEG handle, so calls from any number of threads at
 /// once are safe; nothing is shared.
 public enum JPEGDecoder {
+    /// Pictures declaring more pixels than this are refused (a 60000×60000 header is not decoded).
+    public static let defaultPixelBudget = 64_000_000
+
     /// Decodes `data` at the smallest TurboJPEG scale (1/8 … 1/1) whose picture still
     /// covers a `width`×`height` box on both sides, or the whole picture where it is smaller
     /// than the box on a side. The box is in upright pixels: for a photo stored sideways
@@ -15,7 +18,7 @@ public enum JPEGDecoder {
     /// A declared size over `pixelBudget` pixels is refused before anything is allocated.
     /// A truncated file gives the part that decoded (the rest is grey).
     public static func decode(_ data: Data, fitting width: Int, _ height: Int,
-                              pixelBudget: Int = 64_000_000) throws(ImageError) -> RGBImage {
+                              pixelBudget: Int = defaultPixelBudget) throws(ImageError) -> RGBImage {
         let result = data.withUnsafeBytes { bytes -> Result<RGBImage, ImageError> in
             Result { () throws(ImageError) -> RGBImage in
                 try decode(bytes, box: (max(width, 1), max(height, 1)), pixelBudget: pixelBudget)

@@ -75,3 +75,22 @@ extension Cell {
         }
     }
 }
+
+extension CellBuffer {
+    /// Copies another buffer's cells with its top left at (x, y), clipped to this buffer. Blank
+    /// cells of the default style are skipped when `skippingBlank`: what is underneath shows
+    /// through (a picture's margins take the colour of the panel it is drawn on).
+    public mutating func draw(_ other: CellBuffer, x: Int, y: Int, skippingBlank: Bool = true) {
+        let x0 = max(0, x), y0 = max(0, y)
+        let x1 = min(width, x + other.width), y1 = min(height, y + other.height)
+        guard x0 < x1, y0 < y1 else { return }
+        for row in y0..<y1 {
+            let base = row * width, from = (row - y) * other.width - x
+            for col in x0..<x1 {
+                let cell = other.cells[from + col]
+                if skippingBlank && cell == .blank { continue }
+                cells[base + col] = cell
+            }
+        }
+    }
+}

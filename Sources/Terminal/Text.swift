@@ -13,3 +13,31 @@ extension String {
         return String(view)
     }
 }
+
+extension String {
+    /// The text broken into lines of at most `width` cells at spaces, at most `limit` lines (the
+    /// last cut with `…` when more would follow). A word longer than a line is cut where it must be.
+    public func wrapped(to width: Int, limit: Int = .max) -> [String] {
+        guard width > 0, limit > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        for word in split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
+            var word = word
+            if !line.isEmpty, line.displayWidth + 1 + word.displayWidth <= width {
+                line += " " + word
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            while word.displayWidth > width {
+                lines.append(String(String.UnicodeScalarView(word.unicodeScalars.prefix(width))))
+                word = String(String.UnicodeScalarView(word.unicodeScalars.dropFirst(width)))
+            }
+            line = word
+        }
+        if !line.isEmpty { lines.append(line) }
+        guard lines.count > limit else { return lines }
+        var kept = Array(lines.prefix(limit))
+        kept[limit - 1] = (kept[limit - 1] + " " + lines[limit]).truncated(to: width)
+        return kept
+    }
+}

@@ -74,17 +74,54 @@ public struct AlbumScreen: Equatable, Sendable {
 /// The grid's geometry in the area the album is drawn in (the layout's main area): the same numbers
 /// for drawing and for moving.
 public struct AlbumGrid: Equatable, Sendable {
-    public static let cellWidth = 24
-    public static let cellHeight = 7
+    /// The narrowest cell: its picture is then 22 columns wide.
+    public static let minimumCellWidth = 24
     public static let gap = 1
     /// Header rows above the grid.
     public static let top = 3
+    /// Rows of a cell besides its picture: the frame above and below, the title.
+    public static let chrome = 3
+    /// A picture's rows per column at most: a 4:3 photo in cells twice as tall as wide.
+    static let rowsPerColumn = 3.0 / 8.0
 
     public var columns: Int
     public var visibleRows: Int
+    /// One cell, frame included; the width spreads the row's spare columns over its cells.
+    public var cellWidth: Int
+    public var cellHeight: Int
 
     public init(area: Rect) {
-        columns = max(1, (area.width - 1) / (AlbumGrid.cellWidth + AlbumGrid.gap))
-        visibleRows = max(1, (area.height - AlbumGrid.top) / (AlbumGrid.cellHeight + AlbumGrid.gap))
+        let width = max(0, area.width - 1)
+        columns = max(1, width / (AlbumGrid.minimumCellWidth + AlbumGrid.gap))
+        cellWidth = max(4, width / columns - AlbumGrid.gap)
+        let body = max(0, area.height - AlbumGrid.top)
+        // As tall as a 4:3 photo wants at most, and as many rows of cells as fill the height best
+        // (at least two where the screen is low).
+        let ideal = Int((Double(cellWidth - 2) * AlbumGrid.rowsPerColumn).rounded())
+        let perRow = ideal + AlbumGrid.chrome + AlbumGrid.gap
+        let rows = max(2, Int((Double(body) / Double(perRow)).rounded()))
+        cellHeight = AlbumGrid.chrome + max(3, min(ideal, body / rows - AlbumGrid.chrome - AlbumGrid.gap))
+        visibleRows = max(1, body / (cellHeight + AlbumGrid.gap))
+    }
+
+    /// The picture's size inside a cell: the key its rendered cells are cached under.
+    public var pictureSize: PictureSize {
+        PictureSize(columns: max(1, cellWidth - 2), rows: max(1, cellHeight - AlbumGrid.chrome))
+    }
+
+    /// Where the photo at `index` is drawn when the grid shows rows from `topRow` in `body`; nil when off screen.
+    public func cell(_ index: Int, topRow: Int, in body: Rect) -> Rect? {
+        let row = index / columns - topRow
+        guard index >= 0, row >= 0, row < visibleRows else { return nil }
+        let col = index % columns
+        return Rect(x: body.x + 1 + col * (cellWidth + AlbumGrid.gap), y: body.y + row * (cellHeight + AlbumGrid.gap),
+                    width: cellWidth, height: cellHeight)
+    }
+
+    /// The photos on screen (and a row either side, to have them ready when the grid scrolls).
+    public func indices(topRow: Int, count: Int, margin: Int = 0) -> Range<Int> {
+        let first = max(0, (topRow - margin) * columns)
+        let end = min(count, (topRow + visibleRows + margin) * columns)
+        return first < end ? first..<end : 0..<0
     }
 }

@@ -119,6 +119,8 @@ public struct AppState: Equatable, Sendable {
     public var message: StatusMessage?
     /// Name of the place nearest the cursor and how far it is.
     public var cursorPlace: NearPlace?
+    /// Steps of the download placeholders' shimmer; it moves only while `isAnimating`.
+    public var animationFrame = 0
 
     public init(camera: MapCamera, width: Int, height: Int,
                 capabilities: TerminalCapabilities = TerminalCapabilities(unicode: true, colors: .indexed256)) {

@@ -24,11 +24,17 @@ public struct RuntimeWorld {
     /// Opens a web page in the browser, blocking until it is handed over (`PageOpener.live` in the
     /// app); the runtime calls it off the UI thread.
     public var openPage: @Sendable (String) -> Result<Void, PageOpenFailure>
+    /// Renders photos for the screen; nil: the album's renderer for the terminal's capabilities.
+    public var painter: PicturePainter?
+    /// Threads rendering pictures at once.
+    public var pictureThreads: Int
 
     public init(terminal: any AppTerminal, clock: AppClock = .live, store: AppDatabase,
                 makeAlbums: @escaping (_ onEvent: @escaping @Sendable (AlbumEvent) -> Void) -> AlbumService,
                 geometry: WorldGeometry, places: PlaceLookup, log: AppLog = .none,
-                picturesFolder: URL, openPage: @escaping @Sendable (String) -> Result<Void, PageOpenFailure>) {
+                picturesFolder: URL, openPage: @escaping @Sendable (String) -> Result<Void, PageOpenFailure>,
+                painter: PicturePainter? = nil,
+                pictureThreads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.terminal = terminal
         self.clock = clock
         self.store = store
@@ -38,6 +44,8 @@ public struct RuntimeWorld {
         self.log = log
         self.picturesFolder = picturesFolder
         self.openPage = openPage
+        self.painter = painter
+        self.pictureThreads = pictureThreads
     }
 }
 
@@ -79,6 +87,14 @@ public final class AppRuntime {
     private let mailbox: Mailbox
     private var raster: (viewport: Viewport, raster: MapRaster)?
     private var running = true
+    /// The photos rendered for the screen, and the threads rendering more.
+    private var pictures = PictureShelf()
+    private let pictureWorker: PictureWorker
+    /// The pictures last asked of the worker (asked again only when the screen wants others).
+    private var lastWanted: [PictureKey] = []
+    /// Something not in the state changed what is drawn (a picture arrived).
+    private var needsDraw = false
+    private var lastTick: Double
 
     // The rest is touched only by the UI loop.
     /// Counts writes issued, so a pin list read before a write cannot undo it on screen.
@@ -97,11 +113,14 @@ public final class AppRuntime {
     private var albumLoadAgain = false
 
     static let pollInterval = 1.0
+    /// Seconds between animation steps while something on screen animates.
+    static let tickInterval = 0.1
 
     public init(world: RuntimeWorld, start: RuntimeStart) {
         terminal = world.terminal
         clock = world.clock
         lastPoll = world.clock.now()
+        lastTick = lastPoll
         store = world.store
         geometry = world.geometry
         log = world.log
@@ -122,6 +141,14 @@ public final class AppRuntime {
             }
         }
         albums.resumeInterrupted()
+        let painter = world.painter ?? .live(capabilities: world.terminal.capabilities)
+        pictureWorker = PictureWorker(threads: world.pictureThreads, render: { [store = world.store] key in
+            let bytes: Data?
+            do { bytes = try store.imageBytes(photoID: key.photoID) } catch {
+                return .failed("cannot read the stored image")
+            }
+            return bytes.map { painter.paint($0, key.size) }
+        }, deliver: { key, picture in mailbox.post(.pictureRendered(key, picture)) })
     }
 
     /// The album screen's view of a pin's album: what the store holds, the status the album state
@@ -135,10 +162,12 @@ public final class AppRuntime {
     /// issued finish and gives the terminal back.
     public func run() {
         defer { finish() }
+        requestPictures()
         draw()
         while running {
             var actions: [AppAction] = []
-            if let event = terminal.nextEvent(timeoutMs: 250) {
+            let animating = state.isAnimating
+            if let event = terminal.nextEvent(timeoutMs: animating ? Int(AppRuntime.tickInterval * 1000) : 250) {
                 actions.append(.event(event, time: clock.now()))
                 // Take every event already waiting, then draw once.
                 while actions.count < 256, let more = terminal.nextEvent(timeoutMs: 0) {
@@ -150,14 +179,23 @@ public final class AppRuntime {
             }
             // Every store failure reaches the screen through the reducer, and the log here.
             for case let .storeFailed(text, _) in actions { log.write(text) }
+            let now = clock.now()
+            if animating, now - lastTick >= AppRuntime.tickInterval {
+                lastTick = now
+                actions.append(.tick)
+            }
             pollForChanges()
-            guard !actions.isEmpty else { continue }
+            guard !actions.isEmpty || needsDraw else { continue }
             let before = state
             for action in actions {
                 perform(reducer.reduce(&state, action))
                 if !running { return }
             }
-            if state != before { draw() }
+            if state != before {
+                requestPictures()
+                needsDraw = true
+            }
+            if needsDraw { draw() }
         }
     }
 
@@ -186,7 +224,18 @@ public final class AppRuntime {
                 current = fresh
             }
         }
-        terminal.draw(AppView.render(state, raster: current))
+        terminal.draw(AppView.render(state, raster: current, pictures: pictures))
+        needsDraw = false
+    }
+
+    /// Asks the worker for the pictures the screen wants and has not got; forgets those it will
+    /// not want soon.
+    private func requestPictures() {
+        let wanted = state.wantedPictures
+        guard wanted != lastWanted else { return }
+        lastWanted = wanted
+        pictures.prune(keeping: state.picturesToKeep(wanted: wanted))
+        pictureWorker.want(wanted.filter { pictures[$0] == nil })
     }
 
     // MARK: - What the runtime reads of the app state (kept in one place)
@@ -222,6 +271,13 @@ public final class AppRuntime {
         case .albumLoadFinished:
             isLoadingAlbum = false
             if albumLoadAgain { loadOpenAlbum() }
+        case let .pictureRendered(key, picture):
+            pictureWorker.taken(key)
+            // Kept only while still wanted: a picture for an album left meanwhile is dropped.
+            if state.picturesToKeep(wanted: lastWanted)(key) {
+                pictures[key] = picture
+                needsDraw = true
+            }
         case .mapViewSaved:
             isSavingView = false
             saveMapView()

@@ -15,6 +15,8 @@ enum RuntimeMessage: Sendable {
     case mapViewSaved
     /// A check for other processes' writes finished.
     case pollFinished(PollOutcome)
+    /// A photo's picture is rendered for a box of cells.
+    case pictureRendered(PictureKey, Picture)
 }
 
 enum PollOutcome: Sendable {

@@ -50,13 +50,12 @@ struct Render: ParsableCommand {
             let box = size.flatMap(Render.box) ?? Render.terminalBox()
             do {
                 let source = try JPEGDecoder.dimensions(data)
+                // Only the fitted box is printed: no blank margin lines.
                 let fit = PictureRenderer.fitted(imageWidth: source.width, imageHeight: source.height,
                                                  columns: box.columns, rows: box.rows)
-                // Enough pixels for the renderer's view of each cell (about 4×8), no more: the decoder
-                // scales down while decoding, which is where the time is saved.
-                let picture = try JPEGDecoder.decode(data, fitting: fit.columns * 4, fit.rows * 8)
                 let capabilities = TerminalProbe.capabilities()
-                let cells = PictureRenderer(capabilities: capabilities).render(picture, columns: fit.columns, rows: fit.rows)
+                let cells = try PictureRenderer(capabilities: capabilities).render(jpeg: data, columns: fit.columns,
+                                                                                   rows: fit.rows)
                 FileHandle.standardOutput.write(Data(cells.ansiText(depth: capabilities.colors).utf8))
             } catch let error as ImageError {
                 throw CommandFailure("\(image): \(error)")

@@ -47,7 +47,7 @@ final class RuntimeTests: XCTestCase {
     /// Starts the loop on a thread of its own, as the app's main thread runs it.
     /// Tests never start a browser: `opener` stands in for it.
     func start(flickrEndpoint: String = nowhere, commonsEndpoint: String = nowhere, key: String? = nil,
-               view: MapViewState? = nil,
+               view: MapViewState? = nil, painter: PicturePainter? = nil,
                opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in .failure(PageOpenFailure("no browser in tests")) }) throws {
         let geometry = try Self.geometry.get()
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": commonsEndpoint]
@@ -62,7 +62,7 @@ final class RuntimeTests: XCTestCase {
                 AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
                              settings: settings, userAgent: "vtourist-tests", onEvent: onEvent)
             }, geometry: geometry, places: .none, log: .beside(databasePath: path),
-               picturesFolder: pictures, openPage: opener)
+               picturesFolder: pictures, openPage: opener, painter: painter)
             AppRuntime(world: world, start: begin).run()
             finished.signal()
         }.start()
@@ -154,9 +154,12 @@ final class RuntimeTests: XCTestCase {
         XCTAssertTrue(frame.rowText(1).contains("Could not save the photos found"), frame.rowText(1))
         XCTAssertTrue(frame.rowText(1).contains("disk says no"), frame.rowText(1))
         XCTAssertTrue(logText().contains("disk says no"), logText())
-        let pin = try XCTUnwrap(store.pins().first)
-        guard case let .failed(reason) = pin.albumStatus else { return XCTFail("\(pin.albumStatus)") }
-        XCTAssertTrue(reason.contains("disk says no"), reason)
+        // The album machine saves the failed status after telling the screen: wait for that write.
+        let reason = waitFor { () -> String? in
+            guard case let .failed(reason) = (try? store.pins().first)??.albumStatus else { return nil }
+            return reason
+        }
+        XCTAssertTrue(reason?.contains("disk says no") == true, reason ?? "the album was never saved as failed")
     }
 
     func testAnotherProcessesPinIsPickedUpByThePoll() throws {

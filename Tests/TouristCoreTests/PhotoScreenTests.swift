@@ -202,7 +202,7 @@ final class PhotoScreenTests: XCTestCase {
         let text = AppView.render(s, raster: nil).text
         XCTAssertTrue(text.unicodeScalars.allSatisfy(\.isASCII), text)
         XCTAssertTrue(text.contains("Left previous"), text)
-        XCTAssertTrue(text.contains("picture"), text)
+        XCTAssertTrue(text.contains("~") && text.contains("+---"), "the picture's place while it is rendered: \(text)")
     }
 
     func testASmallTerminalStillShowsTheTitleDetailsAndKeys() {

@@ -6,8 +6,8 @@ import Terminal
 /// keys; a grid of one cell per photo (placeholders fill in as downloads
 /// finish); `No Images`; a failed search with its reason.
 enum AlbumView {
-    static func render(_ album: AlbumScreen, state: AppState, theme: Theme, layout: ScreenLayout,
-                       into buffer: inout CellBuffer) {
+    static func render(_ album: AlbumScreen, state: AppState, pictures: PictureShelf, theme: Theme,
+                       layout: ScreenLayout, into buffer: inout CellBuffer) {
         buffer.clear(layout.main, style: theme.dialog)
         // The album has no status line: its row is part of the page.
         buffer.clear(layout.status, style: theme.dialog)
@@ -26,7 +26,8 @@ enum AlbumView {
         buffer.render(header, in: headerArea)
         if let snapshot = album.snapshot {
             let cells = AlbumGridWidget(snapshot: snapshot, selected: album.selected, marked: album.marked,
-                                        topRow: album.topRow, grid: grid, theme: theme)
+                                        topRow: album.topRow, grid: grid, pictures: pictures,
+                                        frame: state.animationFrame, theme: theme)
             buffer.render(cells, in: body)
         }
         if let message = state.message {
@@ -109,6 +110,9 @@ struct AlbumGridWidget: Widget {
     var marked: Set<PhotoRecord.ID>
     var topRow: Int
     var grid: AlbumGrid
+    var pictures: PictureShelf
+    /// The placeholders' animation step.
+    var frame: Int
     var theme: Theme
 
     func render(area: Rect, into buffer: inout CellBuffer) {
@@ -123,58 +127,97 @@ struct AlbumGridWidget: Widget {
                                style: theme.dialogTitle)
             return
         }
-        for (i, photo) in snapshot.photos.enumerated() {
-            let row = i / grid.columns - topRow
-            guard row >= 0, row < grid.visibleRows else { continue }
-            let col = i % grid.columns
-            let cell = Rect(x: area.x + 1 + col * (AlbumGrid.cellWidth + AlbumGrid.gap),
-                            y: area.y + row * (AlbumGrid.cellHeight + AlbumGrid.gap),
-                            width: AlbumGrid.cellWidth, height: AlbumGrid.cellHeight)
-            buffer.render(PhotoCell(photo: photo, selected: i == selected, marked: marked.contains(photo.id),
+        let size = grid.pictureSize
+        for i in grid.indices(topRow: topRow, count: snapshot.photos.count) {
+            guard let cell = grid.cell(i, topRow: topRow, in: area) else { continue }
+            let photo = snapshot.photos[i]
+            buffer.render(PhotoCell(photo: photo, picture: pictures[PictureKey(photoID: photo.id, size: size)],
+                                    selected: i == selected, marked: marked.contains(photo.id), frame: frame,
                                     theme: theme), in: cell)
         }
     }
 }
 
-/// One photo: a stand-in picture (a colour block with its title) once
-/// stored, a placeholder while pending, an error cell when it failed.
+/// One photo in a frame, its title under it: the picture once stored and rendered, a moving
+/// placeholder while it downloads, what went wrong when it failed. The selection is the frame
+/// and the title in the highlight colour, a mark a tick on the picture's corner and before the
+/// title, so both show whatever the picture's colours.
 struct PhotoCell: Widget {
     var photo: PhotoRecord
+    /// The rendered picture, when there is one yet.
+    var picture: Picture?
     var selected: Bool
     var marked: Bool
+    var frame: Int
     var theme: Theme
+
+    static let spinner: [Unicode.Scalar] = ["\u{280B}", "\u{2819}", "\u{2839}", "\u{2838}", "\u{283C}",
+                                            "\u{2834}", "\u{2826}", "\u{2827}", "\u{2807}", "\u{280F}"]
 
     func render(area: Rect, into buffer: inout CellBuffer) {
         let x = area.x, y = area.y, w = area.width, h = area.height
-        let frame = selected ? theme.highlight : theme.dim
-        let inner: Style
-        let lines: [String]
+        let inside = Rect(x: x + 1, y: y + 1, width: max(0, w - 2), height: max(0, h - AlbumGrid.chrome))
+        buffer.clear(area, style: theme.dialog)
         switch photo.state {
         case .pending:
-            inner = theme.dim
-            lines = ["\u{00B7} \u{00B7} \u{00B7}", "downloading"]
+            Shimmer(frame: frame, theme: theme).render(area: inside, into: &buffer)
+            let spin = String(Character(PhotoCell.spinner[frame % PhotoCell.spinner.count]))
+            buffer.putCentered(spin + " downloading", y: inside.y + inside.height / 2, x: inside.x,
+                               width: inside.width, style: theme.dim)
         case .stored:
-            inner = Style(fg: .rgb(255, 255, 255), bg: PhotoCell.standInColor(photo.id), attributes: [])
-            lines = []
+            switch picture {
+            case let .cells(cells):
+                buffer.draw(cells, x: inside.x, y: inside.y)
+            case let .failed(reason):
+                lines(["\u{2717} cannot show", reason], in: inside, style: theme.error, into: &buffer)
+            case nil:
+                buffer.putCentered("\u{2026}", y: inside.y + inside.height / 2, x: inside.x, width: inside.width,
+                                   style: theme.dim)
+            }
         case .failed:
-            inner = theme.error
-            lines = ["\u{2717} failed", (photo.error ?? "").truncated(to: w - 4)]
+            lines(["\u{2717} download failed", photo.error ?? "", "r retries"], in: inside, style: theme.error,
+                  into: &buffer)
         }
-        buffer.clear(area.inset(dx: 1, dy: 1), style: inner)
-        buffer.drawFrame(area, style: frame)
-        if marked { buffer.put("\u{2714}", x: x + 1, y: y + 1, style: theme.highlight) }
-        for (i, line) in lines.enumerated() {
-            buffer.putCentered(line, y: y + 2 + i, x: x + 1, width: w - 2, style: inner)
-        }
-        let title = (photo.title?.isEmpty == false ? photo.title ?? "" : "(untitled)").truncated(to: w - 4)
-        buffer.put(title, x: x + 2, y: y + h - 2, style: photo.state == .stored ? inner : theme.dialog, maxWidth: w - 4)
+        buffer.drawFrame(area, style: selected ? theme.highlight : theme.dim)
+        if marked { buffer.put("\u{2714}", x: inside.x, y: inside.y, style: theme.highlight) }
+        let name = photo.title?.isEmpty == false ? photo.title ?? "" : "(untitled)"
+        let title = (marked ? "\u{2714} " : "") + name
+        let titleStyle = selected ? theme.highlight : theme.dialog
+        if selected { buffer.clear(Rect(x: x + 1, y: y + h - 2, width: max(0, w - 2), height: 1), style: titleStyle) }
+        buffer.put(title.truncated(to: max(1, w - 4)), x: x + 2, y: y + h - 2, style: titleStyle, maxWidth: max(0, w - 4))
     }
 
-    /// A steady colour per photo for the stand-in picture.
-    static func standInColor(_ id: Int64) -> Color {
-        let palette: [(UInt8, UInt8, UInt8)] = [(95, 135, 175), (135, 95, 135), (95, 135, 95), (175, 135, 95),
-                                                (95, 95, 135), (135, 135, 95), (95, 135, 135), (175, 95, 95)]
-        let c = palette[Int(UInt64(bitPattern: id) % UInt64(palette.count))]
-        return .rgb(c.0, c.1, c.2)
+    /// Centred lines of text over a cleared area (an error cell); long ones wrap at spaces.
+    private func lines(_ lines: [String], in area: Rect, style: Style, into buffer: inout CellBuffer) {
+        buffer.clear(area, style: style)
+        let shown = lines.flatMap { $0.wrapped(to: max(1, area.width - 2)) }.prefix(area.height)
+        let top = area.y + max(0, (area.height - shown.count) / 2)
+        for (i, line) in shown.enumerated() {
+            buffer.putCentered(line, y: top + i, x: area.x, width: area.width,
+                               style: style)
+        }
+    }
+}
+
+/// A download placeholder: a soft band of light drifting across a dim panel, one step a frame.
+struct Shimmer: Widget {
+    var frame: Int
+    var theme: Theme
+
+    func render(area: Rect, into buffer: inout CellBuffer) {
+        buffer.clear(area, style: theme.dim)
+        guard case let .rgb(r, g, b) = theme.dim.bg else { return }
+        // The band runs diagonally (two columns a row, as cells are twice as tall as wide).
+        let span = area.width + 2 * area.height + 8
+        let centre = (frame * 2) % span - 4
+        for row in 0..<area.height {
+            for col in 0..<area.width {
+                let distance = abs(col + 2 * (area.height - 1 - row) - centre)
+                guard distance < 4 else { continue }
+                let lift = UInt8(6 * (4 - distance))
+                let bg = Color.rgb(r &+ lift, g &+ lift, b &+ lift)
+                buffer[area.x + col, area.y + row] = Cell(" ", style: Style(fg: theme.dim.fg, bg: bg))
+            }
+        }
     }
 }

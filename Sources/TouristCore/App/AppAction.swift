@@ -19,6 +19,8 @@ public enum AppAction: Sendable {
     case albumNotice(Pin.ID, String)
     /// How work the runtime did for a key went (a page opened, a photo saved), for the message line.
     case message(StatusMessage)
+    /// Time passed while something on screen animates (the runtime sends it only then).
+    case tick
 }
 
 /// Work the runtime does for the reducer; results come back as actions.

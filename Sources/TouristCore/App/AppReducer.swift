@@ -44,6 +44,8 @@ public struct AppReducer: Sendable {
             if state.openAlbum?.pinID == pinID { state.message = StatusMessage(text) }
         case let .message(message):
             state.message = message
+        case .tick:
+            if state.isAnimating { state.animationFrame &+= 1 }
         }
         if state.camera != cameraBefore {
             if state.camera.cursorX != cameraBefore.cursorX || state.camera.cursorY != cameraBefore.cursorY {

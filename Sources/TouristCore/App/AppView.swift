@@ -6,8 +6,8 @@ import WorldMap
 /// and draws the overlay on top.
 public enum AppView {
     /// `raster` is the map for `state.viewport` (the runtime caches it while
-    /// the view does not change).
-    public static func render(_ state: AppState, raster: MapRaster?) -> CellBuffer {
+    /// the view does not change); `pictures`, the photos rendered so far.
+    public static func render(_ state: AppState, raster: MapRaster?, pictures: PictureShelf = PictureShelf()) -> CellBuffer {
         var buffer = CellBuffer(width: state.width, height: state.height)
         let theme = Theme.forDepth(state.capabilities.colors)
         if state.isTooSmall {
@@ -19,9 +19,9 @@ public enum AppView {
         case let .map(screen):
             MapView.render(screen, state: state, raster: raster, theme: theme, layout: layout, into: &buffer)
         case let .album(album):
-            AlbumView.render(album, state: state, theme: theme, layout: layout, into: &buffer)
+            AlbumView.render(album, state: state, pictures: pictures, theme: theme, layout: layout, into: &buffer)
         case let .photo(photo):
-            PhotoView.render(photo, state: state, theme: theme, layout: layout, into: &buffer)
+            PhotoView.render(photo, state: state, pictures: pictures, theme: theme, layout: layout, into: &buffer)
         }
         if let overlay = state.overlay {
             switch overlay {

@@ -17,15 +17,22 @@ enum PhotoView {
         return Rect(x: main.x + 1, y: main.y + 1, width: max(0, main.width - 2), height: height)
     }
 
-    static func render(_ screen: PhotoScreen, state: AppState, theme: Theme, layout: ScreenLayout,
-                       into buffer: inout CellBuffer) {
+    /// The picture's box in cells: what it is rendered for.
+    static func pictureSize(_ layout: ScreenLayout) -> PictureSize {
+        let area = pictureArea(layout)
+        return PictureSize(columns: area.width, rows: area.height)
+    }
+
+    static func render(_ screen: PhotoScreen, state: AppState, pictures: PictureShelf, theme: Theme,
+                       layout: ScreenLayout, into buffer: inout CellBuffer) {
         buffer.clear(layout.main, style: theme.dialog)
         buffer.clear(layout.status, style: theme.dialog)
         let picture = pictureArea(layout)
         if let photo = screen.photo, let index = screen.index {
             buffer.render(PhotoTitle(photo: photo, index: index, count: screen.album.photos.count, theme: theme),
                           in: layout.main.row(0))
-            buffer.render(PicturePlaceholder(photo: photo, theme: theme), in: picture)
+            let rendered = pictures[PictureKey(photoID: photo.id, size: pictureSize(layout))]
+            buffer.render(PhotoPicture(photo: photo, picture: rendered, theme: theme), in: picture)
             let details = Rect(x: layout.main.x, y: picture.bottom, width: layout.main.width, height: detailRows)
             buffer.render(PhotoDetails(photo: photo, theme: theme), in: details)
         }
@@ -55,22 +62,32 @@ struct PhotoTitle: Widget {
     }
 }
 
-/// Where the picture will be drawn: a framed box; until then it says what will be there.
-struct PicturePlaceholder: Widget {
+/// The photo as large as its area allows; until it is rendered, or where it cannot be, a framed
+/// box that says why.
+struct PhotoPicture: Widget {
     var photo: PhotoRecord
+    var picture: Picture?
     var theme: Theme
 
     func render(area: Rect, into buffer: inout CellBuffer) {
+        if photo.state == .stored, case let .cells(cells) = picture {
+            buffer.draw(cells, x: area.x, y: area.y)
+            return
+        }
         guard area.width >= 2, area.height >= 2 else { return }
         buffer.drawFrame(area, style: theme.dim)
         let text: String
-        switch photo.state {
-        case .stored: text = "picture"
-        case .pending: text = "downloading\u{2026}"
-        case .failed: text = "no picture: the download failed"
+        var isError = photo.state.isFailed
+        switch (photo.state, picture) {
+        case let (.stored, .failed(reason)):
+            text = "cannot show the picture: " + reason
+            isError = true
+        case (.stored, _): text = "\u{2026}"
+        case (.pending, _): text = "downloading\u{2026}"
+        case (.failed, _): text = "no picture: the download failed"
         }
         buffer.putCentered(text.truncated(to: area.width - 2), y: area.y + (area.height - 1) / 2, x: area.x + 1,
-                           width: area.width - 2, style: photo.state.isFailed ? theme.error : theme.dim)
+                           width: area.width - 2, style: isError ? theme.error : theme.dim)
     }
 }
 

@@ -1,0 +1,220 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Terminal
+import TouristCore
+import TouristRuntime
+import Model
+import WorldMap
+import XCTest
+
+/// The album's and the photo screen's pictures through the real runtime: real JPEG bytes from the
+/// local photo server, decoded and rendered by the album's renderer on the picture threads.
+extension RuntimeTests {
+    /// The album's renderer, counting what it is asked to render.
+    final class CountingPainter: Sendable {
+        private let counts = Mutex<[PictureSize: Int]>([:])
+        let live: PicturePainter
+
+        init(capabilities: TerminalCapabilities) {
+            live = .live(capabilities: capabilities)
+        }
+
+        var painter: PicturePainter {
+            PicturePainter { [self] data, size in
+                counts.withLock { $0[size, default: 0] += 1 }
+                return live.paint(data, size)
+            }
+        }
+
+        func count(_ size: PictureSize) -> Int { counts.withLock { $0[size] ?? 0 } }
+        var total: Int { counts.withLock { $0.values.reduce(0, +) } }
+        var sizes: Set<PictureSize> { counts.withLock { Set($0.keys) } }
+    }
+
+    /// A picture cell: any colour that is neither the default nor the album's panel.
+    static func isPicture(_ cell: Cell) -> Bool {
+        let panel = Theme.forDepth(.trueColor).dialog.bg
+        return cell.style.bg != .default && cell.style.bg != panel && cell.style.bg != Theme.forDepth(.trueColor).dim.bg
+    }
+
+    /// Opens a fresh pin's album with all 21 photos stored.
+    func openFullAlbum(server: PhotoServer, painter: PicturePainter, key: String = "good-key") throws {
+        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: key,
+                  painter: painter)
+        var mark = terminal.frameCount
+        terminal.press(.char("p"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
+        mark = terminal.frameCount
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
+    }
+
+    /// The grid the album is drawn with at the test terminal's size.
+    var grid: AlbumGrid {
+        let size = terminal.size
+        return AlbumGrid(area: Rect(x: 0, y: 0, width: size.width, height: size.height - 1))
+    }
+
+    func testAlbumCellsShowTheirPicturesAndMovingOrScrollingNeverRendersAgain() throws {
+        let server = try PhotoServer()
+        let counter = CountingPainter(capabilities: terminal.capabilities)
+        try openFullAlbum(server: server, painter: counter.painter)
+        let grid = self.grid
+        let body = Rect(x: 0, y: AlbumGrid.top, width: terminal.size.width, height: terminal.size.height - 1 - AlbumGrid.top)
+        let shown = grid.columns * grid.visibleRows
+        // Every cell on screen gets its picture: its middle is the photo's colours.
+        let frame = try XCTUnwrap(terminal.frame { buffer in
+            buffer.text.contains(" 21 photos") && (0..<shown).allSatisfy { i in
+                guard let cell = grid.cell(i, topRow: 0, in: body) else { return false }
+                return RuntimeTests.isPicture(buffer[cell.x + cell.width / 2, cell.y + 1 + grid.pictureSize.rows / 2])
+            }
+        })
+        XCTAssertTrue(frame.text.contains("Photo 0 near"), "the title is under the picture:\n\(frame.text)")
+        // On screen and a row below: rendered once each, at the grid's size.
+        let ready = grid.columns * (grid.visibleRows + 1)
+        let rendered = try XCTUnwrap(waitFor { counter.count(grid.pictureSize) >= ready ? counter.count(grid.pictureSize) : nil })
+        XCTAssertEqual(rendered, ready, "only what is on screen and one row either side")
+        XCTAssertEqual(counter.sizes, [grid.pictureSize])
+
+        // Moving the selection along the row renders nothing.
+        var mark = terminal.frameCount
+        terminal.press(.right, .right, .left)
+        XCTAssertNotNil(terminal.frame(after: mark) { $0.text.contains("Photo 1 near") })
+        terminal.waitUntilEventsAreTaken()
+        // Down a row and back: the row below was ready; one more row is rendered ahead, then nothing.
+        mark = terminal.frameCount
+        terminal.press(.down, .down, .down)
+        terminal.waitUntilEventsAreTaken()
+        let afterScroll = try XCTUnwrap(waitFor { () -> Int? in
+            let n = counter.count(grid.pictureSize)
+            return n >= min(21, grid.columns * (grid.visibleRows + 3)) ? n : nil
+        })
+        terminal.press(.home)
+        XCTAssertNotNil(terminal.frame(after: mark) { $0.rowText(1).contains("rows 1-") })
+        terminal.press(.char("?"), .escape)
+        terminal.waitUntilEventsAreTaken()
+        XCTAssertNotNil(terminal.frame(after: mark) { !$0.text.contains("Any key closes") && $0.rowText(1).contains("rows 1-") })
+        XCTAssertEqual(counter.count(grid.pictureSize), afterScroll, "scrolling back and a repaint render nothing again")
+    }
+
+    func testAResizeRendersEachPictureOnceAtTheNewSize() throws {
+        let server = try PhotoServer()
+        let counter = CountingPainter(capabilities: terminal.capabilities)
+        try openFullAlbum(server: server, painter: counter.painter)
+        let before = grid.pictureSize
+        XCTAssertNotNil(waitFor { counter.count(before) > 0 ? true : nil })
+        terminal.resize(width: 160, height: 50)
+        let after = grid.pictureSize
+        XCTAssertNotEqual(before, after)
+        let wanted = min(21, grid.columns * (grid.visibleRows + 1))
+        XCTAssertNotNil(waitFor { counter.count(after) >= wanted ? true : nil })
+        terminal.press(.right)
+        terminal.waitUntilEventsAreTaken()
+        XCTAssertNotNil(terminal.frame { $0.width == 160 && $0.text.contains("Photo 1 near") })
+        XCTAssertEqual(counter.count(after), wanted, "each picture rendered once at the new size")
+    }
+
+    /// The picture files made by scripts/make_image_fixtures.py.
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/images/\(name)"))
+    }
+
+    func testEveryBadImageSaysWhatIsWrongInItsCellAndTheRestShow() throws {
+        // Stored as if downloaded: whatever the bytes, the album shows every cell and never falls over.
+        let files: [(file: String, expected: String?)] = [
+            ("truncated_128x128.jpg", nil), ("random.bin", "not a picture"), ("page.html", "not a JPEG (a web page)"), ("picture.png", "not a JPEG (a PNG picture)"),
+            ("huge_header_60000x60000.jpg", "too large (60000\u{00D7}60000)"), ("pixel_1x1.jpg", nil),
+            ("panorama_10000x200.jpg", nil), ("cmyk_64x48.jpg", nil), ("orientation6_48x32.jpg", nil),
+        ]
+        let pin = try store.insertPin(at: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples")
+        let photos = try store.replaceAlbum(pinID: pin.id, photos: files.map { file in
+            NewPhoto(source: "flickr", sourceID: file.file, title: file.file, author: nil, dateTaken: nil,
+                     url: "http://127.0.0.1:9/\(file.file)", largeURL: nil, pageURL: nil, license: nil, width: nil, height: nil)
+        })
+        for (photo, file) in zip(photos, files) {
+            XCTAssertTrue(try store.storeImage(photoID: photo.id, bytes: try RuntimeTests.fixture(file.file)))
+        }
+        _ = try store.saveAlbumStatus(pinID: pin.id, status: .ready, page: 1, pageCount: 1, source: "flickr")
+        terminal = TestTerminal(width: 280, height: 40)  // every photo on one screen (no empty file: the store refuses one)
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "1 pin "))
+        let mark = terminal.frameCount
+        terminal.press(.tab, .enter)
+        let grid = self.grid
+        let body = Rect(x: 0, y: AlbumGrid.top, width: 280, height: 39 - AlbumGrid.top)
+        XCTAssertGreaterThanOrEqual(grid.columns * grid.visibleRows, files.count)
+        let frame = try XCTUnwrap(terminal.frame(after: mark) { buffer in
+            files.indices.allSatisfy { i in
+                guard let cell = grid.cell(i, topRow: 0, in: body) else { return false }
+                // The cell's words in reading order, however they wrapped.
+                let text = (cell.y + 1..<cell.bottom - 2)
+                    .map { String(buffer.rowText($0).dropFirst(cell.x + 1).prefix(cell.width - 2)) }
+                    .joined(separator: " ").split(separator: " ").joined(separator: " ")
+                if let expected = files[i].expected { return text.contains(expected) && text.contains("cannot show") }
+                // A picture: some cell of the picture area in the photo's colours.
+                return (cell.y + 1..<cell.bottom - 2).contains { y in
+                    (cell.x + 1..<cell.right - 1).contains { x in RuntimeTests.isPicture(buffer[x, y]) }
+                }
+            }
+        }, "every cell shows its picture or says what is wrong:\n\(terminal.lastFrame?.text ?? "")")
+        XCTAssertTrue(frame.text.contains(" \(files.count) photos"), frame.rowText(1))
+    }
+
+    func testThePhotoScreenShowsThePictureLarge() throws {
+        let server = try PhotoServer()
+        _ = try openFirstPhoto(server: server)
+        let area = Rect(x: 1, y: 1, width: terminal.size.width - 2, height: terminal.size.height - 1 - 1 - 5 - 1)
+        let frame = try XCTUnwrap(terminal.frame { buffer in
+            buffer.text.contains("1 of 21") && RuntimeTests.isPicture(buffer[area.x + area.width / 2, area.y + area.height / 2])
+        })
+        // Fitted keeping its aspect: the picture is as tall as the area (the fixtures are 4:3 or 3:4).
+        let column = area.x + area.width / 2
+        XCTAssertTrue(RuntimeTests.isPicture(frame[column, area.y]) || RuntimeTests.isPicture(frame[column, area.y + 1]))
+    }
+
+    func testPlaceholdersMoveOnlyWhileSomethingDownloads() throws {
+        let server = try PhotoServer()
+        server.holdImages(from: 0)
+        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: "good-key")
+        var mark = terminal.frameCount
+        terminal.press(.char("p"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
+        mark = terminal.frameCount
+        terminal.press(.enter)
+        let waiting = try XCTUnwrap(terminal.frame(after: mark, showing: "Downloading 0/21", " downloading"))
+        // A tick's worth of time later the spinner has moved on.
+        mark = terminal.frameCount
+        clock.advance(by: 0.2)
+        terminal.press(.char("Z"))  // bound to nothing: only the loop going round
+        let later = try XCTUnwrap(terminal.frame(after: mark) { $0.text.contains(" downloading") })
+        XCTAssertNotEqual(later.text, waiting.text, "the placeholder moved")
+
+        // Once every photo is in, time passing draws nothing.
+        server.set(.holdImages, false)
+        XCTAssertNotNil(terminal.frame(showing: " 21 photos"))
+        terminal.press(.char("Z"))
+        terminal.waitUntilEventsAreTaken()
+        XCTAssertNotNil(waitFor { terminal.lastFrame.map { $0.text.contains(" 21 photos") && !$0.text.contains(" downloading") } == true ? true : nil })
+        let settled = terminal.frameCount
+        clock.advance(by: 5)
+        terminal.press(.char("Z"))
+        terminal.waitUntilEventsAreTaken()
+        terminal.press(.right)
+        XCTAssertNotNil(terminal.frame(after: settled) { _ in true })
+        terminal.waitUntilEventsAreTaken()
+        XCTAssertEqual(terminal.frameCount, settled + 1, "only the key's frame: nothing animates")
+    }
+
+    /// Polls `probe` until it gives a value (the work it waits for runs on other threads).
+    func waitFor<T>(_ probe: () -> T?) -> T? {
+        let giveUp = Date().addingTimeInterval(TestTerminal.hangLimit)
+        while Date() < giveUp {
+            if let value = probe() { return value }
+            terminal.nudge()
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return nil
+    }
+}
