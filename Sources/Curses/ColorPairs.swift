@@ -148,11 +148,13 @@ struct ColorPairs {
             freeNumbers.append(n)
         }
         styleCache.removeAll(keepingCapacity: true)
-        var candidates: [(key: ColorKey, pair: Int32)] = [(.defaults, 0)]
+        var candidates: [(key: ColorKey, pair: Int32)] = []
         for key in exact {
             if numbers[key] == nil { claim(next(), for: key) }
             candidates.append((key, numbers[key] ?? 0))
         }
+        // Last, so that on a tie a colour is drawn with colours rather than the defaults.
+        candidates.append((.defaults, 0))
         let palette = candidates.map { (rgb(of: $0.key.fg), rgb(of: $0.key.bg), $0.pair) }
         for key in ranked.dropFirst(capacity) {
             let fg = rgb(of: key.fg), bg = rgb(of: key.bg)

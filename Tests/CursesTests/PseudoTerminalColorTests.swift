@@ -170,4 +170,37 @@ final class PseudoTerminalColorTests: XCTestCase {
         XCTAssertEqual(inUse, [12_000, 24_000, 36_000, 48_000, 54_000, 60_000, 12_000])
         report(found)
     }
+
+    func testTextKeepsItsColoursOnA64PairTerminal() throws {
+        // TERM=screen: 8 colours, 64 pairs; the picture shows 77 combinations, the text 4 more.
+        let ansi: [Color] = [.rgb(0, 0, 0), .rgb(205, 0, 0), .rgb(0, 205, 0), .rgb(205, 205, 0),
+                             .rgb(0, 0, 205), .rgb(205, 0, 205), .rgb(0, 205, 205), .rgb(229, 229, 229), .default]
+        let status = Style(fg: ansi[0], bg: ansi[7]), dialog = Style(fg: ansi[7], bg: ansi[4])
+        let title = Style(fg: ansi[3], bg: ansi[4], attributes: .bold), button = Style(fg: ansi[4], bg: ansi[3])
+        let texts = [status, dialog, title, button]
+        let combinations = (0..<81).map { Style(fg: ansi[$0 / 9], bg: ansi[$0 % 9]) }.filter { style in
+            !texts.contains { $0.fg == style.fg && $0.bg == style.bg }
+        }
+        var frame = CellBuffer(width: 80, height: 24)
+        for y in 0..<22 { for x in 0..<80 { frame[x, y] = Cell("▄", style: combinations[(y * 80 + x) % combinations.count]) } }
+        frame.fill(x: 0, y: 23, width: 80, height: 1, with: Cell(" ", style: status))
+        for (i, c) in "12 photos".unicodeScalars.enumerated() { frame[i, 23] = Cell(c, style: status) }
+        for (i, c) in "Remove this pin?".unicodeScalars.enumerated() { frame[2 + i, 22] = Cell(c, style: dialog) }
+        for (i, c) in "Pin".unicodeScalars.enumerated() { frame[30 + i, 22] = Cell(c, style: title) }
+        for (i, c) in "OK".unicodeScalars.enumerated() { frame[40 + i, 22] = Cell(c, style: button) }
+        var found: [Mismatch] = []
+        var defaultPairs = 0
+        try withTerminal(term: "screen", width: 80, height: 24) { terminal in
+            guard terminal.capabilities.colors == .eight, terminal.colorPairs.capacity == 63 else {
+                throw XCTSkip("screen gave \(terminal.capabilities.colors), \(terminal.colorPairs.capacity) pairs")
+            }
+            terminal.draw(frame)
+            XCTAssertTrue(terminal.colorPairs.approximating)
+            let wrong = mismatches(terminal, frame, number: 0)
+            found = wrong.filter { texts.contains(frame[$0.x, $0.y].style) }
+            defaultPairs = wrong.filter { $0.shown == .defaults && $0.expected.fg != -1 && $0.expected.bg != -1 }.count
+        }
+        report(found)
+        XCTAssertEqual(defaultPairs, 0, "no coloured cell falls back to the default pair")
+    }
 }
