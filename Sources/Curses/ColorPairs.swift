@@ -70,8 +70,8 @@ struct ColorPairs {
     }
 
     /// What to write for a frame: the runs and each run's pair. Usually the
-    /// runs that changed (`changes`); when the frame has more colours than
-    /// there are pairs, every cell of `frame`.
+    /// runs that changed (`changes`); every cell of `frame` when it has more
+    /// colours than there are pairs, or the frame before it had.
     mutating func plan(_ frame: CellBuffer, changes: [CellRun]) -> (runs: [CellRun], pairs: [Int32]) {
         var frameColors: [ColorKey: FrameColor]?
         if !approximating {
