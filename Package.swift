@@ -85,7 +85,7 @@ let package = Package(
         ], path: "Sources/Bench"),
 
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "CursesTests", dependencies: ["Curses", "Terminal"]),
+        .testTarget(name: "CursesTests", dependencies: ["Curses", "Terminal", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "TestSupport"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "TestSupport"]),
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "WorldMap", "TestSupport"]),

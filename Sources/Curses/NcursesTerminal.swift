@@ -21,7 +21,6 @@ public final class NcursesTerminal {
     private var screenGarbled = false
     private var lastReportedSize: (width: Int, height: Int)
     var colorPairs: ColorPairs
-    var styleCache: [Style: (attributes: attr_t, pair: Int32)] = [:]
     var cellScratch: [cchar_t] = []
     var keyMap: KeyMap
     var mouseButtonDown = false
@@ -82,8 +81,11 @@ public final class NcursesTerminal {
             }
         }
         capabilities = TerminalCapabilities(unicode: unicode, colors: depth)
-        colorPairs = ColorPairs(capacity: depth == .none ? 0 : Int(COLOR_PAIRS) - 1,
-                                hasDefaultColors: defaultColors)
+        let defaultFG = defaultColors ? -1 : 7, defaultBG = defaultColors ? -1 : 0
+        colorPairs = ColorPairs(capacity: Int(COLOR_PAIRS) - 1, depth: depth) { pair, fg, bg in
+            // Without default-colour support, -1 is not a colour: use white on black.
+            _ = init_extended_pair(pair, Int32(fg == -1 ? defaultFG : fg), Int32(bg == -1 ? defaultBG : bg))
+        }
         keyMap = KeyMap()
         lastReportedSize = (0, 0)
         lastReportedSize = size
@@ -125,14 +127,8 @@ public final class NcursesTerminal {
             if screenGarbled { clearok(stdscr, true) }
             screenGarbled = false
         }
-        if !write(buffer.changes(from: lastDrawn), allowRecycling: false) {
-            // Out of colour pairs: start over with fresh ones and a full repaint.
-            colorPairs.reset()
-            styleCache.removeAll(keepingCapacity: true)
-            erase()
-            clearok(stdscr, true)
-            _ = write(buffer.changes(from: nil), allowRecycling: true)
-        }
+        let (runs, pairs) = colorPairs.plan(buffer, changes: buffer.changes(from: lastDrawn))
+        write(runs, pairs)
         refresh()
         lastDrawn = buffer
     }
@@ -148,12 +144,12 @@ public final class NcursesTerminal {
     /// thread. Other threads use `waker.wake()`.
     public func wake() { waker.wake() }
 
-    /// Writes runs into ncurses' screen; false when colour pairs ran out.
-    private func write(_ runs: [CellRun], allowRecycling: Bool) -> Bool {
+    /// Writes runs into ncurses' screen, each in its colour pair.
+    private func write(_ runs: [CellRun], _ pairs: [Int32]) {
         let rows = Int(getmaxy(stdscr)), cols = Int(getmaxx(stdscr))
-        for run in runs where run.y < rows && run.x < cols {
+        for (run, pair) in zip(runs, pairs) where run.y < rows && run.x < cols {
             let count = min(run.symbols.count, cols - run.x)
-            guard let (attrs, pair) = look(run.style, allowRecycling: allowRecycling) else { return false }
+            let attrs = attributes(run.style.attributes)
             if cellScratch.count < count { cellScratch = Array(repeating: cchar_t(), count: count) }
             for i in 0..<count {
                 let symbol = printable(run.symbols[i])
@@ -161,7 +157,6 @@ public final class NcursesTerminal {
             }
             _ = mvadd_wchnstr(Int32(run.y), Int32(run.x), cellScratch, Int32(count))
         }
-        return true
     }
 
     /// A scalar the terminal can show in one cell.
@@ -173,19 +168,14 @@ public final class NcursesTerminal {
         return vt_wcwidth(wchar_t(bitPattern: safe.value)) == 1 ? safe : "\u{FFFD}"
     }
 
-    /// The ncurses attributes and colour pair for a style.
-    private func look(_ style: Style, allowRecycling: Bool) -> (attr_t, Int32)? {
-        if let cached = styleCache[style] { return cached }
+    /// The ncurses attributes of a style.
+    private func attributes(_ attributes: Attributes) -> attr_t {
         var attrs: attr_t = 0
-        if style.attributes.contains(.bold) { attrs |= vt_attr_bold() }
-        if style.attributes.contains(.dim) { attrs |= vt_attr_dim() }
-        if style.attributes.contains(.reverse) { attrs |= vt_attr_reverse() }
-        if style.attributes.contains(.underline) { attrs |= vt_attr_underline() }
-        let fg = quantize(style.fg, to: capabilities.colors).colorNumber
-        let bg = quantize(style.bg, to: capabilities.colors).colorNumber
-        guard let pair = colorPairs.pair(fg: fg, bg: bg, recycle: allowRecycling) else { return nil }
-        styleCache[style] = (attrs, pair)
-        return (attrs, pair)
+        if attributes.contains(.bold) { attrs |= vt_attr_bold() }
+        if attributes.contains(.dim) { attrs |= vt_attr_dim() }
+        if attributes.contains(.reverse) { attrs |= vt_attr_reverse() }
+        if attributes.contains(.underline) { attrs |= vt_attr_underline() }
+        return attrs
     }
 
     // Called by the input side.
@@ -207,41 +197,6 @@ public final class NcursesTerminal {
         guard now != lastReportedSize else { return nil }
         lastReportedSize = now
         return .resize(width: now.width, height: now.height)
-    }
-}
-
-/// Colour pairs numbered by us (1 …), cached by (foreground, background).
-struct ColorPairs {
-    private let capacity: Int
-    private let hasDefaultColors: Bool
-    private var pairs: [Int: Int32] = [:]
-    private var next: Int32 = 1
-
-    init(capacity: Int, hasDefaultColors: Bool) {
-        self.capacity = max(0, capacity)
-        self.hasDefaultColors = hasDefaultColors
-    }
-
-    /// The pair for these colour numbers (-1 = default); nil when all pairs
-    /// are in use, unless `recycle`, which then answers the default pair.
-    mutating func pair(fg: Int, bg: Int, recycle: Bool) -> Int32? {
-        if fg == -1 && bg == -1 { return 0 }
-        guard capacity > 0 else { return 0 }
-        let key = fg << 32 | (bg & 0xFFFF_FFFF)
-        if let pair = pairs[key] { return pair }
-        guard Int(next) <= capacity else { return recycle ? 0 : nil }
-        // Without default-colour support, -1 is not a colour: use white on black.
-        let f = Int32(fg == -1 && !hasDefaultColors ? 7 : fg)
-        let b = Int32(bg == -1 && !hasDefaultColors ? 0 : bg)
-        guard init_extended_pair(next, f, b) == OK else { return 0 }
-        pairs[key] = next
-        next += 1
-        return next - 1
-    }
-
-    mutating func reset() {
-        pairs.removeAll(keepingCapacity: true)
-        next = 1
     }
 }
 
