@@ -49,10 +49,7 @@ public struct InlineImageEncoder: Sendable {
               image.pixels.count == image.width * image.height * 3,
               let canvas = makeCanvas(box: box) else { return [] }
         defer { chafa_canvas_unref(canvas) }
-        image.pixels.withUnsafeBufferPointer { pixels in
-            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGB8, pixels.baseAddress,
-                                         Int32(image.width), Int32(image.height), Int32(image.width * 3))
-        }
+        image.draw(on: canvas)
         // The fallback terminal description holds every protocol's sequences; the canvas picks by its pixel mode.
         guard let termInfo = chafa_term_db_get_fallback_info(chafa_term_db_get_default()) else { return [] }
         defer { chafa_term_info_unref(termInfo) }
