@@ -80,7 +80,7 @@ public struct InlinePictureTracker: Sendable {
     /// Shows `picture` (nil: none), given what is shown now.
     public mutating func show(_ picture: InlinePicture?) -> Update {
         guard let imageProtocol else { return Update() }
-        if picture == shown { return Update() }
+        if picture == shown && !staleKittyPictures { return Update() }
         var update = Update()
         if imageProtocol == .kitty {
             if shown != nil || staleKittyPictures { update.clear = imageProtocol.clearSequence }
