@@ -25,6 +25,10 @@ public final class NcursesTerminal {
     var cellScratch: [cchar_t] = []
     var keyMap: KeyMap
     var mouseButtonDown = false
+    /// The inline picture on the screen (NcursesTerminal+Inline.swift).
+    var inlinePictures = InlinePictureTracker(protocol: nil)
+    /// Until when (monotonic ms) a late answer to the start-up query is dropped from the input; 0: none.
+    var lateDeviceAttributesUntil = 0
 
     public init() throws {
         guard !cursesActive else { throw TerminalError.alreadyActive }
@@ -87,6 +91,8 @@ public final class NcursesTerminal {
         keyMap = KeyMap()
         lastReportedSize = (0, 0)
         lastReportedSize = size
+        capabilities.inlineImages = inlineProtocolAtStart()
+        inlinePictures = InlinePictureTracker(protocol: capabilities.inlineImages)
         erase()
         refresh()
     }
@@ -122,15 +128,18 @@ public final class NcursesTerminal {
         if lastDrawn == nil {
             erase()
             // After a resize the terminal's picture is unknown: repaint it whole.
-            if screenGarbled { clearok(stdscr, true) }
+            if screenGarbled { clearok(stdscr, true); inlinePictures.forget() }
             screenGarbled = false
         }
-        if !write(buffer.changes(from: lastDrawn), allowRecycling: false) {
+        let runs = buffer.changes(from: lastDrawn)
+        inlinePictures.noteWritten(runs)
+        if !write(runs, allowRecycling: false) {
             // Out of colour pairs: start over with fresh ones and a full repaint.
             colorPairs.reset()
             styleCache.removeAll(keepingCapacity: true)
             erase()
             clearok(stdscr, true)
+            inlinePictures.forget()
             _ = write(buffer.changes(from: nil), allowRecycling: true)
         }
         refresh()
