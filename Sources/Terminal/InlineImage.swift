@@ -72,6 +72,9 @@ public struct InlinePictureTracker: Sendable {
     public private(set) var shown: InlinePicture?
     /// kitty pictures outlive a repaint of the cells: after one, clear before drawing again.
     private var staleKittyPictures = false
+    /// Rows of a sixel or iTerm2 picture that cells were written over: the
+    /// rest of its pixels are still there until those rows are sent again.
+    private var damagedRows: Range<Int>?
 
     public init(protocol imageProtocol: InlineProtocol?) {
         self.imageProtocol = imageProtocol
@@ -80,14 +83,15 @@ public struct InlinePictureTracker: Sendable {
     /// Shows `picture` (nil: none), given what is shown now.
     public mutating func show(_ picture: InlinePicture?) -> Update {
         guard let imageProtocol else { return Update() }
-        if picture == shown && !staleKittyPictures { return Update() }
+        if picture == shown && !staleKittyPictures && damagedRows == nil { return Update() }
         var update = Update()
         if imageProtocol == .kitty {
             if shown != nil || staleKittyPictures { update.clear = imageProtocol.clearSequence }
-        } else if let old = shown, old.rows > 0 {
-            update.repaintRows = old.y..<(old.y + old.rows)
+        } else {
+            update.repaintRows = Self.union(damagedRows, shown.flatMap(Self.rows))
         }
         staleKittyPictures = false
+        damagedRows = nil
         shown = picture
         if let picture, picture.columns > 0, picture.rows > 0, !picture.sequence.isEmpty {
             update.draw = Self.placed(picture)
@@ -95,22 +99,37 @@ public struct InlinePictureTracker: Sendable {
         return update
     }
 
-    /// The screen was repainted whole (resize, garbled screen, new colour
-    /// pairs): the picture is gone from the cells and must be drawn again.
+    /// The screen was cleared and repainted whole (resize, garbled screen,
+    /// new colour pairs): the picture is gone and must be drawn again.
     public mutating func forget() {
         if shown != nil && imageProtocol == .kitty { staleKittyPictures = true }
+        damagedRows = nil
         shown = nil
     }
 
     /// Cells were written: where they cross a sixel or iTerm2 picture they
-    /// replaced its pixels, so it must be drawn again. kitty pictures float over the cells.
+    /// replaced part of its pixels, so its rows are sent again and it is drawn
+    /// again (or taken away) at the next `show`. kitty pictures float over the cells.
     public mutating func noteWritten(_ runs: [CellRun]) {
         guard let shown, imageProtocol != .kitty else { return }
         let area = shown.area
         let crosses = runs.contains { run in
             run.y >= area.y && run.y < area.bottom && run.x < area.right && run.x + run.symbols.count > area.x
         }
-        if crosses { forget() }
+        if crosses {
+            damagedRows = Self.union(damagedRows, Self.rows(of: shown))
+            self.shown = nil
+        }
+    }
+
+    private static func rows(of picture: InlinePicture) -> Range<Int>? {
+        picture.rows > 0 ? picture.y..<(picture.y + picture.rows) : nil
+    }
+
+    private static func union(_ a: Range<Int>?, _ b: Range<Int>?) -> Range<Int>? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
     }
 
     /// The picture's bytes wrapped in cursor save, a move to its corner (1-based) and cursor restore:

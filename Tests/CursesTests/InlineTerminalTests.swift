@@ -33,6 +33,23 @@ final class InlineTerminalTests: XCTestCase {
         XCTAssertTrue(repeated.hasSuffix(kittyClear))
     }
 
+    func testASixelPictureTakenAwayHasItsRowsSentAgain() throws {
+        var removal: [UInt8] = []
+        try withTerminal(["VTOURIST_IMAGES": "sixel"]) { terminal, pty in
+            var frame = CellBuffer(width: terminal.size.width, height: terminal.size.height)
+            for (i, scalar) in "under the picture".unicodeScalars.enumerated() { frame[2 + i, 4] = Cell(scalar) }
+            terminal.draw(frame)
+            terminal.showInline(picture)
+            _ = pty.take(until: Array("\u{1B}8".utf8))
+            terminal.showInline(nil)
+            terminal.showInline(picture)
+            removal = pty.take(until: Array("\u{1B}8".utf8))
+        }
+        let text = String(decoding: removal, as: UTF8.self)
+        XCTAssertTrue(text.contains("under the picture"), "row 5 sent again: \(show(removal))")
+        XCTAssertTrue(removal.contains(picture.sequence), "then drawn anew")
+    }
+
     func testTheTerminalIsAskedAndKeysTypedMeanwhileAreKept() throws {
         var detected: InlineProtocol?, first: Event?, second: Event?
         try withTerminal(["TERM": "xterm-256color"], answer: Array("j\u{1B}[?62;1;4;6c".utf8)) { terminal, _ in

@@ -56,6 +56,7 @@ final class InlinePictureTrackerTests: XCTestCase {
     func testAFullRepaintDrawsThePictureAgain() {
         var sixel = InlinePictureTracker(protocol: .sixel)
         _ = sixel.show(photo)
+        sixel.noteWritten([CellRun(x: 3, y: 4, style: Style(), symbols: ["a"])])
         sixel.forget()
         // The repaint covered the old pixels already: only draw.
         XCTAssertEqual(sixel.show(photo), .init(draw: drawn(photo)))
@@ -79,7 +80,15 @@ final class InlinePictureTrackerTests: XCTestCase {
                            CellRun(x: 0, y: 10, style: style, symbols: ["a", "b", "c"])])
         XCTAssertTrue(sixel.show(photo).isEmpty, "nothing crossed it")
         sixel.noteWritten([CellRun(x: 0, y: 18, style: style, symbols: ["a", "b", "c", "d"])])
-        XCTAssertEqual(sixel.show(photo), .init(draw: drawn(photo)), "the run reached column 3 of row 18")
+        // The run reached column 3 of row 18: the rest of the old pixels go, then the picture comes back.
+        XCTAssertEqual(sixel.show(photo), .init(repaintRows: 4..<19, draw: drawn(photo)))
+        XCTAssertTrue(sixel.show(photo).isEmpty)
+
+        // Leaving the photo: the next screen's cells cross the picture, but unchanged cells
+        // (blank on both screens) are not sent, so the picture's rows must still be sent again.
+        sixel.noteWritten([CellRun(x: 3, y: 4, style: style, symbols: Array("Album".unicodeScalars))])
+        XCTAssertEqual(sixel.show(nil), .init(repaintRows: 4..<19))
+        XCTAssertTrue(sixel.show(nil).isEmpty)
 
         var kitty = InlinePictureTracker(protocol: .kitty)
         _ = kitty.show(photo)
