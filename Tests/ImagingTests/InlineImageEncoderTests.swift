@@ -7,7 +7,7 @@ import XCTest
 /// well formed, the declared size the fitted pixel size, the payload that picture.
 final class InlineImageEncoderTests: XCTestCase {
     /// 160 × 120 (4:3) in quadrants: red | green over blue | white.
-    private let quadrants = InlineImageEncoderTests.image(width: 160, height: 120) { x, y in
+    private let quadrants = RGBImage.painted(width: 160, height: 120) { x, y in
         switch (x < 80, y < 60) {
         case (true, true): return (255, 0, 0)
         case (false, true): return (0, 255, 0)
@@ -121,7 +121,7 @@ final class InlineImageEncoderTests: XCTestCase {
 
     func testSixelHeightIsCutToWholeBands() throws {
         // A square picture takes 40 × 20 cells: 400 × 400 pixels, 396 in whole bands.
-        let square = Self.image(width: 90, height: 90) { x, _ in x < 45 ? (200, 30, 30) : (30, 30, 200) }
+        let square = RGBImage.painted(width: 90, height: 90) { x, _ in x < 45 ? (200, 30, 30) : (30, 30, 200) }
         let image = try decodeSixel(InlineImageEncoder(protocol: .sixel).encode(square, columns: 40, rows: 20))
         XCTAssertEqual(image.declaredWidth, 400)
         XCTAssertEqual(image.declaredHeight, 396)
@@ -160,19 +160,5 @@ final class InlineImageEncoderTests: XCTestCase {
         XCTAssertEqual(InlineImageEncoder.clearSequence(for: .kitty), Array("\u{1B}_Ga=d\u{1B}\\".utf8))
         XCTAssertEqual(InlineImageEncoder.clearSequence(for: .sixel), [])
         XCTAssertEqual(InlineImageEncoder.clearSequence(for: .iterm2), [])
-    }
-
-    private static func image(width: Int, height: Int, _ colour: (Int, Int) -> (UInt8, UInt8, UInt8)) -> RGBImage {
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let (r, g, b) = colour(x, y)
-                let i = (y * width + x) * 3
-                pixels[i] = r
-                pixels[i + 1] = g
-                pixels[i + 2] = b
-            }
-        }
-        return RGBImage(width: width, height: height, pixels: pixels)
     }
 }
