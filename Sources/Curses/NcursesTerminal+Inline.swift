@@ -28,6 +28,18 @@ extension NcursesTerminal {
         if !update.draw.isEmpty { writeOutOfBand(update.draw) }
     }
 
+    /// The pixels of one cell, where the terminal reports its window's pixel
+    /// size (xterm, kitty, foot, WezTerm do; many do not): what a sixel
+    /// picture should be encoded for, since sixel pictures are pixel-exact.
+    public var cellPixelSize: (width: Int, height: Int)? {
+        guard cursesActive else { return nil }
+        var width: Int32 = 0, height: Int32 = 0
+        let (columns, rows) = size
+        guard vt_window_pixels(STDOUT_FILENO, &width, &height) == 0, columns > 0, rows > 0,
+              width >= columns, height >= rows else { return nil }
+        return (Int(width) / columns, Int(height) / rows)
+    }
+
     /// Bytes for the terminal itself, after what ncurses has buffered.
     func writeOutOfBand(_ bytes: [UInt8]) {
         fflush(vt_stdout())

@@ -12,7 +12,7 @@ public enum InlineProtocol: String, Sendable, CaseIterable {
     /// are pixels in the cells themselves).
     public var clearSequence: [UInt8] {
         switch self {
-        case .kitty: return Array("\u{1B}_Ga=d\u{1B}\\".utf8)
+        case .kitty: return Array("\u{1B}_Ga=d,d=A\u{1B}\\".utf8)
         case .iterm2, .sixel: return []
         }
     }

@@ -10,12 +10,14 @@ import XCTest
 final class InlineTerminalTests: XCTestCase {
     private let picture = InlinePicture(key: "1@4x2", x: 5, y: 3, columns: 4, rows: 2,
                                         sequence: Array("\u{1B}_Ga=T,f=24,s=1,v=1;AAAA\u{1B}\\".utf8))
-    private let kittyClear = Array("\u{1B}_Ga=d\u{1B}\\".utf8)
+    private let kittyClear = Array("\u{1B}_Ga=d,d=A\u{1B}\\".utf8)
 
     func testPictureIsWrittenOnceAtItsPlaceAndClearedWhenTakenAway() throws {
         var placed: [UInt8] = [], repeated: [UInt8] = [], detected: InlineProtocol?
+        var cellSize: (width: Int, height: Int)? = (0, 0)
         try withTerminal(["VTOURIST_IMAGES": "kitty"]) { terminal, pty in
             detected = terminal.capabilities.inlineImages
+            cellSize = terminal.cellPixelSize
             let blank = CellBuffer(width: terminal.size.width, height: terminal.size.height)
             terminal.draw(blank)
             terminal.showInline(picture)
@@ -27,6 +29,7 @@ final class InlineTerminalTests: XCTestCase {
             repeated = pty.take(until: kittyClear)
         }
         XCTAssertEqual(detected, .kitty)
+        XCTAssertNil(cellSize, "a pty reports no pixels")
         let expected = Array("\u{1B}7\u{1B}[4;6H".utf8) + picture.sequence + Array("\u{1B}8".utf8)
         XCTAssertTrue(placed.contains(expected), "cursor to row 4, column 6, the picture, cursor back: \(show(placed))")
         XCTAssertFalse(repeated.contains(picture.sequence), "the same picture again: \(show(repeated))")

@@ -157,7 +157,7 @@ final class InlineImageEncoderTests: XCTestCase {
     }
 
     func testClearSequenceOnlyForKitty() {
-        XCTAssertEqual(InlineImageEncoder.clearSequence(for: .kitty), Array("\u{1B}_Ga=d\u{1B}\\".utf8))
+        XCTAssertEqual(InlineImageEncoder.clearSequence(for: .kitty), Array("\u{1B}_Ga=d,d=A\u{1B}\\".utf8))
         XCTAssertEqual(InlineImageEncoder.clearSequence(for: .sixel), [])
         XCTAssertEqual(InlineImageEncoder.clearSequence(for: .iterm2), [])
     }

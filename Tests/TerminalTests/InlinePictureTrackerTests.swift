@@ -4,7 +4,7 @@ import XCTest
 final class InlinePictureTrackerTests: XCTestCase {
     private let photo = InlinePicture(key: "7@40x15", x: 3, y: 4, columns: 40, rows: 15, sequence: Array("PIC7".utf8))
     private let other = InlinePicture(key: "8@40x15", x: 3, y: 6, columns: 40, rows: 10, sequence: Array("PIC8".utf8))
-    private let kittyClear = Array("\u{1B}_Ga=d\u{1B}\\".utf8)
+    private let kittyClear = Array("\u{1B}_Ga=d,d=A\u{1B}\\".utf8)
 
     /// The bytes that draw `picture`: cursor saved, moved to its corner (1-based), restored after.
     private func drawn(_ picture: InlinePicture) -> [UInt8] {
