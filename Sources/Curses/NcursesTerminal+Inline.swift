@@ -13,7 +13,10 @@ extension NcursesTerminal {
     /// the cells under it are written again). Does nothing without a protocol.
     public func showInline(_ picture: InlinePicture?) {
         guard cursesActive, capabilities.inlineImages != nil else { return }
-        let update = inlinePictures.show(picture)
+        // A picture reaching past the screen's edge would scroll it (sixel) or wrap: none then.
+        let (columns, rows) = size
+        let fits = picture.map { $0.x >= 0 && $0.y >= 0 && $0.x + $0.columns <= columns && $0.y + $0.rows <= rows }
+        let update = inlinePictures.show(fits ?? true ? picture : nil)
         if update.isEmpty { return }
         if !update.clear.isEmpty { writeOutOfBand(update.clear) }
         if let rows = update.repaintRows {
@@ -26,6 +29,13 @@ extension NcursesTerminal {
             }
         }
         if !update.draw.isEmpty { writeOutOfBand(update.draw) }
+    }
+
+    /// kitty keeps pictures apart from the cells: take ours away before the
+    /// terminal is given back. (Sixel and iTerm2 pictures go with the screen.)
+    func removeInlineBeforeExit() {
+        guard cursesActive, capabilities.inlineImages == .kitty, inlinePictures.shown != nil else { return }
+        writeOutOfBand(InlineProtocol.kitty.clearSequence)
     }
 
     /// The pixels of one cell, where the terminal reports its window's pixel

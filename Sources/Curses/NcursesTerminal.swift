@@ -109,6 +109,7 @@ public final class NcursesTerminal {
     /// original signal handlers. Safe to call more than once.
     public func shutdown() {
         guard let screen else { return }
+        removeInlineBeforeExit()
         self.screen = nil
         if cursesActive {
             cursesActive = false

@@ -53,6 +53,23 @@ final class InlineTerminalTests: XCTestCase {
         XCTAssertTrue(removal.contains(picture.sequence), "then drawn anew")
     }
 
+    func testAPictureOffTheScreenIsNotDrawnAndKittyPicturesGoAtExit() throws {
+        var offScreen: [UInt8] = [], atExit: [UInt8] = []
+        try withTerminal(["VTOURIST_IMAGES": "kitty"]) { terminal, pty in
+            terminal.draw(CellBuffer(width: terminal.size.width, height: terminal.size.height))
+            var tooLow = picture
+            tooLow.y = terminal.size.height - 1   // two rows from the last row down
+            terminal.showInline(tooLow)
+            terminal.showInline(picture)
+            offScreen = pty.take(until: Array("\u{1B}8".utf8))
+            terminal.shutdown()
+            atExit = pty.take(until: kittyClear)
+        }
+        XCTAssertTrue(offScreen.contains(picture.sequence), "the picture that fits is drawn")
+        XCTAssertFalse(String(decoding: offScreen, as: UTF8.self).contains("\u{1B}[24;6H"), show(offScreen))
+        XCTAssertTrue(atExit.hasSuffix(kittyClear), "the picture deleted before the terminal is given back")
+    }
+
     func testTheTerminalIsAskedAndKeysTypedMeanwhileAreKept() throws {
         var detected: InlineProtocol?, first: Event?, second: Event?
         try withTerminal(["TERM": "xterm-256color"], answer: Array("j\u{1B}[?62;1;4;6c".utf8)) { terminal, _ in
