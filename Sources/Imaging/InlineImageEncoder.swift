@@ -42,7 +42,11 @@ public struct InlineImageEncoder: Sendable {
     /// The escape sequence that draws `image` fitted into `columns` × `rows`
     /// cells from the cursor; empty for an empty picture or box.
     public func encode(_ image: RGBImage, columns: Int, rows: Int) -> [UInt8] {
-        let box = box(imageWidth: image.width, imageHeight: image.height, columns: columns, rows: rows)
+        encode(image, box: box(imageWidth: image.width, imageHeight: image.height, columns: columns, rows: rows))
+    }
+
+    /// The picture stretched to exactly `box` (fitting it again could round to another box).
+    private func encode(_ image: RGBImage, box: (columns: Int, rows: Int)) -> [UInt8] {
         // chafa takes sizes as 32-bit ints; keep the pixel canvas within what a terminal can take.
         guard box.columns > 0, box.rows > 0, box.columns * cellWidth <= 16_384, box.rows * cellHeight <= 16_384,
               image.width <= Int(Int32.max) / 3, image.height <= Int(Int32.max),
@@ -65,7 +69,7 @@ public struct InlineImageEncoder: Sendable {
     /// `PictureRenderer.render` centres cells, ready for the backend. Nil when nothing fits.
     public func picture(_ image: RGBImage, key: String, in area: Rect) -> InlinePicture? {
         let box = box(imageWidth: image.width, imageHeight: image.height, columns: area.width, rows: area.height)
-        let sequence = encode(image, columns: box.columns, rows: box.rows)
+        let sequence = encode(image, box: box)
         guard !sequence.isEmpty else { return nil }
         return InlinePicture(key: key, x: area.x + (area.width - box.columns) / 2,
                              y: area.y + (area.height - box.rows) / 2,

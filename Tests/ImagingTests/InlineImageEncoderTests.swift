@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Imaging
+import Synchronization
 import Terminal
 import XCTest
 
@@ -153,6 +155,21 @@ final class InlineImageEncoderTests: XCTestCase {
             XCTAssertEqual(picture.width, size.width, "\(proto)")
             XCTAssertEqual(picture.height, size.height, "\(proto)")
             assertLandmarks(picture, tolerance: 24)
+        }
+    }
+
+    func testEncodersMayRunOnManyThreadsAtOnce() {
+        let encoders = InlineProtocol.allCases.map { InlineImageEncoder(protocol: $0) }
+        let quadrants = self.quadrants
+        let alone = encoders.map { $0.encode(quadrants, columns: 20, rows: 10) }
+        let results = Mutex<[[UInt8]?]>(Array(repeating: nil, count: 24))
+        DispatchQueue.concurrentPerform(iterations: 24) { i in
+            let bytes = encoders[i % encoders.count].encode(quadrants, columns: 20, rows: 10)
+            results.withLock { $0[i] = bytes }
+        }
+        let together = results.withLock { $0 }
+        for i in 0..<24 {
+            XCTAssertEqual(together[i], alone[i % encoders.count], "run \(i) (\(encoders[i % encoders.count].imageProtocol))")
         }
     }
 
