@@ -44,6 +44,15 @@ static inline int vt_window_size(int fd, int *rows, int *cols) {
     return 0;
 }
 
+// The window's size in pixels, where the terminal reports it (0 × 0 where it does not).
+static inline int vt_window_pixels(int fd, int *width, int *height) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
+    *width = ws.ws_xpixel;
+    *height = ws.ws_ypixel;
+    return 0;
+}
+
 // One spacing character with attributes and an extended colour pair
 // (pairs above 255 only travel through setcchar's last argument).
 static inline int vt_set_cell(cchar_t *cell, wchar_t ch, attr_t attrs, int pair) {

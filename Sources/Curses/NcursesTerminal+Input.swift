@@ -12,6 +12,7 @@ extension NcursesTerminal {
         guard cursesActive else { return nil }
         let start = monotonicMilliseconds()
         while true {
+            dropLateDeviceAttributes()
             // ncurses may hold bytes it already read; ask it before polling.
             if let event = readPendingInput() { return event }
             var wait = -1
@@ -140,7 +141,7 @@ struct KeyMap {
     func key(for code: Int32) -> Key? { codes[code] }
 }
 
-private func monotonicMilliseconds() -> Int {
+func monotonicMilliseconds() -> Int {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec * 1000 + ts.tv_nsec / 1_000_000

@@ -24,6 +24,10 @@ public final class NcursesTerminal {
     var cellScratch: [cchar_t] = []
     var keyMap: KeyMap
     var mouseButtonDown = false
+    /// The inline picture on the screen (NcursesTerminal+Inline.swift).
+    var inlinePictures = InlinePictureTracker(protocol: nil)
+    /// Until when (monotonic ms) a late answer to the start-up query is dropped from the input; 0: none.
+    var lateDeviceAttributesUntil = 0
 
     public init() throws {
         guard !cursesActive else { throw TerminalError.alreadyActive }
@@ -89,6 +93,8 @@ public final class NcursesTerminal {
         keyMap = KeyMap()
         lastReportedSize = (0, 0)
         lastReportedSize = size
+        capabilities.inlineImages = inlineProtocolAtStart()
+        inlinePictures = InlinePictureTracker(protocol: capabilities.inlineImages)
         erase()
         refresh()
     }
@@ -105,6 +111,7 @@ public final class NcursesTerminal {
     /// original signal handlers. Safe to call more than once.
     public func shutdown() {
         guard let screen else { return }
+        removeInlineBeforeExit()
         self.screen = nil
         if cursesActive {
             cursesActive = false
@@ -124,10 +131,11 @@ public final class NcursesTerminal {
         if lastDrawn == nil {
             erase()
             // After a resize the terminal's picture is unknown: repaint it whole.
-            if screenGarbled { clearok(stdscr, true) }
+            if screenGarbled { clearok(stdscr, true); inlinePictures.forget() }
             screenGarbled = false
         }
         let (runs, pairs) = colorPairs.plan(buffer, changes: buffer.changes(from: lastDrawn))
+        inlinePictures.noteWritten(runs)
         write(runs, pairs)
         refresh()
         lastDrawn = buffer

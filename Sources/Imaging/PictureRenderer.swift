@@ -93,10 +93,7 @@ public struct PictureRenderer: Sendable {
 
         guard let canvas = makeCanvas(columns: box.columns, rows: box.rows) else { return buffer }
         defer { chafa_canvas_unref(canvas) }
-        image.pixels.withUnsafeBufferPointer { pixels in
-            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGB8, pixels.baseAddress,
-                                         Int32(image.width), Int32(image.height), Int32(image.width * 3))
-        }
+        image.draw(on: canvas)
 
         var fg: Int32 = 0, bg: Int32 = 0
         for y in 0..<box.rows {

@@ -40,9 +40,12 @@ public struct TerminalCapabilities: Equatable, Sendable {
     }
     public var unicode: Bool
     public var colors: ColorDepth
+    /// The protocol that shows real pictures, where the terminal has one; nil: pictures are drawn in cells.
+    public var inlineImages: InlineProtocol?
 
-    public init(unicode: Bool, colors: ColorDepth) {
+    public init(unicode: Bool, colors: ColorDepth, inlineImages: InlineProtocol? = nil) {
         self.unicode = unicode
         self.colors = colors
+        self.inlineImages = inlineImages
     }
 }

@@ -13,6 +13,10 @@ public protocol AppTerminal: AnyObject {
     func nextEvent(timeoutMs: Int) -> Event?
     /// Shows a whole frame (the terminal writes only what changed).
     func draw(_ buffer: CellBuffer)
+    /// Shows a real picture over the cells by the terminal's inline image
+    /// protocol (`capabilities.inlineImages`), or none with nil; called after
+    /// every `draw`. Showing the picture already shown writes nothing.
+    func showInline(_ picture: InlinePicture?)
     /// Makes a waiting (or the next) `nextEvent` return nil; callable from any thread.
     var wakeUp: @Sendable () -> Void { get }
     /// Gives the terminal back; safe to call more than once.

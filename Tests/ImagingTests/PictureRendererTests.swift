@@ -32,6 +32,23 @@ final class PictureRendererTests: XCTestCase {
         }
     }
 
+    func testRowsOfAnyLengthAreReadRight() {
+        // 90 pixels make rows of 270 bytes, which chafa 1.12 misreads unless padded to a multiple of 4.
+        for width in [90, 91, 30] {
+            let image = Self.image(width: width, height: width) { x, _ in x < width / 2 ? (220, 20, 20) : (20, 20, 220) }
+            let buffer = PictureRenderer(capabilities: trueColor).render(image, columns: 10, rows: 5)
+            for y in 0..<5 {
+                for x in [0, 1, 3, 6, 8, 9] {
+                    for color in Self.visible(buffer[x, y]) {
+                        guard case .rgb(let r, let g, let b) = color else { return XCTFail("cell \(x),\(y): \(color)") }
+                        XCTAssertLessThan(g, 60, "width \(width), cell \(x),\(y) is \(color)")
+                        XCTAssertTrue(x < 5 ? r > 150 : b > 150, "width \(width), cell \(x),\(y) is \(color)")
+                    }
+                }
+            }
+        }
+    }
+
     func testFourByThreeFitsFortyByFifteenCentredWithBlankRowsAround() {
         let fitted = PictureRenderer.fitted(imageWidth: 400, imageHeight: 300, columns: 40, rows: 40)
         XCTAssertEqual(fitted.columns, 40)
@@ -273,17 +290,7 @@ final class PictureRendererTests: XCTestCase {
     // MARK: Helpers
 
     private static func image(width: Int, height: Int, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> RGBImage {
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let (r, g, b) = color(x, y)
-                let i = (y * width + x) * 3
-                pixels[i] = r
-                pixels[i + 1] = g
-                pixels[i + 2] = b
-            }
-        }
-        return RGBImage(width: width, height: height, pixels: pixels)
+        RGBImage.painted(width: width, height: height, color)
     }
 
     /// Blocks of random colours with gradients between: many pens and many shapes.

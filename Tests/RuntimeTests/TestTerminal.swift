@@ -15,6 +15,7 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
     /// How often the runtime woke the loop (every message posted to it does).
     private var wakeUps = 0
     private var frames: [CellBuffer] = []
+    private var inlinePictures: [InlinePicture?] = []
     private var isShutDown = false
     let capabilities: TerminalCapabilities
 
@@ -57,6 +58,13 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
     func draw(_ buffer: CellBuffer) {
         locked {
             frames.append(buffer)
+            condition.broadcast()
+        }
+    }
+
+    func showInline(_ picture: InlinePicture?) {
+        locked {
+            inlinePictures.append(picture)
             condition.broadcast()
         }
     }
@@ -131,6 +139,9 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
     var frameCount: Int { locked { frames.count } }
 
     var lastFrame: CellBuffer? { locked { frames.last } }
+
+    /// Every `showInline` call so far, in order (nil: the picture was taken away).
+    var inlineShown: [InlinePicture?] { locked { inlinePictures } }
 
     var wasShutDown: Bool { locked { isShutDown } }
 

@@ -1,0 +1,146 @@
+@preconcurrency import CNcursesw
+import Foundation
+import Terminal
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension NcursesTerminal {
+    /// Shows a real picture over the cells (nil: none), by the protocol in
+    /// `capabilities.inlineImages`; call it after every `draw`. The same
+    /// picture is not sent again unless a repaint or cells written over it
+    /// wiped it; a replaced one is removed (kitty: deleted; sixel and iTerm2:
+    /// the cells under it are written again). Does nothing without a protocol.
+    public func showInline(_ picture: InlinePicture?) {
+        guard cursesActive, capabilities.inlineImages != nil else { return }
+        // A picture reaching past the screen's edge would scroll it (sixel) or wrap: none then.
+        let (columns, rows) = size
+        let fits = picture.map { $0.x >= 0 && $0.y >= 0 && $0.x + $0.columns <= columns && $0.y + $0.rows <= rows }
+        let update = inlinePictures.show(fits ?? true ? picture : nil)
+        if update.isEmpty { return }
+        if !update.clear.isEmpty { writeOutOfBand(update.clear) }
+        if let rows = update.repaintRows {
+            let screenRows = Int(getmaxy(stdscr))
+            let first = max(0, rows.lowerBound), last = min(screenRows, rows.upperBound)
+            if first < last {
+                // Makes ncurses forget what it sent to those rows, so it sends every cell again.
+                wredrawln(stdscr, Int32(first), Int32(last - first))
+                refresh()
+            }
+        }
+        if !update.draw.isEmpty { writeOutOfBand(update.draw) }
+    }
+
+    /// kitty keeps pictures apart from the cells: take ours away before the
+    /// terminal is given back. (Sixel and iTerm2 pictures go with the screen.)
+    func removeInlineBeforeExit() {
+        guard cursesActive, capabilities.inlineImages == .kitty, inlinePictures.shown != nil else { return }
+        writeOutOfBand(InlineProtocol.kitty.clearSequence)
+    }
+
+    /// The pixels of one cell, where the terminal reports its window's pixel
+    /// size (xterm, kitty, foot, WezTerm do; many do not): what a sixel
+    /// picture should be encoded for, since sixel pictures are pixel-exact.
+    public var cellPixelSize: (width: Int, height: Int)? {
+        guard cursesActive else { return nil }
+        var width: Int32 = 0, height: Int32 = 0
+        let (columns, rows) = size
+        guard vt_window_pixels(STDOUT_FILENO, &width, &height) == 0, columns > 0, rows > 0,
+              width >= columns, height >= rows else { return nil }
+        return (Int(width) / columns, Int(height) / rows)
+    }
+
+    /// Bytes for the terminal itself, after what ncurses has buffered.
+    func writeOutOfBand(_ bytes: [UInt8]) {
+        fflush(vt_stdout())
+        writeAll(bytes, to: STDOUT_FILENO)
+    }
+
+    /// The inline picture protocol, decided once at start: the environment's
+    /// rules, and where they do not tell, the terminal's answer to the device
+    /// attributes request. Keys typed while waiting are kept.
+    func inlineProtocolAtStart() -> InlineProtocol? {
+        TerminalProbe.inlineProtocol(environment: ProcessInfo.processInfo.environment) { request, timeoutMs in
+            self.writeOutOfBand(request)
+            let (reply, found) = self.readDeviceAttributes(timeoutMs: timeoutMs)
+            // A reply still on its way would arrive as keys: catch it when it comes.
+            if !found { self.lateDeviceAttributesUntil = monotonicMilliseconds() + 3000 }
+            return reply
+        }
+    }
+
+    /// Reads the terminal's input for up to `timeoutMs` ms or until a whole
+    /// device attributes reply is in; everything else read goes back to ncurses.
+    /// With `onlyStartedReply`, stops as soon as what came in does not begin a reply.
+    func readDeviceAttributes(timeoutMs: Int, onlyStartedReply: Bool = false) -> (reply: [UInt8]?, found: Bool) {
+        let deadline = monotonicMilliseconds() + timeoutMs
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while TerminalProbe.deviceAttributes(in: received) == nil {
+            if onlyStartedReply, !received.isEmpty, !Self.mayBeginReply(received) { break }
+            let left = deadline - monotonicMilliseconds()
+            if left <= 0 { break }
+            var fd = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&fd, 1, Int32(left))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0, fd.revents & Int16(POLLIN) != 0 else { break }
+            let count = read(STDIN_FILENO, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        guard let found = TerminalProbe.deviceAttributes(in: received) else {
+            pushBack(received)
+            return (nil, false)
+        }
+        pushBack(Array(received[..<found.range.lowerBound]) + Array(received[found.range.upperBound...]))
+        return (Array(received[found.range]), true)
+    }
+
+    /// Whether the bytes end in the start of a device attributes reply (`ESC [ ?` and digits or `;`).
+    static func mayBeginReply(_ bytes: [UInt8]) -> Bool {
+        guard let escape = bytes.lastIndex(of: 0x1B) else { return false }
+        let tail = bytes[(escape + 1)...]
+        let introducer = Array("[?".utf8)
+        if tail.count <= 2 { return introducer.starts(with: tail) }
+        return tail.starts(with: introducer)
+            && tail.dropFirst(2).allSatisfy { (0x30...0x39).contains($0) || $0 == UInt8(ascii: ";") }
+    }
+
+    /// A late device attributes reply, if one is waiting on the input: read
+    /// and dropped so that it does not turn into keys. Called before ncurses
+    /// reads, for a few seconds after a query went unanswered.
+    func dropLateDeviceAttributes() {
+        guard lateDeviceAttributesUntil > 0 else { return }
+        if monotonicMilliseconds() > lateDeviceAttributesUntil {
+            lateDeviceAttributesUntil = 0
+            return
+        }
+        var fd = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&fd, 1, 0) > 0, fd.revents & Int16(POLLIN) != 0 else { return }
+        if readDeviceAttributes(timeoutMs: 50, onlyStartedReply: true).found { lateDeviceAttributesUntil = 0 }
+    }
+
+    /// Gives bytes back to ncurses' input, first byte first out.
+    private func pushBack(_ bytes: [UInt8]) {
+        // ungetch puts each byte in front of the others.
+        for byte in bytes.reversed() { ungetch(Int32(byte)) }
+    }
+}
+
+private func writeAll(_ bytes: [UInt8], to fd: Int32) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written < 0 {
+            let error = errno
+            if error == EAGAIN {
+                var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, 100)
+            }
+            if error == EINTR || error == EAGAIN { continue }
+            return
+        }
+        offset += written
+    }
+}
