@@ -153,7 +153,9 @@ public struct PictureRenderer: Sendable {
     }
 
     private var excludedTags: [ChafaSymbolTags] {
-        var tags = [CHAFA_SYMBOL_TAG_WIDE, CHAFA_SYMBOL_TAG_LEGACY, CHAFA_SYMBOL_TAG_SEXTANT, CHAFA_SYMBOL_TAG_WEDGE]
+        // Not SEXTANT or WEDGE: chafa also tags the full and the left half block (█ ▌) SEXTANT, and
+        // the Legacy Computing ones go by LEGACY and by their range (makeCanvas).
+        var tags = [CHAFA_SYMBOL_TAG_WIDE, CHAFA_SYMBOL_TAG_LEGACY]
         // With colours, an inverted symbol is just another with fg and bg swapped (as chafa's command does);
         // without them it is the only way to draw the opposite shape.
         if colorMode != .foregroundBackground && symbols != .ascii { tags.append(CHAFA_SYMBOL_TAG_INVERTED) }
