@@ -19,11 +19,8 @@ let package = Package(
             providers: [.apt(["libncursesw5-dev"])]
         ),
 
-        .systemLibrary(
-            name: "CCurl",
-            path: "Sources/CCurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl opened on first use (dlopen), not at start-up: docs/http.md. Needs libcurl4-openssl-dev's headers.
+        .target(name: "CCurl", path: "Sources/CCurl"),
 
         .systemLibrary(
             name: "CTurboJPEG",
