@@ -79,6 +79,13 @@ public struct PictureRenderer: Sendable {
     /// A cell's width over its height.
     static let fontRatio = 0.5
 
+    /// Builds chafa's symbol tables now rather than in the first `render` (once per process,
+    /// about 0.5 ms): for a caller with something else to wait for, such as a decode.
+    public static func loadSymbols() {
+        // The first symbol map makes chafa build its tables.
+        if let map = chafa_symbol_map_new() { chafa_symbol_map_unref(map) }
+    }
+
     /// Exactly `columns` × `rows` cells: the picture fitted inside (see
     /// `fitted`) and centred; every other cell blank with the default style.
     public func render(_ image: RGBImage, columns: Int, rows: Int) -> CellBuffer {

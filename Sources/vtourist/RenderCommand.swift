@@ -55,8 +55,11 @@ struct Render: ParsableCommand {
                 // chafa samples 8×8 pixels a cell: decode at the smallest scale that gives at least that
                 // (the decoder scales down while decoding, which is where the time is saved). Fewer pixels
                 // across, as 4×8 did, cost 0.2–1 dB at vertical edges (docs/imaging.md, Benchmarks).
-                let picture = try JPEGDecoder.decode(data, fitting: fit.columns * 8, fit.rows * 8)
+                let decoding = BackgroundDecode(data, fitting: fit.columns * 8, fit.rows * 8)
+                // Meanwhile: the terminal's capabilities and chafa's tables, which the decode does not need.
                 let capabilities = TerminalProbe.capabilities()
+                PictureRenderer.loadSymbols()
+                let picture = try decoding.picture()
                 let cells = PictureRenderer(capabilities: capabilities).render(picture, columns: fit.columns, rows: fit.rows)
                 FileHandle.standardOutput.write(Data(cells.ansiBytes(depth: capabilities.colors)))
             } catch let error as ImageError {
@@ -72,5 +75,25 @@ struct Render: ParsableCommand {
             return (Int(size.ws_col), Int(size.ws_row) - 1)
         }
         return (80, 24)
+    }
+}
+
+/// A JPEG decoded on a thread of its own while the caller does other work.
+private final class BackgroundDecode: @unchecked Sendable {
+    // Written once by the decoding thread before `done` is signalled, read only after waiting on it.
+    private var result: Result<RGBImage, ImageError> = .failure(.empty)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ data: Data, fitting width: Int, _ height: Int) {
+        Thread { [self] in
+            result = Result { () throws(ImageError) -> RGBImage in try JPEGDecoder.decode(data, fitting: width, height) }
+            done.signal()
+        }.start()
+    }
+
+    /// The decoded picture, waiting for the decode to end.
+    func picture() throws(ImageError) -> RGBImage {
+        done.wait()
+        return try result.get()
     }
 }
