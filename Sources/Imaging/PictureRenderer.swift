@@ -79,11 +79,11 @@ public struct PictureRenderer: Sendable {
     /// A cell's width over its height.
     static let fontRatio = 0.5
 
-    /// Builds chafa's symbol tables now rather than in the first `render` (once per process,
-    /// about 0.5 ms): for a caller with something else to wait for, such as a decode.
-    public static func loadSymbols() {
-        // The first symbol map makes chafa build its tables.
-        if let map = chafa_symbol_map_new() { chafa_symbol_map_unref(map) }
+    /// Does once what chafa does on a process's first picture (its symbol tables, its code
+    /// paged in, about 1 ms) by drawing one cell: for a caller with something else to wait
+    /// for, such as a decode on another thread.
+    public func warmUp() {
+        _ = render(RGBImage(width: 8, height: 16, pixels: [UInt8](repeating: 128, count: 8 * 16 * 3)), columns: 1, rows: 1)
     }
 
     /// Exactly `columns` × `rows` cells: the picture fitted inside (see

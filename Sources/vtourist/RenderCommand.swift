@@ -58,9 +58,10 @@ struct Render: ParsableCommand {
                 let decoding = BackgroundDecode(data, fitting: fit.columns * 8, fit.rows * 8)
                 // Meanwhile: the terminal's capabilities and chafa's tables, which the decode does not need.
                 let capabilities = TerminalProbe.capabilities()
-                PictureRenderer.loadSymbols()
+                let renderer = PictureRenderer(capabilities: capabilities)
+                renderer.warmUp()
                 let picture = try decoding.picture()
-                let cells = PictureRenderer(capabilities: capabilities).render(picture, columns: fit.columns, rows: fit.rows)
+                let cells = renderer.render(picture, columns: fit.columns, rows: fit.rows)
                 FileHandle.standardOutput.write(Data(cells.ansiBytes(depth: capabilities.colors)))
             } catch let error as ImageError {
                 throw CommandFailure("\(image): \(error)")
