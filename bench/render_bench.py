@@ -21,6 +21,7 @@ import math
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -457,9 +458,18 @@ def main():
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--pictures", help="keep the test pictures in this folder (default: a temporary one)")
     args = ap.parse_args()
+    if shutil.which(args.chafa) is None:
+        sys.exit(f"{args.chafa}: not found (make deps installs Debian's chafa)")
+    if args.pictures:
+        os.makedirs(args.pictures, exist_ok=True)
+        compare(args, args.pictures)
+    else:
+        with tempfile.TemporaryDirectory(prefix="vtourist-render-bench-") as folder:
+            compare(args, folder)
+
+
+def compare(args, folder):
     tj = turbojpeg()
-    folder = args.pictures or tempfile.mkdtemp(prefix="vtourist-render-bench-")
-    os.makedirs(folder, exist_ok=True)
     pictures = make_pictures(tj, folder)
     version = subprocess.run([args.chafa, "--version"], stdout=subprocess.PIPE, text=True).stdout.split("\n")[0]
     print(f"vtourist render against {version}, box {SIZE}, symbols {CHAFA_SYMBOLS}, "
