@@ -41,6 +41,7 @@ bench: deps
 	python3 bench/terminal_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench
 	python3 bench/album_bench.py --binary $(RELEASE)/vtourist
 	python3 bench/store_bench.py --binary $(RELEASE)/vtourist
+	python3 bench/render_bench.py --binary $(RELEASE)/vtourist
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vtourist"

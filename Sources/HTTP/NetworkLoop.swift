@@ -90,7 +90,7 @@ final class NetworkLoop: @unchecked Sendable {
     }
 
     private func wakeLocked() {
-        if let multiForWakeup, !finished { curl_multi_wakeup(multiForWakeup) }
+        if let multiForWakeup, !finished { vt_curl_multi_wakeup(multiForWakeup) }
     }
 
     // MARK: - The network thread
@@ -102,7 +102,7 @@ final class NetworkLoop: @unchecked Sendable {
         sigaddset(&pipeSignal, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
         _ = curlGlobalInit
-        let multi = curl_multi_init()
+        let multi = vt_curl_multi_init()
         condition.lock()
         loopThread = pthread_self()
         multiForWakeup = multi
@@ -123,7 +123,7 @@ final class NetworkLoop: @unchecked Sendable {
         condition.unlock()
 
         for transfer in leftovers { transfer.finish(.failure(error)) }
-        if let multi { curl_multi_cleanup(multi) }
+        if let multi { vt_curl_multi_cleanup(multi) }
     }
 
     private func configure(_ multi: UnsafeMutableRawPointer) {
@@ -170,17 +170,17 @@ final class NetworkLoop: @unchecked Sendable {
             }
 
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            vt_curl_multi_perform(multi, &running)
             collectFinished(multi)
             // Returns early on socket activity, curl's own timers, or curl_multi_wakeup.
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            vt_curl_multi_poll(multi, nil, 0, 1000, nil)
         }
     }
 
     private func collectFinished(_ multi: UnsafeMutableRawPointer) {
         var queued: Int32 = 0
         var done: [(UnsafeMutableRawPointer, CURLcode)] = []
-        while let message = curl_multi_info_read(multi, &queued) {
+        while let message = vt_curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             // The message dies with curl_multi_remove_handle: copy it first.
             done.append((easy, vt_message_result(message)))
@@ -188,8 +188,8 @@ final class NetworkLoop: @unchecked Sendable {
         for (easy, code) in done {
             var context: UnsafeMutableRawPointer?
             guard vt_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else {
-                curl_multi_remove_handle(multi, easy)
-                curl_easy_cleanup(easy)
+                vt_curl_multi_remove_handle(multi, easy)
+                vt_curl_easy_cleanup(easy)
                 continue
             }
             let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
@@ -202,16 +202,16 @@ final class NetworkLoop: @unchecked Sendable {
 
     private func begin(_ transfer: Transfer, in multi: UnsafeMutableRawPointer) {
         guard let checked = transfer.checked else { return }
-        guard let easy = curl_easy_init() else {
+        guard let easy = vt_curl_easy_init() else {
             transfer.finish(.failure(.transport("could not create a transfer")))
             return
         }
         transfer.easy = easy
         transfer.startedAt = .now
         setCommonOptions(easy, transfer)
-        guard prepareHop(transfer, checked: checked), curl_multi_add_handle(multi, easy) == CURLM_OK else {
+        guard prepareHop(transfer, checked: checked), vt_curl_multi_add_handle(multi, easy) == CURLM_OK else {
             transfer.easy = nil
-            curl_easy_cleanup(easy)
+            vt_curl_easy_cleanup(easy)
             transfer.finish(.failure(transfer.rejectionForHop ?? .transport("could not start the transfer")))
             return
         }
@@ -282,7 +282,7 @@ final class NetworkLoop: @unchecked Sendable {
 
         if let old = transfer.headerList {
             vt_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, nil)
-            curl_slist_free_all(old)
+            vt_curl_slist_free_all(old)
             transfer.headerList = nil
         }
         var list: UnsafeMutablePointer<curl_slist>?
@@ -290,7 +290,7 @@ final class NetworkLoop: @unchecked Sendable {
             guard let line = headerLine(name: name, value: value) else { continue }
             // Credentials are not handed to a different host that a redirect names.
             if !sameHost, ["authorization", "cookie", "proxy-authorization"].contains(name.lowercased()) { continue }
-            guard let extended = curl_slist_append(list, line) else { continue }
+            guard let extended = vt_curl_slist_append(list, line) else { continue }
             list = extended
         }
         transfer.headerList = list
@@ -300,7 +300,7 @@ final class NetworkLoop: @unchecked Sendable {
 
     private func complete(_ transfer: Transfer, code: CURLcode, in multi: UnsafeMutableRawPointer) {
         guard let easy = transfer.easy else { return }
-        curl_multi_remove_handle(multi, easy)
+        vt_curl_multi_remove_handle(multi, easy)
 
         if code == CURLE_OK {
             var status = 0
@@ -338,7 +338,7 @@ final class NetworkLoop: @unchecked Sendable {
             case .success(let checked):
                 transfer.redirects += 1
                 if prepareHop(transfer, checked: checked), let easy = transfer.easy,
-                   curl_multi_add_handle(multi, easy) == CURLM_OK {
+                   vt_curl_multi_add_handle(multi, easy) == CURLM_OK {
                     failure = nil
                 } else {
                     failure = transfer.rejectionForHop ?? .transport("could not follow the redirect")
@@ -353,19 +353,19 @@ final class NetworkLoop: @unchecked Sendable {
     }
 
     private func release(_ transfer: Transfer, from multi: UnsafeMutableRawPointer) {
-        if let easy = transfer.easy { curl_multi_remove_handle(multi, easy) }
+        if let easy = transfer.easy { vt_curl_multi_remove_handle(multi, easy) }
         cleanUp(transfer)
     }
 
     private func cleanUp(_ transfer: Transfer) {
-        if let easy = transfer.easy { curl_easy_cleanup(easy) }
+        if let easy = transfer.easy { vt_curl_easy_cleanup(easy) }
         transfer.easy = nil
-        if let list = transfer.headerList { curl_slist_free_all(list) }
+        if let list = transfer.headerList { vt_curl_slist_free_all(list) }
         transfer.headerList = nil
     }
 
     private func mapError(_ code: CURLcode, _ transfer: Transfer) -> HTTPError {
-        let detail = transfer.curlErrorDetail ?? String(cString: curl_easy_strerror(code))
+        let detail = transfer.curlErrorDetail ?? String(cString: vt_curl_easy_strerror(code))
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST:
             return .dnsFailed(host: transfer.currentHost)

@@ -47,7 +47,7 @@ final class Transfer: @unchecked Sendable {
 
     deinit {
         errorBuffer.deallocate()
-        if let headerList { curl_slist_free_all(headerList) }
+        if let headerList { vt_curl_slist_free_all(headerList) }
     }
 
     var bodyLimit: Int { max(0, request.maxBytes) }

@@ -12,11 +12,13 @@ public enum URLPolicy {
 
     /// Parses with the parser curl itself uses, so the host checked is the host contacted.
     public static func check(_ url: String) -> Result<Checked, HTTPError> {
-        guard let handle = curl_url() else { return .failure(.transport("out of memory")) }
-        defer { curl_url_cleanup(handle) }
+        guard let handle = vt_curl_url() else {
+            return .failure(.transport(vt_curl_load_error().map { String(cString: $0) } ?? "out of memory"))
+        }
+        defer { vt_curl_url_cleanup(handle) }
         // Accept any scheme while parsing so an unknown one is reported as such.
         let flags = UInt32(CURLU_NON_SUPPORT_SCHEME)
-        guard curl_url_set(handle, CURLUPART_URL, url, flags) == CURLUE_OK else {
+        guard vt_curl_url_set(handle, CURLUPART_URL, url, flags) == CURLUE_OK else {
             if let scheme = schemeWithoutAuthority(url) { return .failure(.unsupportedScheme(scheme)) }
             return .failure(.invalidURL(url))
         }
@@ -75,8 +77,8 @@ public enum URLPolicy {
 
     private static func part(_ handle: OpaquePointer, _ which: CURLUPart) -> String? {
         var value: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(handle, which, &value, 0) == CURLUE_OK, let value else { return nil }
-        defer { curl_free(value) }
+        guard vt_curl_url_get(handle, which, &value, 0) == CURLUE_OK, let value else { return nil }
+        defer { vt_curl_free(value) }
         return String(cString: value)
     }
 }

@@ -2,9 +2,15 @@ import Foundation
 import Terminal
 
 extension PictureRenderer {
-    /// Pixels decoded for each cell: enough for the renderer's view of a cell, no more. The decoder
-    /// scales down while decoding (TurboJPEG's DCT scaling), which is where the time is saved.
-    static let pixelsPerCell = (columns: 4, rows: 8)
+    /// Pixels decoded for each cell: chafa samples 8×8 a cell, so no fewer (4×8 cost 0.2–1 dB at
+    /// vertical edges, docs/imaging.md), and no more: the decoder scales down while decoding
+    /// (TurboJPEG's DCT scaling), which is where the time is saved.
+    static let pixelsPerCell = (columns: 8, rows: 8)
+
+    /// The pixel box to decode a picture fitted to `fit` cells at.
+    public static func decodeBox(_ fit: (columns: Int, rows: Int)) -> (width: Int, height: Int) {
+        (max(1, fit.columns) * pixelsPerCell.columns, max(1, fit.rows) * pixelsPerCell.rows)
+    }
 
     /// A JPEG file's bytes as exactly `columns` × `rows` cells (see `render(_:columns:rows:)`): the
     /// one path from stored bytes to cells, for the album, the photo screen and `vtourist render`.
@@ -12,8 +18,8 @@ extension PictureRenderer {
                        pixelBudget: Int = JPEGDecoder.defaultPixelBudget) throws(ImageError) -> CellBuffer {
         let source = try JPEGDecoder.dimensions(data)
         let fit = Self.fitted(imageWidth: source.width, imageHeight: source.height, columns: columns, rows: rows)
-        let picture = try JPEGDecoder.decode(data, fitting: max(1, fit.columns) * Self.pixelsPerCell.columns,
-                                             max(1, fit.rows) * Self.pixelsPerCell.rows, pixelBudget: pixelBudget)
+        let box = Self.decodeBox(fit)
+        let picture = try JPEGDecoder.decode(data, fitting: box.width, box.height, pixelBudget: pixelBudget)
         return render(picture, columns: columns, rows: rows)
     }
 }

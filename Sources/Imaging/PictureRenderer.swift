@@ -79,6 +79,13 @@ public struct PictureRenderer: Sendable {
     /// A cell's width over its height.
     static let fontRatio = 0.5
 
+    /// Does once what chafa does on a process's first picture (its symbol tables, its code
+    /// paged in, about 1 ms) by drawing one cell: for a caller with something else to wait
+    /// for, such as a decode on another thread.
+    public func warmUp() {
+        _ = render(RGBImage(width: 8, height: 16, pixels: [UInt8](repeating: 128, count: 8 * 16 * 3)), columns: 1, rows: 1)
+    }
+
     /// Exactly `columns` × `rows` cells: the picture fitted inside (see
     /// `fitted`) and centred; every other cell blank with the default style.
     public func render(_ image: RGBImage, columns: Int, rows: Int) -> CellBuffer {
@@ -150,7 +157,9 @@ public struct PictureRenderer: Sendable {
     }
 
     private var excludedTags: [ChafaSymbolTags] {
-        var tags = [CHAFA_SYMBOL_TAG_WIDE, CHAFA_SYMBOL_TAG_LEGACY, CHAFA_SYMBOL_TAG_SEXTANT, CHAFA_SYMBOL_TAG_WEDGE]
+        // Not SEXTANT or WEDGE: chafa also tags the full and the left half block (█ ▌) SEXTANT, and
+        // the Legacy Computing ones go by LEGACY and by their range (makeCanvas).
+        var tags = [CHAFA_SYMBOL_TAG_WIDE, CHAFA_SYMBOL_TAG_LEGACY]
         // With colours, an inverted symbol is just another with fg and bg swapped (as chafa's command does);
         // without them it is the only way to draw the opposite shape.
         if colorMode != .foregroundBackground && symbols != .ascii { tags.append(CHAFA_SYMBOL_TAG_INVERTED) }

@@ -5,26 +5,60 @@ extension CellBuffer {
     /// the curses backend does (`quantize(_:to:)`); with `.none` the result
     /// holds no colour sequences at all (attributes only, if any).
     public func ansiText(depth colors: TerminalCapabilities.ColorDepth) -> String {
-        let buffer = self
-        var out = String()
-        out.reserveCapacity(buffer.width * buffer.height * 24)
-        var runs = buffer.changes(from: nil)[...]
-        for y in 0..<buffer.height {
+        String(decoding: ansiBytes(depth: colors), as: UTF8.self)
+    }
+
+    /// `ansiText(depth:)` as UTF-8 bytes, ready for one write.
+    public func ansiBytes(depth colors: TerminalCapabilities.ColorDepth) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(width * height * 24)
+        // Neighbouring cells mostly share a style: quantise once per style change.
+        var lastStyle: Style?
+        var lastSGR = SGR.plain
+        for y in 0..<height {
             var current = SGR.plain
-            while let run = runs.first, run.y == y {
-                runs.removeFirst()
-                let sgr = SGR(run.style, colors: colors)
-                if sgr != current {
-                    out += sgr.sequence
-                    current = sgr
+            for cell in cells[(y * width)..<((y + 1) * width)] {
+                if cell.style != lastStyle {
+                    lastStyle = cell.style
+                    lastSGR = SGR(cell.style, colors: colors)
                 }
-                out.unicodeScalars.append(contentsOf: run.symbols.map(Cell.displayable))
+                if lastSGR != current {
+                    lastSGR.write(to: &out)
+                    current = lastSGR
+                }
+                appendUTF8(Cell.displayable(cell.symbol), to: &out)
             }
-            if current != .plain { out += SGR.plain.sequence }
-            out += "\n"
+            if current != .plain { SGR.plain.write(to: &out) }
+            out.append(0x0A)
         }
         return out
     }
+}
+
+private func appendUTF8(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+    let v = scalar.value
+    switch v {
+    case 0..<0x80:
+        out.append(UInt8(v))
+    case 0x80..<0x800:
+        out.append(UInt8(0xC0 | v >> 6))
+        out.append(UInt8(0x80 | v & 0x3F))
+    case 0x800..<0x10000:
+        out.append(UInt8(0xE0 | v >> 12))
+        out.append(UInt8(0x80 | v >> 6 & 0x3F))
+        out.append(UInt8(0x80 | v & 0x3F))
+    default:
+        out.append(UInt8(0xF0 | v >> 18))
+        out.append(UInt8(0x80 | v >> 12 & 0x3F))
+        out.append(UInt8(0x80 | v >> 6 & 0x3F))
+        out.append(UInt8(0x80 | v & 0x3F))
+    }
+}
+
+/// A non-negative number in decimal ASCII.
+private func appendDecimal(_ n: Int, to out: inout [UInt8]) {
+    if n >= 10 { appendDecimal(n / 10, to: &out) }
+    out.append(UInt8(0x30 + n % 10))
 }
 
 /// One cell style as the terminal will get it.
@@ -34,6 +68,7 @@ private struct SGR: Equatable {
     var attributes: Attributes
 
     static let plain = SGR(fg: .default, bg: .default, attributes: [])
+    static let attributeCodes: [(Attributes, Int)] = [(.bold, 1), (.dim, 2), (.underline, 4), (.reverse, 7)]
 
     init(fg: TerminalColor, bg: TerminalColor, attributes: Attributes) {
         self.fg = fg
@@ -45,28 +80,38 @@ private struct SGR: Equatable {
         self.init(fg: quantize(style.fg, to: colors), bg: quantize(style.bg, to: colors), attributes: style.attributes)
     }
 
-    /// A full reset followed by everything this style sets.
-    var sequence: String {
-        var parts = ["0"]
-        if attributes.contains(.bold) { parts.append("1") }
-        if attributes.contains(.dim) { parts.append("2") }
-        if attributes.contains(.underline) { parts.append("4") }
-        if attributes.contains(.reverse) { parts.append("7") }
-        if let f = Self.parameters(fg, base: 30) { parts.append(f) }
-        if let b = Self.parameters(bg, base: 40) { parts.append(b) }
-        return "\u{1B}[" + parts.joined(separator: ";") + "m"
+    /// A full reset followed by everything this style sets: ESC [ 0 ; … m.
+    func write(to out: inout [UInt8]) {
+        out.append(contentsOf: [0x1B, 0x5B, 0x30])  // ESC [ 0
+        for (attribute, code) in Self.attributeCodes where attributes.contains(attribute) {
+            out.append(0x3B)
+            appendDecimal(code, to: &out)
+        }
+        Self.write(fg, base: 30, to: &out)
+        Self.write(bg, base: 40, to: &out)
+        out.append(0x6D)  // m
     }
 
-    private static func parameters(_ color: TerminalColor, base: Int) -> String? {
+    private static func write(_ color: TerminalColor, base: Int, to out: inout [UInt8]) {
         switch color {
         case .default:
-            return nil
+            return
         case .indexed(let i) where (0..<8).contains(i):
-            return String(base + i)
+            out.append(0x3B)
+            appendDecimal(base + i, to: &out)
         case .indexed(let i):
-            return "\(base + 8);5;\(i)"
+            out.append(0x3B)
+            appendDecimal(base + 8, to: &out)
+            out.append(contentsOf: [0x3B, 0x35, 0x3B])  // ;5;
+            appendDecimal(i, to: &out)
         case .rgb(let r, let g, let b):
-            return "\(base + 8);2;\(r);\(g);\(b)"
+            out.append(0x3B)
+            appendDecimal(base + 8, to: &out)
+            out.append(contentsOf: [0x3B, 0x32])  // ;2
+            for c in [r, g, b] {
+                out.append(0x3B)
+                appendDecimal(Int(c), to: &out)
+            }
         }
     }
 }

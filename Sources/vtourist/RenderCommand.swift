@@ -53,10 +53,16 @@ struct Render: ParsableCommand {
                 // Only the fitted box is printed: no blank margin lines.
                 let fit = PictureRenderer.fitted(imageWidth: source.width, imageHeight: source.height,
                                                  columns: box.columns, rows: box.rows)
+                // Decoded on a thread of its own at the renderer's pixels a cell (PictureRenderer.decodeBox);
+                // meanwhile the terminal's capabilities and chafa's tables, which the decode does not need.
+                let decodeBox = PictureRenderer.decodeBox(fit)
+                let decoding = BackgroundDecode(data, fitting: decodeBox.width, decodeBox.height)
                 let capabilities = TerminalProbe.capabilities()
-                let cells = try PictureRenderer(capabilities: capabilities).render(jpeg: data, columns: fit.columns,
-                                                                                   rows: fit.rows)
-                FileHandle.standardOutput.write(Data(cells.ansiText(depth: capabilities.colors).utf8))
+                let renderer = PictureRenderer(capabilities: capabilities)
+                renderer.warmUp()
+                let picture = try decoding.picture()
+                let cells = renderer.render(picture, columns: fit.columns, rows: fit.rows)
+                FileHandle.standardOutput.write(Data(cells.ansiBytes(depth: capabilities.colors)))
             } catch let error as ImageError {
                 throw CommandFailure("\(image): \(error)")
             }
@@ -70,5 +76,25 @@ struct Render: ParsableCommand {
             return (Int(size.ws_col), Int(size.ws_row) - 1)
         }
         return (80, 24)
+    }
+}
+
+/// A JPEG decoded on a thread of its own while the caller does other work.
+private final class BackgroundDecode: @unchecked Sendable {
+    // Written once by the decoding thread before `done` is signalled, read only after waiting on it.
+    private var result: Result<RGBImage, ImageError> = .failure(.empty)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ data: Data, fitting width: Int, _ height: Int) {
+        Thread { [self] in
+            result = Result { () throws(ImageError) -> RGBImage in try JPEGDecoder.decode(data, fitting: width, height) }
+            done.signal()
+        }.start()
+    }
+
+    /// The decoded picture, waiting for the decode to end.
+    func picture() throws(ImageError) -> RGBImage {
+        done.wait()
+        return try result.get()
     }
 }
