@@ -100,6 +100,16 @@ extension AppState {
         return { key in wanted.contains(key) || (key.size == gridSize && photos.contains(key.photoID)) }
     }
 
+    /// The photo the photo screen shows and where its picture goes, when the terminal could show it
+    /// as a real picture: nothing under help, nor for a photo whose image is not stored.
+    public var inlinePictureSpot: (photoID: PhotoRecord.ID, area: Rect)? {
+        guard overlay == nil, !isTooSmall, case let .photo(screen) = self.screen, let photo = screen.photo,
+              photo.state == .stored else { return nil }
+        let area = PhotoView.pictureArea(layout)
+        guard area.width > 0, area.height > 0 else { return nil }
+        return (photo.id, area)
+    }
+
     /// Whether the screen shows something that moves while it waits: a download placeholder in
     /// the album cells on screen. Nothing animates under help, on the map, or when all is in.
     public var isAnimating: Bool {

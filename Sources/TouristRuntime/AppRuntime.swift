@@ -92,6 +92,10 @@ public final class AppRuntime {
     private let pictureWorker: PictureWorker
     /// The pictures last asked of the worker (asked again only when the screen wants others).
     private var lastWanted: [PictureKey] = []
+    /// The photo screen's real picture (inline image protocol): the one wanted, and the newest encoded.
+    private var inlineKey: String?
+    private var inlinePicture: InlinePicture?
+    private let inlineQueue = DispatchQueue(label: "vtourist.inline")
     /// Something not in the state changed what is drawn (a picture arrived).
     private var needsDraw = false
     private var lastTick: Double
@@ -225,17 +229,39 @@ public final class AppRuntime {
             }
         }
         terminal.draw(AppView.render(state, raster: current, pictures: pictures))
+        terminal.showInline(inlinePicture.flatMap { $0.key == inlineKey ? $0 : nil })
         needsDraw = false
     }
 
     /// Asks the worker for the pictures the screen wants and has not got; forgets those it will
     /// not want soon.
     private func requestPictures() {
+        requestInline()
         let wanted = state.wantedPictures
         guard wanted != lastWanted else { return }
         lastWanted = wanted
         pictures.prune(keeping: state.picturesToKeep(wanted: wanted))
         pictureWorker.want(wanted.filter { pictures[$0] == nil })
+    }
+
+    /// Encodes the photo screen's photo for the terminal's inline image protocol, off the UI thread,
+    /// when the terminal speaks one; the cells stay underneath as the fallback.
+    private func requestInline() {
+        guard let imageProtocol = terminal.capabilities.inlineImages, let spot = state.inlinePictureSpot else {
+            inlineKey = nil
+            return
+        }
+        let cell = terminal.cellPixelSize ?? (10, 20)
+        let key = "\(spot.photoID)@\(spot.area.x),\(spot.area.y),\(spot.area.width)x\(spot.area.height)/\(cell.width)x\(cell.height)"
+        guard key != inlineKey else { return }
+        inlineKey = key
+        if inlinePicture?.key == key { return }
+        inlineQueue.async { [store, mailbox] in
+            guard let bytes = try? store.imageBytes(photoID: spot.photoID),
+                  let picture = PicturePainter.inline(bytes, protocol: imageProtocol, cell: cell, key: key, in: spot.area)
+            else { return }
+            mailbox.post(.inlineReady(picture))
+        }
     }
 
     // MARK: - What the runtime reads of the app state (kept in one place)
@@ -276,6 +302,11 @@ public final class AppRuntime {
             // Kept only while still wanted: a picture for an album left meanwhile is dropped.
             if state.picturesToKeep(wanted: lastWanted)(key) {
                 pictures[key] = picture
+                needsDraw = true
+            }
+        case let .inlineReady(picture):
+            if picture.key == inlineKey {
+                inlinePicture = picture
                 needsDraw = true
             }
         case .mapViewSaved:

@@ -17,10 +17,16 @@ public protocol AppTerminal: AnyObject {
     /// protocol (`capabilities.inlineImages`), or none with nil; called after
     /// every `draw`. Showing the picture already shown writes nothing.
     func showInline(_ picture: InlinePicture?)
+    /// A cell's size in pixels where the terminal reports it (inline pictures are drawn to it).
+    var cellPixelSize: (width: Int, height: Int)? { get }
     /// Makes a waiting (or the next) `nextEvent` return nil; callable from any thread.
     var wakeUp: @Sendable () -> Void { get }
     /// Gives the terminal back; safe to call more than once.
     func shutdown()
+}
+
+extension AppTerminal {
+    public var cellPixelSize: (width: Int, height: Int)? { nil }
 }
 
 /// Seconds on a steady clock: event times (press-and-hold) and the store poll.

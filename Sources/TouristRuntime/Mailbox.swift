@@ -1,5 +1,6 @@
 import Store
 import Synchronization
+import Terminal
 import TouristCore
 
 /// What store work and the album service tell the UI loop.
@@ -17,6 +18,8 @@ enum RuntimeMessage: Sendable {
     case pollFinished(PollOutcome)
     /// A photo's picture is rendered for a box of cells.
     case pictureRendered(PictureKey, Picture)
+    /// The photo screen's photo, encoded for the terminal's inline image protocol.
+    case inlineReady(InlinePicture)
 }
 
 enum PollOutcome: Sendable {

@@ -28,6 +28,20 @@ public struct PicturePainter: Sendable {
     }
 }
 
+extension PicturePainter {
+    /// A stored image as a real picture for the terminal's inline image protocol, fitted and
+    /// centred in `area` (cells of `cell` pixels); nil when it cannot be decoded.
+    static func inline(_ data: Data, protocol imageProtocol: InlineProtocol, cell: (width: Int, height: Int),
+                       key: String, in area: Rect) -> InlinePicture? {
+        let encoder = InlineImageEncoder(protocol: imageProtocol, cellWidth: cell.width, cellHeight: cell.height)
+        guard let source = try? JPEGDecoder.dimensions(data) else { return nil }
+        let box = encoder.box(imageWidth: source.width, imageHeight: source.height, columns: area.width, rows: area.height)
+        let pixels = encoder.pixelSize(box: box)
+        guard let image = try? JPEGDecoder.decode(data, fitting: pixels.width, pixels.height) else { return nil }
+        return encoder.picture(image, key: key, in: area)
+    }
+}
+
 /// Renders pictures on a few threads, the most wanted first. Each `want` replaces the list of
 /// pictures waiting, so pictures the screen scrolled past before their turn are never rendered;
 /// one being rendered is not asked for twice, nor one delivered until the loop has taken it.

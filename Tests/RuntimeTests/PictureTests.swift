@@ -174,6 +174,36 @@ extension RuntimeTests {
         XCTAssertTrue(RuntimeTests.isPicture(frame[column, area.y]) || RuntimeTests.isPicture(frame[column, area.y + 1]))
     }
 
+    func testWhereTheTerminalShowsRealPicturesThePhotoScreenSendsOneAndTakesItAwayAfter() throws {
+        let server = try PhotoServer()
+        terminal = TestTerminal(width: 120, height: 40,
+                                capabilities: TerminalCapabilities(unicode: true, colors: .trueColor, inlineImages: .kitty))
+        try openFullAlbum(server: server, painter: .live(capabilities: terminal.capabilities))
+        let pin = try XCTUnwrap(store.pins().first)
+        let photos = try store.photos(pinID: pin.id)
+        terminal.press(.enter)
+        func shown() -> InlinePicture?? { terminal.inlineShown.last }
+        let first = try XCTUnwrap(waitFor { shown().flatMap { $0 } }, "a real picture for the photo shown")
+        XCTAssertTrue(first.key.hasPrefix("\(photos[0].id)@"), first.key)
+        XCTAssertEqual(Array(first.sequence.prefix(3)), [0x1B, 0x5F, 0x47], "a kitty graphics command")
+        // Inside the picture's area, below the title and above the details.
+        XCTAssertGreaterThanOrEqual(first.y, 1)
+        XCTAssertLessThanOrEqual(first.y + first.rows, 40 - 1 - 5 - 1)
+        XCTAssertLessThanOrEqual(first.x + first.columns, 119)
+
+        terminal.press(.right)
+        let second = try XCTUnwrap(waitFor { shown().flatMap { $0 }.flatMap { $0.key.hasPrefix("\(photos[1].id)@") ? $0 : nil } })
+        XCTAssertNotEqual(second.sequence, first.sequence)
+
+        terminal.press(.char("?"))
+        XCTAssertNotNil(waitFor { shown().map { $0 == nil } == true ? true : nil }, "help covers the picture")
+        terminal.press(.escape)
+        XCTAssertNotNil(waitFor { shown().flatMap { $0 }?.key == second.key ? true : nil }, "back when help closes")
+        terminal.press(.escape)
+        XCTAssertNotNil(terminal.frame { $0.text.contains(" 21 photos") })
+        XCTAssertNotNil(waitFor { shown().map { $0 == nil } == true ? true : nil }, "the album shows cells only")
+    }
+
     func testPlaceholdersMoveOnlyWhileSomethingDownloads() throws {
         let server = try PhotoServer()
         server.holdImages(from: 0)
