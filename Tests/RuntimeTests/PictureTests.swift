@@ -39,9 +39,12 @@ extension RuntimeTests {
     }
 
     /// Opens a fresh pin's album with all 21 photos stored.
-    func openFullAlbum(server: PhotoServer, painter: PicturePainter, key: String = "good-key") throws {
+    func openFullAlbum(server: PhotoServer, painter: PicturePainter? = nil, key: String = "good-key",
+                       opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in
+                           .failure(PageOpenFailure("no browser in tests"))
+                       }) throws {
         try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: key,
-                  painter: painter)
+                  painter: painter, opener: opener)
         var mark = terminal.frameCount
         terminal.press(.char("p"))
         XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
