@@ -237,7 +237,20 @@ final class AlbumPictureEndToEndTests: EndToEndTestCase {
             XCTAssertTrue(shapes.allSatisfy(Self.isBlockSymbol), "cell \(i): \(Set(shapes.map(\.character)))")
             XCTAssertGreaterThanOrEqual(Set(shapes.map(\.character)).count, 3, "cell \(i): kinds of symbol")
         }
-        try t.keys("q", "q")
+
+        // The photo screen: the picture large in shapes alone (320×240: 85 columns).
+        try t.keys("Enter")
+        let photo = t.waitForCells("the first photo large") { screen in
+            screen.plain.contains("1 of 21") && PhotoArea.cells(in: screen).filter { $0.character != " " }.count > 1000
+        }
+        XCTAssertEqual(colourSGRs(t.screenWithEscapes()), [], "colour with NO_COLOR set")
+        let shapes = PhotoArea.cells(in: photo).filter { $0.character != " " }
+        XCTAssertTrue(shapes.allSatisfy(Self.isBlockSymbol), "\(Set(shapes.map(\.character)))")
+        let columns = Set((0..<PhotoArea.height).flatMap { row in
+            (0..<PhotoArea.width).filter { photo[PhotoArea.x + $0, PhotoArea.y + row].character != " " }
+        })
+        XCTAssertGreaterThanOrEqual((columns.max() ?? 0) - (columns.min() ?? 0) + 1, 80, "the picture's width in columns")
+        try t.keys("Escape", "q", "q")
         XCTAssertEqual(t.waitForExit(), 0)
     }
 
@@ -246,16 +259,30 @@ final class AlbumPictureEndToEndTests: EndToEndTestCase {
         let t = try openAlbum(db, terminal: ["TERM": "xterm-256color", "LANG": "C", "LC_ALL": "C"])
         let screen = t.waitForCells("a picture in every cell", Self.everyCellPainted)
         assertGridShowsTheAlbum(screen, before)
-        let cells = Array(screen.rows.joined())
-        let foreign = Set(cells.filter { !$0.character.isASCII }.map(\.character))
-        XCTAssertTrue(foreign.isEmpty, "characters beyond ASCII: \(foreign)\n\(screen.plain)")
-        XCTAssertFalse(cells.contains(where: \.alternateCharset), "line drawing from the alternate character set")
+        assertOnlyASCII(screen)
         for i in 0..<Grid.visible {
             let shapes = Set(Grid.picture(i, in: screen).filter { $0.character != " " }.map(\.character))
             XCTAssertGreaterThanOrEqual(shapes.count, 3, "cell \(i): kinds of ASCII symbol \(shapes)")
         }
-        try t.keys("q", "q")
+
+        // The photo screen too: the picture large, the details and the keys in ASCII.
+        try t.keys("Enter")
+        let photo = t.waitForCells("the first photo large") {
+            $0.plain.contains("1 of 21") && PhotoArea.cells(in: $0).filter(Self.isPainted).count > 2000
+        }
+        assertLargePicture(photo, columns: 85)
+        assertOnlyASCII(photo)
+        XCTAssertGreaterThanOrEqual(Set(PhotoArea.cells(in: photo).map(\.character)).count, 5, "kinds of ASCII symbol")
+        try t.keys("Escape", "q", "q")
         XCTAssertEqual(t.waitForExit(), 0)
+    }
+
+    func assertOnlyASCII(_ screen: CapturedScreen, file: StaticString = #filePath, line: UInt = #line) {
+        let cells = Array(screen.rows.joined())
+        let foreign = Set(cells.filter { !$0.character.isASCII }.map(\.character))
+        XCTAssertTrue(foreign.isEmpty, "characters beyond ASCII: \(foreign)\n\(screen.plain)", file: file, line: line)
+        XCTAssertFalse(cells.contains(where: \.alternateCharset), "line drawing from the alternate character set",
+                       file: file, line: line)
     }
 
     func testPlaceholdersSpinWhileImagesAreHeldThenPicturesReplaceThem() throws {
