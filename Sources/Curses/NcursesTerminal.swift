@@ -1,4 +1,5 @@
 @preconcurrency import CNcursesw
+import Foundation
 import Terminal
 #if canImport(Glibc)
 import Glibc
@@ -45,8 +46,12 @@ public final class NcursesTerminal {
         installSignalHandlers(resizeFD: waker.writeFD)
         registerExitHook()
 
+        // True colour where COLORTERM says so though TERM names a 256-colour type (as `render` does);
+        // TERM's own type where that variant is not installed.
+        let direct = TerminalProbe.directColorType(environment: ProcessInfo.processInfo.environment)
         guard !term.isEmpty,
-              let screen = newterm(nil, vt_stdout(), vt_stdin()) else {
+              let screen = direct.flatMap({ newterm($0, vt_stdout(), vt_stdin()) }) ?? newterm(nil, vt_stdout(), vt_stdin())
+        else {
             removeSignalHandlers()
             throw TerminalError.unusableTerminal(term: term)
         }

@@ -29,4 +29,19 @@ public enum TerminalProbe {
         default: return .none
         }
     }
+
+    /// The terminal type to open instead of `TERM` so that ncurses sends 24-bit colours where
+    /// `COLORTERM` says the terminal shows them but `TERM` names a 256-colour type (most true-colour
+    /// terminals present themselves as `xterm-256color`): the `-direct` variant of an xterm or tmux
+    /// type. Nil where `TERM` already is one, or where nothing says true colour.
+    public static func directColorType(environment: [String: String]) -> String? {
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return nil }
+        let colorterm = (environment["COLORTERM"] ?? "").lowercased()
+        guard colorterm == "truecolor" || colorterm == "24bit" else { return nil }
+        let term = environment["TERM"] ?? ""
+        guard !term.contains("direct") else { return nil }
+        if term.hasPrefix("xterm") { return "xterm-direct" }
+        if term.hasPrefix("tmux") { return "tmux-direct" }
+        return nil
+    }
 }

@@ -20,4 +20,16 @@ final class TerminalProbeTests: XCTestCase {
         XCTAssertEqual(depth(["TERM": "xterm-256color", "NO_COLOR": "1", "COLORTERM": "truecolor"], 256), .none)
         XCTAssertEqual(depth(["TERM": "xterm-256color", "NO_COLOR": ""], 256), .indexed256, "an empty NO_COLOR does not count")
     }
+
+    func testCOLORTERMOpensTheDirectColourVariantOfAn256ColourType() {
+        func direct(_ env: [String: String]) -> String? { TerminalProbe.directColorType(environment: env) }
+        XCTAssertEqual(direct(["TERM": "xterm-256color", "COLORTERM": "truecolor"]), "xterm-direct")
+        XCTAssertEqual(direct(["TERM": "xterm", "COLORTERM": "24bit"]), "xterm-direct")
+        XCTAssertEqual(direct(["TERM": "tmux-256color", "COLORTERM": "truecolor"]), "tmux-direct")
+        XCTAssertNil(direct(["TERM": "xterm-256color"]), "nothing says true colour")
+        XCTAssertNil(direct(["TERM": "xterm-direct", "COLORTERM": "truecolor"]), "already direct")
+        XCTAssertNil(direct(["TERM": "screen-256color", "COLORTERM": "truecolor"]), "no direct variant known")
+        XCTAssertNil(direct(["TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"]))
+        XCTAssertNil(direct(["TERM": "linux", "COLORTERM": "truecolor"]))
+    }
 }

@@ -194,4 +194,17 @@ final class AlbumPictureTests: XCTestCase {
         XCTAssertEqual("".wrapped(to: 5), [])
         XCTAssertEqual("x".wrapped(to: 0), [])
     }
+
+    func testTheGridNeverLeavesEmptyRowsBelowItsLastPhotos() {
+        var s = Sample.albumState()  // 10 photos, 80x24: 3 columns, 2 rows shown, 4 rows in all
+        _ = reducer.reduce(&s, .event(.key(.end), time: 0))
+        XCTAssertEqual(s.album?.topRow, 2)
+        // Deleting the last row's photo leaves 3 rows: the top goes back to fill the screen.
+        _ = reducer.reduce(&s, .event(.key(.char("x")), time: 0))
+        XCTAssertEqual(s.album?.photos.count, 9)
+        XCTAssertEqual(s.album?.topRow, 1)
+        // A taller screen shows every row from the first.
+        _ = reducer.reduce(&s, .event(.resize(width: 80, height: 60), time: 0))
+        XCTAssertEqual(s.album?.topRow, 0)
+    }
 }

@@ -80,7 +80,7 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(s.album?.selected, 9)
         XCTAssertEqual(s.album?.topRow, 2)  // 3 columns, 2 rows shown: rows 2 and 3
         _ = reducer.reduce(&s, .event(.resize(width: 80, height: 40), time: 0))
-        XCTAssertEqual(s.album?.topRow, 2)
+        XCTAssertEqual(s.album?.topRow, 1)  // 3 rows shown: rows 1 to 3, none empty below
         _ = send(&s, .home)
         XCTAssertEqual(s.album?.topRow, 0)
         _ = send(&s, .end)

@@ -79,12 +79,14 @@ struct AlbumScreenReducer: Sendable {
 }
 
 extension AlbumScreen {
-    /// Scrolls the grid so the selected photo is on screen.
+    /// Scrolls the grid so the selected photo is on screen, and no further than the last row of
+    /// photos at the bottom (a deletion or a taller screen never leaves empty rows below).
     mutating func keepSelectionVisible(_ grid: AlbumGrid) {
         let row = selected / grid.columns
         var top = topRow
         if row < top { top = row }
         if row >= top + grid.visibleRows { top = row - grid.visibleRows + 1 }
-        topRow = max(0, top)
+        let rows = (photos.count + grid.columns - 1) / grid.columns
+        topRow = max(0, min(top, rows - grid.visibleRows))
     }
 }
