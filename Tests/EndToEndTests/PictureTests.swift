@@ -156,7 +156,8 @@ final class AlbumPictureEndToEndTests: EndToEndTestCase {
 
     func testTrueColourPicturesInTheAlbumThenThePhotoScreenStepsAndDeletes() throws {
         let (db, before) = try storedAlbum()
-        let t = try openAlbum(db, terminal: ["TERM": "xterm-direct", "COLORTERM": "truecolor"])
+        // What most true-colour terminals say: a 256-colour type, and COLORTERM.
+        let t = try openAlbum(db, terminal: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
         var screen = t.waitForCells("a picture in every cell", Self.everyCellPainted)
         XCTAssertTrue(screen.plain.contains(" 21 photos"), screen.plain)
         assertGridShowsTheAlbum(screen, before)
