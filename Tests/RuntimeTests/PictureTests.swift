@@ -38,18 +38,28 @@ extension RuntimeTests {
         return cell.style.bg != .default && cell.style.bg != panel && cell.style.bg != Theme.forDepth(.trueColor).dim.bg
     }
 
+    /// Starts the app against the photo server, drops a pin and presses Enter on it; the frame
+    /// count just before Enter.
+    @discardableResult
+    func dropPinAndOpenItsAlbum(server: PhotoServer, painter: PicturePainter? = nil, key: String = "good-key",
+                                opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in
+                                    .failure(PageOpenFailure("no browser in tests"))
+                                }) throws -> Int {
+        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: key,
+                  painter: painter, opener: opener)
+        let mark = terminal.frameCount
+        terminal.press(.char("p"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
+        defer { terminal.press(.enter) }
+        return terminal.frameCount
+    }
+
     /// Opens a fresh pin's album with all 21 photos stored.
     func openFullAlbum(server: PhotoServer, painter: PicturePainter? = nil, key: String = "good-key",
                        opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in
                            .failure(PageOpenFailure("no browser in tests"))
                        }) throws {
-        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: key,
-                  painter: painter, opener: opener)
-        var mark = terminal.frameCount
-        terminal.press(.char("p"))
-        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
-        mark = terminal.frameCount
-        terminal.press(.enter)
+        let mark = try dropPinAndOpenItsAlbum(server: server, painter: painter, key: key, opener: opener)
         XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
     }
 
@@ -210,12 +220,7 @@ extension RuntimeTests {
     func testPlaceholdersMoveOnlyWhileSomethingDownloads() throws {
         let server = try PhotoServer()
         server.holdImages(from: 0)
-        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: "good-key")
-        var mark = terminal.frameCount
-        terminal.press(.char("p"))
-        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
-        mark = terminal.frameCount
-        terminal.press(.enter)
+        var mark = try dropPinAndOpenItsAlbum(server: server)
         let waiting = try XCTUnwrap(terminal.frame(after: mark, showing: "Downloading 0/21", " downloading"))
         // A tick's worth of time later the spinner has moved on.
         mark = terminal.frameCount

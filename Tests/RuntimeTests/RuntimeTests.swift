@@ -283,13 +283,7 @@ final class RuntimeTests: XCTestCase {
 
     func testEnterOpensTheAlbumAndItsPhotosArrive() throws {
         let server = try PhotoServer()
-        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: "good-key")
-        var mark = terminal.frameCount
-        terminal.press(.char("p"))
-        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
-
-        mark = terminal.frameCount
-        terminal.press(.enter)
+        let mark = try dropPinAndOpenItsAlbum(server: server)
         let album = try XCTUnwrap(terminal.frame(after: mark, showing: " 21 photos", "Photo 0 near"))
         XCTAssertTrue(album.rowText(0).contains("Pin "), album.rowText(0))
         let pin = try XCTUnwrap(store.pins().first)
