@@ -28,6 +28,12 @@ public struct AlbumSnapshot: Equatable, Sendable {
     public var isNewCollectionEnabled: Bool { status.allowsNewCollection }
 }
 
+/// A click on an album photo: which, and when.
+public struct AlbumClick: Equatable, Sendable {
+    public var index: Int
+    public var time: Double
+}
+
 /// The album screen's own state: the snapshot, the selection and the marks.
 public struct AlbumScreen: Equatable, Sendable {
     public var pinID: Pin.ID
@@ -39,6 +45,8 @@ public struct AlbumScreen: Equatable, Sendable {
     public var topRow: Int = 0
     /// The last store failure while this album was open: kept in its header until the album is left.
     public var storeProblem: String?
+    /// The last click on a photo, for a double click.
+    public var lastClick: AlbumClick?
 
     public init(pinID: Pin.ID) {
         self.pinID = pinID

@@ -5,7 +5,54 @@ import Terminal
 /// Collection, Add more, retry, and back to the map.
 struct AlbumScreenReducer: Sendable {
     func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
-        guard var album = state.album, let command = AlbumKeys.table.command(for: key) else { return [] }
+        guard let command = AlbumKeys.table.command(for: key) else { return [] }
+        return run(command, &state)
+    }
+
+    /// A double click is two clicks on the same photo within this many seconds.
+    static let doubleClick = 0.4
+
+    /// Mouse on the album: a click selects a photo, a second click on it soon after opens it; the
+    /// wheel scrolls the grid a row (the selection stays on screen); a click on a key hint in the
+    /// header does what the key does. Anything else is ignored.
+    func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState) -> [AppEffect] {
+        guard var album = state.album else { return [] }
+        let main = state.layout.main
+        let grid = AlbumGrid(area: main)
+        let (header, body) = main.splitTop(AlbumGrid.top)
+        switch mouse.kind {
+        case .wheelUp, .wheelDown:
+            guard main.contains(x: mouse.x, y: mouse.y) else { return [] }
+            let rows = (album.photos.count + grid.columns - 1) / grid.columns
+            album.topRow = max(0, min(album.topRow + (mouse.kind == .wheelDown ? 1 : -1), rows - grid.visibleRows))
+            // The selection follows into the rows shown, in its column.
+            let row = album.selected / grid.columns
+            let shownRow = min(max(row, album.topRow), album.topRow + grid.visibleRows - 1)
+            album.selected = min(max(0, album.photos.count - 1), shownRow * grid.columns + album.selected % grid.columns)
+            state.screen = .album(album)
+            return []
+        case .click, .release:
+            if mouse.y == header.y + 2,
+               let hit = AlbumView.hints(in: header, unicode: state.capabilities.unicode)
+                   .first(where: { $0.columns.contains(mouse.x) }) {
+                return run(hit.hint.command, &state)
+            }
+            guard let index = grid.indices(topRow: album.topRow, count: album.photos.count).first(where: { i in
+                grid.cell(i, topRow: album.topRow, in: body)?.contains(x: mouse.x, y: mouse.y) == true
+            }) else { return [] }
+            let again = album.lastClick.map { $0.index == index && time - $0.time <= Self.doubleClick } ?? false
+            album.selected = index
+            album.lastClick = again ? nil : AlbumClick(index: index, time: time)
+            state.screen = .album(album)
+            return again ? run(.open, &state) : []
+        case .press, .drag:
+            return []
+        }
+    }
+
+    /// What a key or a click on its hint does.
+    func run(_ command: AlbumCommand, _ state: inout AppState) -> [AppEffect] {
+        guard var album = state.album else { return [] }
         let grid = AlbumGrid(area: state.layout.main)
         let last = max(0, album.photos.count - 1)
         var effects: [AppEffect] = []

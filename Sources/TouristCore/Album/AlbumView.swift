@@ -36,6 +36,14 @@ enum AlbumView {
     }
 }
 
+extension AlbumView {
+    /// The header's key hints and the columns each takes, on the header's third row (`area` is the
+    /// header's area): what is drawn and what a click does.
+    static func hints(in area: Rect, unicode: Bool) -> [(hint: Hint<AlbumCommand>, columns: Range<Int>)] {
+        AlbumKeys.table.hints(unicode: unicode).fitting(width: area.right - area.x - 1).placed(from: area.x + 1)
+    }
+}
+
 /// The album's first rows: the place and where it is, the download's
 /// progress or the album's state, and the keys (New Collection dimmed while refused).
 struct AlbumHeader: Widget {
@@ -89,10 +97,11 @@ struct AlbumHeader: Widget {
         } else {
             progressUsed = buffer.put(" Loading\u{2026}", x: x0, y: progress.y, style: theme.dim, maxWidth: w)
         }
-        var x = x0 + 1
         let enabled = snapshot?.isNewCollectionEnabled ?? false
-        for hint in AlbumKeys.table.hints(unicode: unicode).fitting(width: area.right - x) {
+        var x = x0 + 1
+        for (hint, columns) in AlbumView.hints(in: area, unicode: unicode) {
             let on = hint.command != .newCollection || enabled
+            x = columns.lowerBound
             x += buffer.put(hint.key, x: x, y: keys.y, style: on ? theme.dialogTitle : theme.dim, maxWidth: area.right - x)
             x += buffer.put(" \(hint.label)  ", x: x, y: keys.y, style: on ? theme.dialog : theme.dim, maxWidth: area.right - x)
         }

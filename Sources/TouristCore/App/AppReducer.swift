@@ -84,7 +84,8 @@ public struct AppReducer: Sendable {
             if state.isTooSmall || state.overlay != nil { return [] }
             switch state.screen {
             case .map: return map.mouse(mouse, time: time, &state)
-            case .album, .photo: return []
+            case .album: return album.mouse(mouse, time: time, &state)
+            case .photo: return photo.mouse(mouse, &state)
             }
         }
     }

@@ -96,6 +96,19 @@ extension Array {
     }
 }
 
+extension Array {
+    /// Where each hint of a hint row starting at `x` lies: its key and its word, the cells a click
+    /// on it takes (the gap after it is not part of it). The hint row's renderer and the mouse
+    /// read the same places.
+    public func placed<Command>(from x: Int) -> [(hint: Hint<Command>, columns: Range<Int>)] where Element == Hint<Command> {
+        var start = x
+        return map { hint in
+            defer { start += hint.width }
+            return (hint, start..<start + hint.width - 2)
+        }
+    }
+}
+
 /// A screen's keys: the one list its reducer dispatches through and its help
 /// and hint row are written from, so what is shown is what is handled.
 public struct KeyTable<Command: Equatable & Sendable>: Equatable, Sendable {

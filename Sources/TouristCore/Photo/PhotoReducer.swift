@@ -5,7 +5,31 @@ import Terminal
 /// image, and back to the album.
 struct PhotoReducer: Sendable {
     func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
-        guard var screen = state.photo, let command = PhotoKeys.table.command(for: key) else { return [] }
+        guard let command = PhotoKeys.table.command(for: key) else { return [] }
+        return run(command, &state)
+    }
+
+    /// Mouse on the photo screen: the wheel steps to the previous (up) or next (down) photo, a click
+    /// on a key hint does what the key does; anything else is ignored.
+    func mouse(_ mouse: MouseEvent, _ state: inout AppState) -> [AppEffect] {
+        let layout = state.layout
+        switch mouse.kind {
+        case .wheelUp, .wheelDown:
+            guard layout.main.contains(x: mouse.x, y: mouse.y) else { return [] }
+            return run(mouse.kind == .wheelUp ? .previous : .next, &state)
+        case .click, .release:
+            guard mouse.y == layout.status.y, let hit = KeyHints.placed(PhotoKeys.table.hints(unicode: state.capabilities.unicode),
+                                                                      in: layout.status)
+                .first(where: { $0.columns.contains(mouse.x) }) else { return [] }
+            return run(hit.hint.command, &state)
+        case .press, .drag:
+            return []
+        }
+    }
+
+    /// What a key or a click on its hint does.
+    func run(_ command: PhotoCommand, _ state: inout AppState) -> [AppEffect] {
+        guard var screen = state.photo else { return [] }
         guard let index = screen.index, let photo = screen.photo else {
             // The photo is gone (deleted elsewhere): any key goes back to the album.
             back(screen.album, &state)

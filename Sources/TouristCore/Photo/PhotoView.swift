@@ -140,9 +140,14 @@ struct KeyHints<Command: Equatable & Sendable>: Widget {
     var hints: [Hint<Command>]
     var theme: Theme
 
+    /// The hints that fit in the row `area` and the columns each takes: drawn here, clicked by the mouse.
+    static func placed(_ hints: [Hint<Command>], in area: Rect) -> [(hint: Hint<Command>, columns: Range<Int>)] {
+        hints.fitting(width: area.right - area.x - 1).placed(from: area.x + 1)
+    }
+
     func render(area: Rect, into buffer: inout CellBuffer) {
-        var x = area.x + 1
-        for hint in hints.fitting(width: area.right - x) {
+        for (hint, columns) in KeyHints.placed(hints, in: area) {
+            var x = columns.lowerBound
             x += buffer.put(hint.key, x: x, y: area.y, style: theme.dialogTitle, maxWidth: area.right - x)
             x += buffer.put(" \(hint.label)  ", x: x, y: area.y, style: theme.dialog, maxWidth: area.right - x)
         }
