@@ -154,6 +154,41 @@ final class AlbumPictureEndToEndTests: EndToEndTestCase {
         XCTAssertGreaterThanOrEqual(Set(painted.map(\.bg)).count, 50, "distinct backgrounds", file: file, line: line)
     }
 
+    /// A mouse report as xterm-256color's terminal sends it (SGR encoding, 1-based cells): `M` for a
+    /// press or the wheel, `m` for a release.
+    static func mouse(_ button: Int, x: Int, y: Int, release: Bool = false) -> String {
+        "\u{1B}[<\(button);\(x + 1);\(y + 1)" + (release ? "m" : "M")
+    }
+
+    static func click(x: Int, y: Int) -> String {
+        mouse(0, x: x, y: y) + mouse(0, x: x, y: y, release: true)
+    }
+
+    func testTheMouseSelectsOpensAndScrollsTheAlbum() throws {
+        let (db, before) = try storedAlbum()
+        let t = try openAlbum(db, terminal: ["TERM": "xterm-256color"])
+        t.wait(forText: " 21 photos")
+        // One click on the third photo: selected, its title in the highlight colour.
+        let (x, y) = Grid.frame(2)
+        try t.type(Self.click(x: x + 5, y: y + 3))
+        let selected = t.waitForCells("the third photo selected") { $0[x + 2, y + 9].bg == .indexed(220) }
+        XCTAssertNotEqual(selected[Grid.frame(0).x + 2, Grid.frame(0).y + 9].bg, Pen.indexed(220))
+        // A double click opens it.
+        try t.type(Self.click(x: x + 5, y: y + 3))
+        let photo = t.wait(forText: "3 of 21")
+        XCTAssertTrue(photo.contains(before.photos[2].title ?? "?"), photo)
+        // The wheel down steps to the next photo; Esc goes back with it selected.
+        try t.type(Self.mouse(65, x: 50, y: 10))
+        t.wait(forText: "4 of 21")
+        try t.keys("Escape")
+        t.wait(forText: " 21 photos")
+        // The wheel scrolls the grid.
+        try t.type(Self.mouse(65, x: 50, y: 10))
+        t.wait(forText: "rows 2-4 of 6")
+        try t.keys("q", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
     func testTrueColourPicturesInTheAlbumThenThePhotoScreenStepsAndDeletes() throws {
         let (db, before) = try storedAlbum()
         // What most true-colour terminals say: a 256-colour type, and COLORTERM.
