@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Peak memory of the real binary with a 500-photo album, in a 200x60 pseudo-terminal.
+
+A database of one pin whose ready album stores 500 photos (640x480 photograph-like JPEGs,
+bench/album_pictures.py's 21 variants in turn), written through the app's own store by
+`vtourist-bench make-album`. Each run starts the app on the map (VmHWM read there: the
+baseline), opens the album (Tab, Enter), goes to the last photo (End) and back up to the first
+a few rows at a time, letting every screenful of pictures be drawn, then reads VmHWM (peak
+resident memory) from /proc/PID/status. Prints medians of the runs.
+"""
+import argparse
+import fcntl
+import os
+import pty
+import select
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import album_pictures  # noqa: E402
+
+ROWS, COLS = 60, 200
+PHOTOS = 500
+# The album grid at 200x60: 7 photos a row.
+GRID_ROWS = (PHOTOS + 6) // 7
+
+
+def spawn(binary, db, home):
+    pid, fd = pty.fork()
+    if pid == 0:
+        # Nothing of the caller's environment; photo endpoints on a closed loopback port, so
+        # nothing the app might fetch leaves the machine.
+        nowhere = "http://127.0.0.1:9"
+        env = {"PATH": "/usr/bin:/bin", "HOME": home, "TERM": "xterm-256color", "COLORTERM": "truecolor",
+               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+               "VTOURIST_FLICKR_ENDPOINT": f"{nowhere}/flickr/rest", "VTOURIST_COMMONS_ENDPOINT": f"{nowhere}/w/api.php"}
+        os.execve(binary, [binary, "--db", db], env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+    return pid, fd
+
+
+def settle(fd, marker=None, quiet=0.3, limit=20.0):
+    """Reads output until `marker` was seen (if given) and nothing came for `quiet` seconds."""
+    data = b""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        r, _, _ = select.select([fd], [], [], quiet)
+        if not r:
+            if marker is None or marker in data:
+                return data
+            continue
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    if marker is not None and marker not in data:
+        sys.exit(f"the app never showed {marker!r}")
+    return data
+
+
+def peak_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024.0
+    sys.exit("no VmHWM in /proc")
+
+
+def finish(pid, fd):
+    os.write(fd, b"\x1b")
+    time.sleep(0.1)
+    os.write(fd, b"q")
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            if select.select([fd], [], [], 0.05)[0]:
+                os.read(fd, 1 << 16)
+        except OSError:
+            pass
+        if os.waitpid(pid, os.WNOHANG)[0]:
+            os.close(fd)
+            return
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    os.close(fd)
+
+
+def one_run(binary, db, home):
+    pid, fd = spawn(binary, db, home)
+    try:
+        settle(fd, marker=b"help")
+        on_map = peak_mib(pid)
+        os.write(fd, b"\t")
+        settle(fd, quiet=0.2)
+        os.write(fd, b"\r")
+        settle(fd, marker=b"%d photos" % PHOTOS)
+        os.write(fd, b"\x1bOF")  # End: the last photo (xterm's kend)
+        settle(fd)
+        # Up three rows at a time: every row passes through the screen, each screenful drawn.
+        for _ in range((GRID_ROWS + 2) // 3):
+            os.write(fd, b"kkk")
+            settle(fd, quiet=0.25)
+        settle(fd, quiet=1.0)
+        return on_map, peak_mib(pid)
+    finally:
+        finish(pid, fd)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--bench-binary", required=True)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="vtourist-album-memory-")
+    try:
+        pictures = os.path.join(work, "pictures")
+        album_pictures.write(pictures, 21, (640, 480))
+        db = os.path.join(work, "album.sqlite")
+        subprocess.run([args.bench_binary, "make-album", db, pictures, str(PHOTOS)], check=True)
+        maps, albums = [], []
+        for _ in range(args.runs):
+            on_map, with_album = one_run(args.binary, db, work)
+            maps.append(on_map)
+            albums.append(with_album)
+        size = os.path.getsize(db) / (1 << 20)
+        print(f"Album memory, {PHOTOS} stored 640x480 photos ({size:.0f} MiB database), {COLS}x{ROWS} true colour, "
+              f"every photo scrolled through, peak resident memory (VmHWM), {args.runs} runs:")
+        print(f"  map only: median {statistics.median(maps):.1f} MiB (max {max(maps):.1f})")
+        print(f"  album of {PHOTOS}, scrolled end to end: median {statistics.median(albums):.1f} MiB "
+              f"(min {min(albums):.1f}, max {max(albums):.1f})  [target < 150 MB = 143 MiB]")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
