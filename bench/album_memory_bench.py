@@ -104,12 +104,12 @@ def one_run(binary, db, home):
         os.write(fd, b"\r")
         settle(fd, marker=b"%d photos" % PHOTOS)
         os.write(fd, b"\x1bOF")  # End: the last photo (xterm's kend)
-        settle(fd)
+        settle(fd, marker=b"rows %d-%d of %d" % (GRID_ROWS - 3, GRID_ROWS, GRID_ROWS))
         # Up three rows at a time: every row passes through the screen, each screenful drawn.
         for _ in range((GRID_ROWS + 2) // 3):
             os.write(fd, b"kkk")
             settle(fd, quiet=0.25)
-        settle(fd, quiet=1.0)
+        settle(fd, marker=b"rows 1-4 of %d" % GRID_ROWS, quiet=1.0)
         return on_map, peak_mib(pid)
     finally:
         finish(pid, fd)

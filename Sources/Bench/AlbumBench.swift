@@ -2,6 +2,7 @@ import AlbumService
 import Dispatch
 import Foundation
 import HTTP
+import Imaging
 import Model
 import PhotoSources
 import Store
@@ -38,7 +39,7 @@ enum AlbumBench {
               + "cells of \(grid.pictureSize) picture cells, \(ProcessInfo.processInfo.activeProcessorCount) picture threads, "
               + "live album renderer, \(runs) runs (a fresh runtime each)")
 
-        var firstPaints: [Double] = [], firstFrames: [Double] = [], framesDrawn: [Double] = [], moveTimes: [Double] = []
+        var firstPaints: [Double] = [], cpuTimes: [Double] = [], firstFrames: [Double] = [], framesDrawn: [Double] = [], moveTimes: [Double] = []
         for _ in 0..<runs {
             let store = try AppDatabase.open(path: path)
             let terminal = BenchTerminal(width: width, height: height)
@@ -66,12 +67,14 @@ enum AlbumBench {
 
             // First paint.
             mark = terminal.frameCount
+            let cpuBefore = cpuSeconds()
             terminal.press(.enter)
             guard let album = terminal.frame(after: mark, where: { $0.text.contains(" \(count) photos") }),
                   let painted = terminal.frame(after: mark, where: { buffer in
                       (0..<count).allSatisfy { showsPicture(buffer, cell: grid.cell($0, topRow: 0, in: body), grid: grid) }
                   })
             else { throw BenchError("the album's pictures were never all drawn") }
+            cpuTimes.append((cpuSeconds() - cpuBefore) * 1000)
             let enter = terminal.lastHandedOver
             firstPaints.append(Double(painted.time - enter) / 1e6)
             firstFrames.append(Double(album.time - enter) / 1e6)
@@ -95,10 +98,47 @@ enum AlbumBench {
 
         print(String(format: "  First paint, Enter to every picture drawn: median %.1f ms (min %.1f, max %.1f, n=%d)  [target < 50 ms]",
                      median(firstPaints), firstPaints.min() ?? 0, firstPaints.max() ?? 0, firstPaints.count))
-        print(String(format: "    of which Enter to the album's first frame: median %.1f ms; frames drawn until all are in: median %.0f",
-                     median(firstFrames), median(framesDrawn)))
+        print(String(format: "    of which Enter to the album's first frame: median %.1f ms; frames drawn until all are in: median %.0f; "
+                     + "CPU time of the process meanwhile (all threads): median %.1f ms",
+                     median(firstFrames), median(framesDrawn), median(cpuTimes)))
+        try stages(path: path, count: count, size: grid.pictureSize)
         print(String(format: "  Selection move, key to frame drawn: median %.2f ms, p95 %.2f ms (max %.2f, n=%d)  [target < 2 ms]",
                      median(moveTimes), percentile(moveTimes, 0.95), moveTimes.max() ?? 0, moveTimes.count))
+    }
+
+    /// Where one picture's time goes, each stage timed alone on this thread for every photo in turn:
+    /// the stored bytes read, the JPEG decoded at the cells' pixel box, the pixels made cells.
+    static func stages(path: String, count: Int, size: PictureSize) throws {
+        let store = try AppDatabase.open(path: path)
+        defer { try? store.close() }
+        let renderer = PictureRenderer(capabilities: TerminalCapabilities(unicode: true, colors: .trueColor))
+        renderer.warmUp()
+        var reads: [Double] = [], decodes: [Double] = [], cells: [Double] = [], wholes: [Double] = []
+        for round in 0..<3 {
+            for id in 1...Int64(count) {
+                var bytes: Data?
+                let read = try timed { bytes = try store.imageBytes(photoID: id) }
+                guard let bytes else { throw BenchError("photo \(id) has no stored image") }
+                let source = try JPEGDecoder.dimensions(bytes)
+                let fit = PictureRenderer.fitted(imageWidth: source.width, imageHeight: source.height,
+                                                 columns: size.columns, rows: size.rows)
+                let box = PictureRenderer.decodeBox(fit)
+                var image: RGBImage?
+                let decode = try timed { image = try JPEGDecoder.decode(bytes, fitting: box.width, box.height) }
+                guard let image else { continue }
+                let cell = timed { _ = renderer.render(image, columns: size.columns, rows: size.rows) }
+                let whole = try timed { _ = try renderer.render(jpeg: bytes, columns: size.columns, rows: size.rows) }
+                if round > 0 { reads.append(read); decodes.append(decode); cells.append(cell); wholes.append(whole) }
+            }
+        }
+        print(String(format: "    one picture alone, median ms: store read %.2f, decode %.2f, cells (chafa) %.2f; "
+                     + "render(jpeg:) whole %.2f", median(reads), median(decodes), median(cells), median(wholes)))
+    }
+
+    static func timed(_ body: () throws -> Void) rethrows -> Double {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
     }
 
     /// The .jpg files in a folder, by name.
@@ -161,6 +201,13 @@ enum AlbumBench {
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// User and system time of the whole process so far, every thread's.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
 func percentile(_ xs: [Double], _ p: Double) -> Double {
