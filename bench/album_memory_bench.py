@@ -4,14 +4,15 @@
 A database of one pin whose ready album stores 500 photos (640x480 photograph-like JPEGs,
 bench/album_pictures.py's 21 variants in turn), written through the app's own store by
 `vtourist-bench make-album`. Each run starts the app on the map (VmHWM read there: the
-baseline), opens the album (Tab, Enter), goes to the last photo (End) and back up to the first
-a few rows at a time, letting every screenful of pictures be drawn, then reads VmHWM (peak
+baseline), opens the album (Tab, Enter), goes down to the last row of photos and back up to the
+first, three rows at a time, letting every screenful of pictures be drawn, then reads VmHWM (peak
 resident memory) from /proc/PID/status. Prints medians of the runs.
 """
 import argparse
 import fcntl
 import os
 import pty
+import re
 import select
 import shutil
 import statistics
@@ -67,6 +68,74 @@ def settle(fd, marker=None, quiet=0.3, limit=20.0):
     return data
 
 
+class Screen:
+    """Just enough of a terminal to read the text ncurses leaves on screen: cursor moves,
+    erases, repeats and printable characters; colours and modes are skipped."""
+    CSI = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z@])|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\].*?(?:\x07|\x1b\\)")
+
+    def __init__(self):
+        self.rows = [[" "] * COLS for _ in range(ROWS)]
+        self.y = self.x = 0
+        self.last = " "
+
+    def feed(self, data):
+        i = 0
+        for m in self.CSI.finditer(data.decode("latin-1")):
+            self.put(text_of(data, i, m.start()))
+            i = m.end()
+            if m.group(2):
+                self.control(m.group(1), m.group(2))
+        self.put(text_of(data, i, len(data)))
+
+    def control(self, params, final):
+        n = [int(p) if p.isdigit() else 0 for p in params.split(";")] if params and "?" not in params else [0]
+        first = n[0] or 1
+        if final in ("H", "f"):
+            self.y, self.x = (n[0] or 1) - 1, ((n[1] if len(n) > 1 else 1) or 1) - 1
+        elif final == "d":
+            self.y = first - 1
+        elif final == "G":
+            self.x = first - 1
+        elif final == "C":
+            self.x += first
+        elif final == "X":
+            self.rows[self.y][self.x:self.x + first] = [" "] * len(self.rows[self.y][self.x:self.x + first])
+        elif final == "K":
+            if n[0] == 1:
+                self.rows[self.y][:self.x + 1] = [" "] * (self.x + 1)
+            else:
+                self.rows[self.y][self.x:] = [" "] * (COLS - self.x)
+        elif final == "b":
+            self.put(self.last * first)
+        elif final == "J":
+            self.rows = [[" "] * COLS for _ in range(ROWS)]
+
+    def put(self, text):
+        for ch in text:
+            if ch == "\r":
+                self.x = 0
+            elif ch == "\n":
+                self.y = min(ROWS - 1, self.y + 1)
+            elif ch >= " ":
+                if 0 <= self.y < ROWS and 0 <= self.x < COLS:
+                    self.rows[self.y][self.x] = ch
+                self.x += 1
+                self.last = ch
+
+    def row(self, y):
+        return "".join(self.rows[y])
+
+
+def text_of(data, start, end):
+    """Bytes start..end of data (offsets of its Latin-1 reading) as UTF-8 text."""
+    return data[start:end].decode("utf-8", "replace")
+
+
+def press(fd, keys):
+    os.write(fd, keys)
+    return settle(fd, quiet=0.25)
+
+
 def peak_mib(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -97,19 +166,26 @@ def finish(pid, fd):
 def one_run(binary, db, home):
     pid, fd = spawn(binary, db, home)
     try:
-        settle(fd, marker=b"help")
+        start = settle(fd, marker=b"help")
         on_map = peak_mib(pid)
         os.write(fd, b"\t")
-        settle(fd, quiet=0.2)
+        shown = settle(fd, quiet=0.2)
         os.write(fd, b"\r")
-        settle(fd, marker=b"%d photos" % PHOTOS)
-        os.write(fd, b"\x1bOF")  # End: the last photo (xterm's kend)
-        settle(fd, marker=b"rows %d-%d of %d" % (GRID_ROWS - 3, GRID_ROWS, GRID_ROWS))
-        # Up three rows at a time: every row passes through the screen, each screenful drawn.
-        for _ in range((GRID_ROWS + 2) // 3):
-            os.write(fd, b"kkk")
-            settle(fd, quiet=0.25)
-        settle(fd, marker=b"rows 1-4 of %d" % GRID_ROWS, quiet=1.0)
+        opened = start + shown + settle(fd, marker=b"%d photos" % PHOTOS)
+        # Down to the last row and back up to the first, three rows at a time (j and k: escape
+        # sequences written here were taken for Esc), each screenful drawn before the next.
+        screen = Screen()
+        screen.feed(opened)
+        steps = (GRID_ROWS + 2) // 3
+        for _ in range(steps):
+            screen.feed(press(fd, b"jjj"))
+        bottom = screen.row(1)
+        for _ in range(steps):
+            screen.feed(press(fd, b"kkk"))
+        screen.feed(settle(fd, quiet=1.0))
+        top = screen.row(1)
+        if f"rows {GRID_ROWS - 3}-{GRID_ROWS} of {GRID_ROWS}" not in bottom or f"rows 1-4 of {GRID_ROWS}" not in top:
+            sys.exit(f"the album was not scrolled from end to end:\n{bottom}\n{top}")
         return on_map, peak_mib(pid)
     finally:
         finish(pid, fd)
