@@ -9,22 +9,19 @@ first, three rows at a time, letting every screenful of pictures be drawn, then 
 resident memory) from /proc/PID/status. Prints medians of the runs.
 """
 import argparse
-import fcntl
 import os
-import pty
 import re
 import select
 import shutil
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import album_pictures  # noqa: E402
+import terminal_bench  # noqa: E402
 
 ROWS, COLS = 60, 200
 PHOTOS = 500
@@ -32,18 +29,8 @@ PHOTOS = 500
 GRID_ROWS = (PHOTOS + 6) // 7
 
 
-def spawn(binary, db, home):
-    pid, fd = pty.fork()
-    if pid == 0:
-        # Nothing of the caller's environment; photo endpoints on a closed loopback port, so
-        # nothing the app might fetch leaves the machine.
-        nowhere = "http://127.0.0.1:9"
-        env = {"PATH": "/usr/bin:/bin", "HOME": home, "TERM": "xterm-256color", "COLORTERM": "truecolor",
-               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-               "VTOURIST_FLICKR_ENDPOINT": f"{nowhere}/flickr/rest", "VTOURIST_COMMONS_ENDPOINT": f"{nowhere}/w/api.php"}
-        os.execve(binary, [binary, "--db", db], env)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-    return pid, fd
+def spawn(binary, db):
+    return terminal_bench.spawn(binary, db, rows=ROWS, cols=COLS, extra_env={"COLORTERM": "truecolor"})
 
 
 def settle(fd, marker=None, quiet=0.3, limit=20.0):
@@ -163,8 +150,8 @@ def finish(pid, fd):
     os.close(fd)
 
 
-def one_run(binary, db, home):
-    pid, fd = spawn(binary, db, home)
+def one_run(binary, db):
+    pid, fd = spawn(binary, db)
     try:
         start = settle(fd, marker=b"help")
         on_map = peak_mib(pid)
@@ -205,7 +192,7 @@ def main():
         subprocess.run([args.bench_binary, "make-album", db, pictures, str(PHOTOS)], check=True)
         maps, albums = [], []
         for _ in range(args.runs):
-            on_map, with_album = one_run(args.binary, db, work)
+            on_map, with_album = one_run(args.binary, db)
             maps.append(on_map)
             albums.append(with_album)
         size = os.path.getsize(db) / (1 << 20)
