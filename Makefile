@@ -42,6 +42,8 @@ bench: deps
 	python3 bench/album_bench.py --binary $(RELEASE)/vtourist
 	python3 bench/store_bench.py --binary $(RELEASE)/vtourist
 	python3 bench/render_bench.py --binary $(RELEASE)/vtourist
+	python3 bench/album_paint_bench.py --bench-binary $(RELEASE)/vtourist-bench
+	python3 bench/album_memory_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vtourist"

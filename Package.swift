@@ -86,6 +86,7 @@ let package = Package(
         ]),
         .executableTarget(name: "vtourist-bench", dependencies: [
             "Model", "TouristCore", "Terminal", "WorldMap", "Gazetteer", "Store",
+            "TouristRuntime", "AlbumService", "PhotoSources", "HTTP", "Imaging",
         ], path: "Sources/Bench"),
 
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),

@@ -20,7 +20,8 @@ import time
 ROWS, COLS = 61, 200  # a 200x60 map plus the status line
 
 
-def spawn(binary, db):
+def spawn(binary, db, rows=ROWS, cols=COLS, extra_env=None):
+    """The app on `db` in a pseudo-terminal of `cols` x `rows`; HOME is the database's folder."""
     pid, fd = pty.fork()
     if pid == 0:
         # Nothing of the caller's environment; photo endpoints on a closed loopback port, so
@@ -28,9 +29,10 @@ def spawn(binary, db):
         nowhere = "http://127.0.0.1:9"
         env = {"PATH": "/usr/bin:/bin", "HOME": os.path.dirname(db), "TERM": "xterm-256color",
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-               "VTOURIST_FLICKR_ENDPOINT": f"{nowhere}/flickr/rest", "VTOURIST_COMMONS_ENDPOINT": f"{nowhere}/w/api.php"}
+               "VTOURIST_FLICKR_ENDPOINT": f"{nowhere}/flickr/rest", "VTOURIST_COMMONS_ENDPOINT": f"{nowhere}/w/api.php",
+               **(extra_env or {})}
         os.execve(binary, [binary, "--db", db], env)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     return pid, fd
 
 

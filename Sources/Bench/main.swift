@@ -1,5 +1,6 @@
 // Benchmarks for `make bench`: frame rendering at world and city zoom with
-// 10,000 pins, and a 10,000-pin database for the start-up measurement.
+// 10,000 pins, a 10,000-pin database for the start-up measurement, and the
+// album's first paint and selection moves (AlbumBench.swift).
 import Dispatch
 import Foundation
 import Gazetteer
@@ -93,6 +94,12 @@ let args = CommandLine.arguments
 do {
     if args.count >= 3, args[1] == "make-db" {
         try makeDatabase(path: args[2], count: args.count >= 4 ? Int(args[3]) ?? 10_000 : 10_000)
+    } else if args.count >= 5, args[1] == "make-album" {
+        // `vtourist-bench make-album PATH FOLDER N`: one pin, N stored photos, FOLDER's JPEGs in turn.
+        try AlbumBench.makeAlbum(path: args[2], pictures: args[3], count: Int(args[4]) ?? 500)
+    } else if args.count >= 3, args[1] == "album" {
+        // `vtourist-bench album FOLDER [RUNS]`: FOLDER holds the album's JPEGs.
+        try AlbumBench.run(pictures: args[2], runs: args.count >= 4 ? Int(args[3]) ?? 9 : 9, moves: 200)
     } else {
         try frameBenchmark()
     }

@@ -17,6 +17,8 @@ public struct PicturePainter: Sendable {
     /// The album's renderer for a terminal with these capabilities; what cannot be decoded
     /// becomes a failed picture saying why.
     public static func live(capabilities: TerminalCapabilities) -> PicturePainter {
+        // The picture threads already render several pictures at once.
+        ImageLibraries.drawEachPictureOnItsCallersThread()
         let renderer = PictureRenderer(capabilities: capabilities)
         return PicturePainter { data, size in
             do throws(ImageError) {
