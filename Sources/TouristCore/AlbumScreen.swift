@@ -28,6 +28,14 @@ public struct AlbumSnapshot: Equatable, Sendable {
     public var isNewCollectionEnabled: Bool { status.allowsNewCollection }
 }
 
+/// What the album asks before doing: photos go either way.
+public enum AlbumConfirmation: Equatable, Sendable {
+    /// New Collection would replace this many photos.
+    case newCollection(Int)
+    /// Delete these marked photos.
+    case deleteMarked([PhotoRecord.ID])
+}
+
 /// A click on an album photo: which, and when.
 public struct AlbumClick: Equatable, Sendable {
     public var index: Int
@@ -47,6 +55,8 @@ public struct AlbumScreen: Equatable, Sendable {
     public var storeProblem: String?
     /// The last click on a photo, for a double click.
     public var lastClick: AlbumClick?
+    /// What the album is asking before it does it (the confirm-delete setting).
+    public var confirming: AlbumConfirmation?
 
     public init(pinID: Pin.ID) {
         self.pinID = pinID

@@ -108,11 +108,16 @@ final class AlbumTests: EndToEndTestCase {
         }
         // Mark two and delete them together.
         try t.keys("Space", "Space", "X")
+        screen = t.wait(forText: "Delete the 2 marked photos?")
+        XCTAssertTrue(screen.contains("20 photos"), "nothing goes before the answer:\n\(screen)")
+        try t.keys("y")
         screen = t.wait(for: "the marked photos to go") {
             $0.contains("18 photos") && !$0.contains("Photo 1 ") && !$0.contains("Photo 2 ") && $0.contains("Photo 3 ")
         }
-        // New Collection brings a different set.
+        // New Collection, once confirmed, brings a different set.
         try t.keys("n")
+        t.wait(forText: "Replace the 18 photos of this album?")
+        try t.keys("Enter")
         // (The last result page may hold fewer than 21.)
         screen = t.wait(for: "a new collection") {
             !$0.contains("Photo 3 ") && $0.contains(" photos ") && placeholders(in: $0) == 0

@@ -42,7 +42,8 @@ final class AlbumScreenTests: XCTestCase {
         send(&s, .right)
         send(&s, .char(" "))
         XCTAssertEqual(s.album?.marked, [1, 3])
-        XCTAssertEqual(send(&s, .char("X")), [.album(1, .deletePhotos([1, 3]))])
+        XCTAssertEqual(send(&s, .char("X")), [], "asked first (the confirm-delete setting)")
+        XCTAssertEqual(send(&s, .char("y")), [.album(1, .deletePhotos([1, 3]))])
         XCTAssertEqual(s.album?.photos.map(\.id), [2, 4, 5])
         XCTAssertEqual(s.album?.marked, [])
     }
@@ -76,7 +77,8 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertEqual(s.message?.text, notice)
 
         var ready = openState([photo(1)])
-        XCTAssertEqual(send(&ready, .char("n")), [.album(1, .newCollection)])
+        XCTAssertEqual(send(&ready, .char("n")), [], "asked first (the confirm-delete setting)")
+        XCTAssertEqual(send(&ready, .char("y")), [.album(1, .newCollection)])
         XCTAssertEqual(send(&ready, .char("a")), [.album(1, .addMore)])
     }
 

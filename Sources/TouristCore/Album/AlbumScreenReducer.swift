@@ -5,6 +5,7 @@ import Terminal
 /// Collection, Add more, retry, and back to the map.
 struct AlbumScreenReducer: Sendable {
     func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+        if state.album?.confirming != nil { return confirm(key, &state) }
         guard let command = AlbumKeys.table.command(for: key) else { return [] }
         return run(command, &state)
     }
@@ -16,7 +17,7 @@ struct AlbumScreenReducer: Sendable {
     /// wheel scrolls the grid a row (the selection stays on screen); a click on a key hint in the
     /// header does what the key does. Anything else is ignored.
     func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState) -> [AppEffect] {
-        guard var album = state.album else { return [] }
+        guard var album = state.album, album.confirming == nil else { return [] }
         let main = state.layout.main
         let grid = AlbumGrid(area: main)
         let (header, body) = main.splitTop(AlbumGrid.top)
@@ -48,6 +49,30 @@ struct AlbumScreenReducer: Sendable {
         case .press, .drag:
             return []
         }
+    }
+
+    /// A key while the album asks before New Collection or deleting the marked photos (the
+    /// confirm-delete setting): yes does it, no keeps everything; other keys do nothing.
+    func confirm(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+        guard var album = state.album, let question = album.confirming,
+              let answer = ConfirmKeys.table.command(for: key) else { return [] }
+        album.confirming = nil
+        var effects: [AppEffect] = []
+        if answer == .delete {
+            switch question {
+            case let .deleteMarked(ids): effects = deleteMarked(ids, &album, &state)
+            case .newCollection: effects = [.album(album.pinID, .newCollection)]
+            }
+        }
+        album.keepSelectionVisible(AlbumGrid(area: state.layout.main))
+        state.screen = .album(album)
+        return effects
+    }
+
+    private func deleteMarked(_ ids: [PhotoRecord.ID], _ album: inout AlbumScreen, _ state: inout AppState) -> [AppEffect] {
+        album.remove(Set(ids))
+        state.message = StatusMessage("Deleted \(ids.count) photo\(ids.count == 1 ? "" : "s").")
+        return [.album(album.pinID, .deletePhotos(ids))]
     }
 
     /// What a key or a click on its hint does.
@@ -88,13 +113,19 @@ struct AlbumScreenReducer: Sendable {
                 break
             }
             let ids = album.photos.map(\.id).filter(album.marked.contains)
-            album.remove(album.marked)
-            state.message = StatusMessage("Deleted \(ids.count) photo\(ids.count == 1 ? "" : "s").")
-            effects = [.album(album.pinID, .deletePhotos(ids))]
+            if state.settings.confirmDelete {
+                album.confirming = .deleteMarked(ids)
+            } else {
+                effects = deleteMarked(ids, &album, &state)
+            }
         // The album machine decides whether New Collection and retry can run now; its refusal comes
-        // back as a notice for the message line.
+        // back as a notice for the message line. Asked first only when it would run.
         case .newCollection:
-            effects = [.album(album.pinID, .newCollection)]
+            if state.settings.confirmDelete, album.snapshot?.isNewCollectionEnabled == true, !album.photos.isEmpty {
+                album.confirming = .newCollection(album.photos.count)
+            } else {
+                effects = [.album(album.pinID, .newCollection)]
+            }
         case .addMore:
             effects = [.album(album.pinID, .addMore)]
         case .retry:

@@ -33,6 +33,22 @@ enum AlbumView {
         if let message = state.message {
             buffer.render(MessageLine(message: message, theme: theme), in: layout.message)
         }
+        if let question = album.confirming {
+            buffer.render(AlbumView.dialog(question, theme: theme, unicode: state.capabilities.unicode), in: layout.main)
+        }
+    }
+
+    static func dialog(_ question: AlbumConfirmation, theme: Theme, unicode: Bool) -> ConfirmDialog {
+        switch question {
+        case let .newCollection(count):
+            return ConfirmDialog(title: "New Collection", question: "Replace the \(count) photo\(count == 1 ? "" : "s") of this album?",
+                                 detail: "A different page of results is fetched instead.", yes: "Replace",
+                                 theme: theme, unicode: unicode)
+        case let .deleteMarked(ids):
+            return ConfirmDialog(title: "Delete photos", question: "Delete the \(ids.count) marked photo\(ids.count == 1 ? "" : "s")?",
+                                 detail: "They are removed from the album and the database.", yes: "Delete",
+                                 theme: theme, unicode: unicode)
+        }
     }
 }
 

@@ -1,19 +1,39 @@
 import Terminal
 
-/// Asks before a pin and its album go.
+/// Asks before something goes: a title, the question, what goes with it, and the keys (the
+/// confirm table's; `yes` names what the first does).
 struct ConfirmDialog: Widget {
-    var pin: Pin
+    var title: String
+    var question: String
+    var detail: String
+    var yes: String
     var theme: Theme
     var unicode: Bool
 
+    /// Before a pin and its album go.
+    init(pin: Pin, theme: Theme, unicode: Bool) {
+        let name = pin.name ?? pin.coordinate.formatted()
+        self.init(title: "Delete pin", question: "Delete \u{201C}\(name)\u{201D}?",
+                  detail: "Its album and photos go with it.", yes: "Delete", theme: theme, unicode: unicode)
+    }
+
+    init(title: String, question: String, detail: String, yes: String, theme: Theme, unicode: Bool) {
+        self.title = title
+        self.question = question
+        self.detail = detail
+        self.yes = yes
+        self.theme = theme
+        self.unicode = unicode
+    }
+
     func render(area: Rect, into buffer: inout CellBuffer) {
         let frame = Panel.place(width: 56, height: 6, in: area)
-        buffer.render(Panel(title: "Delete pin", theme: theme), in: frame)
+        buffer.render(Panel(title: title, theme: theme), in: frame)
         let inner = Panel.inner(frame)
-        let name = pin.name ?? pin.coordinate.formatted()
-        buffer.put("Delete \u{201C}\(name)\u{201D}?".truncated(to: inner.width), x: inner.x, y: inner.y, style: theme.dialog)
-        buffer.put("Its album and photos go with it.".truncated(to: inner.width), x: inner.x, y: inner.y + 1, style: theme.dim)
-        let keys = ConfirmKeys.table.hints(unicode: unicode).map { "[\($0.key)] \($0.label)" }.joined(separator: "   ")
+        buffer.put(question.truncated(to: inner.width), x: inner.x, y: inner.y, style: theme.dialog)
+        buffer.put(detail.truncated(to: inner.width), x: inner.x, y: inner.y + 1, style: theme.dim)
+        let keys = ConfirmKeys.table.hints(unicode: unicode)
+            .map { "[\($0.key)] \($0.command == .delete ? yes : $0.label)" }.joined(separator: "   ")
         buffer.put(keys, x: inner.x, y: inner.y + 3, style: theme.dialogTitle, maxWidth: inner.width)
     }
 }
