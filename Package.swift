@@ -63,7 +63,7 @@ let package = Package(
 
         // The UI loop and the effect interpreter; the terminal, clock, store and albums are passed in.
         .target(name: "TouristRuntime", dependencies: [
-            "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine", "Imaging",
+            "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine", "Imaging", "PhotoSources",
         ]),
 
         // The only module that talks to ncurses.

@@ -25,9 +25,11 @@ public final class AlbumService: @unchecked Sendable {
     private let queue = DispatchQueue(label: "vtourist.albums")
     private let store: AppDatabase
     private let http: HTTPClient
-    private let source: any PhotoSource
-    private let settings: PhotoSourceSettings
-    private let environment: AlbumEnvironment
+    // The source, its settings and the album environment change only on `queue` (`use`).
+    private var source: any PhotoSource
+    private var settings: PhotoSourceSettings
+    private var environment: AlbumEnvironment
+    private let userAgent: String
     private let onEvent: @Sendable (AlbumEvent) -> Void
     // Touched only on `queue`.
     private var albums: [Pin.ID: AlbumMachine.Album] = [:]
@@ -44,13 +46,44 @@ public final class AlbumService: @unchecked Sendable {
         self.store = store
         self.http = http
         self.settings = settings
+        self.userAgent = userAgent
         self.source = settings.makeSource(http: CurlFetcher(client: http), userAgent: userAgent)
         self.environment = environment ?? .live(perPage: settings.perPage)
         self.onEvent = onEvent
     }
 
-    /// The photo source in use ("flickr" or "commons").
-    public var sourceName: String { source.name }
+    /// The photo source in use ("flickr" or "commons"). Not from the service's own queue.
+    public var sourceName: String { queue.sync { source.name } }
+
+    /// New photo settings (the settings screen): the next search uses their source, area and count.
+    /// Searches and downloads under way finish as they began.
+    public func use(_ settings: PhotoSourceSettings) {
+        queue.async {
+            self.settings = settings
+            self.source = settings.makeSource(http: CurlFetcher(client: self.http), userAgent: self.userAgent)
+            self.environment.perPage = settings.perPage
+        }
+    }
+
+    /// One Flickr search with `key` near a busy place, to tell whether the key works: `completion`
+    /// gets what to say and whether it worked, on another thread.
+    public func testFlickrKey(_ key: String, completion: @escaping @Sendable (String, Bool) -> Void) {
+        queue.async {
+            var trial = self.settings
+            trial.kind = .flickr
+            trial.flickrAPIKey = key
+            let source = trial.makeSource(http: CurlFetcher(client: self.http), userAgent: self.userAgent)
+            let query = trial.query(center: GeoPoint(latitude: 41.8902, longitude: 12.4922), perPage: 1)
+            Task {
+                do throws(PhotoSourceError) {
+                    _ = try await source.search(query)
+                    completion("The Flickr key works.", true)
+                } catch {
+                    completion("The Flickr key does not work: \(error)", false)
+                }
+            }
+        }
+    }
 
     // MARK: - Driving albums
 

@@ -53,6 +53,15 @@ public struct PhotoSourceSettings: Sendable, Equatable {
         return resolve(environment: environment, settings: settings, problems: problems)
     }
 
+    /// The settings the environment decides instead of the stored ones, with the variable that does.
+    public static func overrides(environment: [String: String]) -> [SettingKey: String] {
+        var overrides: [SettingKey: String] = [:]
+        for (key, name) in [(SettingKey.flickrAPIKey, Env.flickrAPIKey), (.source, Env.source)] {
+            if let t = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty { overrides[key] = name }
+        }
+        return overrides
+    }
+
     /// The stored settings with the environment's overrides (SPEC 5): `FLICKR_API_KEY` over the stored key,
     /// `VTOURIST_SOURCE` over the stored source, then `Settings.effectiveSource` decides. Flickr without a key
     /// falls back to Commons with a message. `problems` (the stored texts' own) come first in the result's.

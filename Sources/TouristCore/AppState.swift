@@ -9,6 +9,7 @@ public enum Screen: Equatable, Sendable {
     case album(AlbumScreen)
     /// One photo of an album, which it returns to.
     case photo(PhotoScreen)
+    case settings(SettingsScreen)
 }
 
 /// Something drawn over the current screen, which stays as it is underneath:
@@ -113,6 +114,8 @@ public struct AppState: Equatable, Sendable {
     public var pins: [Pin] = []
     /// The settings in effect (SPEC 2.3), as stored.
     public var settings = Settings()
+    /// Settings an environment variable decides instead of the stored value: the variable's name.
+    public var settingOverrides: [SettingKey: String] = [:]
     public var width: Int
     public var height: Int
     public var capabilities: TerminalCapabilities
@@ -168,7 +171,7 @@ public struct AppState: Equatable, Sendable {
         switch screen {
         case let .album(album): return album
         case let .photo(photo): return photo.album
-        case .map: return nil
+        case .map, .settings: return nil
         }
     }
 }

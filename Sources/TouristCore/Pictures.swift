@@ -84,7 +84,7 @@ extension AppState {
             for i in grid.indices(topRow: album.topRow, count: photos.count, margin: 1) where !onScreen.contains(i) {
                 want(i, grid.pictureSize)
             }
-        case .map:
+        case .map, .settings:
             break
         }
         return wanted

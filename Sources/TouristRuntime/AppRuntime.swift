@@ -2,6 +2,7 @@ import AlbumMachine
 import AlbumService
 import Dispatch
 import Foundation
+import PhotoSources
 import Store
 import Terminal
 import TouristCore
@@ -28,13 +29,17 @@ public struct RuntimeWorld {
     public var painter: PicturePainter?
     /// Threads rendering pictures at once.
     public var pictureThreads: Int
+    /// The photo sources' settings for app settings (the environment's overrides applied): what the
+    /// settings screen's changes become for the album service. Nil: changes wait for a restart.
+    public var photoSettings: (@Sendable (Settings) -> PhotoSourceSettings)?
 
     public init(terminal: any AppTerminal, clock: AppClock = .live, store: AppDatabase,
                 makeAlbums: @escaping (_ onEvent: @escaping @Sendable (AlbumEvent) -> Void) -> AlbumService,
                 geometry: WorldGeometry, places: PlaceLookup, log: AppLog = .none,
                 picturesFolder: URL, openPage: @escaping @Sendable (String) -> Result<Void, PageOpenFailure>,
                 painter: PicturePainter? = nil,
-                pictureThreads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                pictureThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                photoSettings: (@Sendable (Settings) -> PhotoSourceSettings)? = nil) {
         self.terminal = terminal
         self.clock = clock
         self.store = store
@@ -46,6 +51,7 @@ public struct RuntimeWorld {
         self.openPage = openPage
         self.painter = painter
         self.pictureThreads = pictureThreads
+        self.photoSettings = photoSettings
     }
 }
 
@@ -54,13 +60,17 @@ public struct RuntimeStart: Sendable {
     public var pins: [Pin]
     public var view: MapViewState?
     public var settings: Settings
+    /// Settings the environment decides instead: the variable's name.
+    public var overrides: [SettingKey: String]
     /// An error shown in the status line at start (bad photo settings, say).
     public var problem: String?
 
-    public init(pins: [Pin], view: MapViewState?, settings: Settings, problem: String? = nil) {
+    public init(pins: [Pin], view: MapViewState?, settings: Settings, overrides: [SettingKey: String] = [:],
+                problem: String? = nil) {
         self.pins = pins
         self.view = view
         self.settings = settings
+        self.overrides = overrides
         self.problem = problem
     }
 }
@@ -78,6 +88,7 @@ public final class AppRuntime {
     private let log: AppLog
     private let picturesFolder: URL
     private let openPage: @Sendable (String) -> Result<Void, PageOpenFailure>
+    private let photoSettings: (@Sendable (Settings) -> PhotoSourceSettings)?
     /// Browsers are started here, so a slow one holds up neither the screen nor the store.
     private let openerQueue = DispatchQueue(label: "vtourist.opener")
     /// Searches, downloads and store writes of every album.
@@ -130,6 +141,7 @@ public final class AppRuntime {
         log = world.log
         picturesFolder = world.picturesFolder
         openPage = world.openPage
+        photoSettings = world.photoSettings
         let reducer = AppReducer(places: world.places)
         self.reducer = reducer
         let mailbox = Mailbox(wakeUp: world.terminal.wakeUp)
@@ -275,6 +287,7 @@ public final class AppRuntime {
                              capabilities: terminal.capabilities)
         state.pins = start.pins
         state.settings = start.settings
+        state.settingOverrides = start.overrides
         reducer.updateCursorPlace(&state)
         if let problem = start.problem {
             state.message = StatusMessage(problem, kind: .error)
@@ -375,6 +388,21 @@ public final class AppRuntime {
                 }
             case let .savePhoto(id, title):
                 savePhoto(id, title: title)
+            case let .saveSettings(settings):
+                write { [albums, photoSettings] (store) throws(StoreError) in
+                    try store.saveSettings(settings)
+                    if let photoSettings { albums.use(photoSettings(settings)) }
+                    return .settingsSaved
+                }
+            case .testFlickrKey:
+                guard let key = photoSettings?(state.settings).flickrAPIKey else {
+                    mailbox.post(.message(StatusMessage(
+                        "No Flickr key to test: paste one in the first field. Wikimedia Commons needs none.", kind: .error)))
+                    break
+                }
+                albums.testFlickrKey(key) { [mailbox] text, worked in
+                    mailbox.post(.message(StatusMessage(text, kind: worked ? .info : .error)))
+                }
             }
         }
     }

@@ -2,6 +2,7 @@ import AlbumService
 import ArgumentParser
 import Curses
 import Foundation
+import PhotoSources
 import Gazetteer
 import Store
 import TouristCore
@@ -50,8 +51,11 @@ struct App: ParsableCommand {
                              onEvent: onEvent)
             }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
                picturesFolder: PhotoFile.picturesFolder(environment: ProcessInfo.processInfo.environment),
-               openPage: PageOpener.live)
+               openPage: PageOpener.live, photoSettings: { settings in
+                PhotoSourceSettings.resolve(environment: ProcessInfo.processInfo.environment, settings: settings)
+            })
             let start = RuntimeStart(pins: pins, view: view, settings: settings,
+                                     overrides: PhotoSourceSettings.overrides(environment: ProcessInfo.processInfo.environment),
                                      problem: photos.problems.isEmpty ? nil : photos.problems.joined(separator: " "))
             let runtime = AppRuntime(world: world, start: start)
             runtime.run()

@@ -53,6 +53,7 @@ final class RuntimeTests: XCTestCase {
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": commonsEndpoint]
         if let key { env["FLICKR_API_KEY"] = key }
         let settings = PhotoSourceSettings.resolve(environment: env, stored: [:])
+        let environment = env
         let begin = RuntimeStart(pins: try store.pins(), view: view, settings: Settings())
         let (terminal, clock, store, finished, path) = (terminal!, clock!, store!, finished, path!)
         let pictures = picturesFolder
@@ -62,7 +63,8 @@ final class RuntimeTests: XCTestCase {
                 AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
                              settings: settings, userAgent: "vtourist-tests", onEvent: onEvent)
             }, geometry: geometry, places: .none, log: .beside(databasePath: path),
-               picturesFolder: pictures, openPage: opener, painter: painter)
+               picturesFolder: pictures, openPage: opener, painter: painter,
+               photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
             AppRuntime(world: world, start: begin).run()
             finished.signal()
         }.start()

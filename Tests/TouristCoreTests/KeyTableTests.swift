@@ -60,7 +60,8 @@ final class KeyTableTests: XCTestCase {
                 switch token {
                 case "arrows": keys.formUnion([.left, .right, .up, .down])
                 case "shift+arrows": keys.formUnion([.shiftLeft, .shiftRight, .shiftUp, .shiftDown])
-                case "mouse": break  // a note, not a key
+                case "\u{2191}\u{2193}": keys.formUnion([.up, .down])
+                case "mouse", "typing": break  // a note, not a key
                 default:
                     guard let key = names[token] else {
                         XCTFail("help names an unknown key \u{201C}\(token)\u{201D}", file: file, line: line)
@@ -101,14 +102,19 @@ final class KeyTableTests: XCTestCase {
         assertHelpMatchesKeys(photoState(), table: Set(PhotoKeys.table.keys))
     }
 
-    /// Bug 3: help offered `s settings`, but `s` only said the screen was not there.
-    func testSIsNeitherAdvertisedNorHandledUntilSettingsExist() {
+    /// Bug 3: help offered `s settings` before the screen existed; now `s` opens it and help says so.
+    func testSOpensTheSettingsAndHelpSaysSo() {
         let state = mapState()
-        XCTAssertFalse(keysInHelp(over: state).contains(.char("s")))
-        XCTAssertNil(MapKeys.browsing.command(for: .char("s")))
+        XCTAssertTrue(keysInHelp(over: state).contains(.char("s")))
         let (after, effects) = press(.char("s"), in: state)
-        XCTAssertEqual(after, state)
+        XCTAssertEqual(after.screen, .settings(SettingsScreen()))
         XCTAssertEqual(effects, [])
+    }
+
+    func testSettingsHelpListsExactlyTheKeysTheSettingsScreenHandles() {
+        var state = mapState()
+        state.screen = .settings(SettingsScreen(selected: 1))  // room to move both ways
+        assertHelpMatchesKeys(state, table: Set(SettingsKeys.table.keys))
     }
 
     func testMovingAPinHandlesItsTableAndNothingElse() {
@@ -148,7 +154,9 @@ final class KeyTableTests: XCTestCase {
     }
 
     func testEveryKeyClosesHelpAndOnlyHelp() {
-        for base in [mapState(), albumState(), photoState()] {
+        var settings = mapState()
+        settings.screen = .settings(SettingsScreen())
+        for base in [mapState(), albumState(), photoState(), settings] {
             var state = base
             state.overlay = .help
             for key in everyKey {
@@ -161,7 +169,7 @@ final class KeyTableTests: XCTestCase {
 
     func testNoKeyIsBoundTwiceOnAScreen() {
         for keys in [MapKeys.browsing.keys, MapKeys.dragging.keys, ConfirmKeys.table.keys, GoToKeys.table.keys,
-                     AlbumKeys.table.keys, PhotoKeys.table.keys] {
+                     AlbumKeys.table.keys, PhotoKeys.table.keys, SettingsKeys.table.keys] {
             XCTAssertEqual(keys.count, Set(keys).count, "\(keys)")
         }
     }
@@ -208,7 +216,7 @@ final class KeyTableTests: XCTestCase {
     func testHelpLabelsNameTheirKeys() {
         XCTAssertEqual(MapKeys.browsing.helpRows().map(\.keys),
                        ["arrows  h j k l", "H J K L  shift+arrows", "+ =  /  -", "p  space", "Enter", "m", "x  Delete",
-                        "Tab  shift+Tab", "g  /", "?", "q", "mouse"])
+                        "Tab  shift+Tab", "g  /", "s", "?", "q", "mouse"])
         XCTAssertEqual(AlbumKeys.table.helpRows().map(\.keys),
                        ["arrows  h j k l", "Home  End", "Enter", "x  Delete", "space", "X", "n", "a", "r", "Esc  Backspace  q",
                         "?"])

@@ -19,6 +19,8 @@ public enum AppAction: Sendable {
     case albumNotice(Pin.ID, String)
     /// How work the runtime did for a key went (a page opened, a photo saved), for the message line.
     case message(StatusMessage)
+    /// The store has the settings the settings screen saved (what the screen says stays).
+    case settingsSaved
     /// Time passed while something on screen animates (the runtime sends it only then).
     case tick
 }
@@ -37,6 +39,10 @@ public enum AppEffect: Equatable, Sendable {
     case openPage(String)
     /// Save a stored photo's image as a file named after its title.
     case savePhoto(PhotoRecord.ID, title: String)
+    /// Store the settings; the next search uses them.
+    case saveSettings(Settings)
+    /// One search with the Flickr key in effect; the answer comes back as a message.
+    case testFlickrKey
     case quit
 }
 

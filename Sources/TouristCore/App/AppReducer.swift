@@ -15,6 +15,7 @@ public struct AppReducer: Sendable {
     var album: AlbumScreenReducer { AlbumScreenReducer() }
     var photo: PhotoReducer { PhotoReducer() }
     var help: HelpReducer { HelpReducer() }
+    var settings: SettingsReducer { SettingsReducer() }
 
     public func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         let cameraBefore = state.camera
@@ -44,6 +45,8 @@ public struct AppReducer: Sendable {
             if state.openAlbum?.pinID == pinID { state.message = StatusMessage(text) }
         case let .message(message):
             state.message = message
+        case .settingsSaved:
+            break
         case .tick:
             if state.isAnimating { state.animationFrame &+= 1 }
         }
@@ -79,6 +82,7 @@ public struct AppReducer: Sendable {
             case .map: return map.key(key, &state)
             case .album: return album.key(key, &state)
             case .photo: return photo.key(key, &state)
+            case .settings: return settings.key(key, &state)
             }
         case let .mouse(mouse):
             if state.isTooSmall || state.overlay != nil { return [] }
@@ -86,6 +90,7 @@ public struct AppReducer: Sendable {
             case .map: return map.mouse(mouse, time: time, &state)
             case .album: return album.mouse(mouse, time: time, &state)
             case .photo: return photo.mouse(mouse, &state)
+            case .settings: return []
             }
         }
     }
@@ -103,6 +108,8 @@ public struct AppReducer: Sendable {
             default:
                 break
             }
+        case .settings:
+            break
         case .album, .photo:
             if let album = state.openAlbum, state.pin(album.pinID) == nil {
                 state.screen = .map(MapScreen())
@@ -166,7 +173,7 @@ extension AppState {
             // The album's selection follows the photo shown, wherever a reload put it.
             if let index = photo.index { photo.album.selected = index }
             screen = .photo(photo)
-        case .map:
+        case .map, .settings:
             break
         }
     }

@@ -20,6 +20,8 @@ public enum AppView {
             MapView.render(screen, state: state, raster: raster, theme: theme, layout: layout, into: &buffer)
         case let .album(album):
             AlbumView.render(album, state: state, pictures: pictures, theme: theme, layout: layout, into: &buffer)
+        case let .settings(screen):
+            SettingsView.render(screen, state: state, theme: theme, layout: layout, into: &buffer)
         case let .photo(photo):
             PhotoView.render(photo, state: state, pictures: pictures, theme: theme, layout: layout, into: &buffer)
         }
@@ -41,6 +43,7 @@ public enum AppView {
         case .map: return MapKeys.browsing.helpRows(unicode: unicode)
         case .album: return AlbumKeys.table.helpRows(unicode: unicode)
         case .photo: return PhotoKeys.table.helpRows(unicode: unicode)
+        case .settings: return SettingsKeys.table.helpRows(unicode: unicode)
         }
     }
 }

@@ -13,6 +13,7 @@ public enum MapCommand: Equatable, Sendable {
     case nextPin
     case previousPin
     case goTo
+    case settings
     case help
     case quit
     // While a pin is picked up.
@@ -21,7 +22,7 @@ public enum MapCommand: Equatable, Sendable {
     case refuseQuit
 }
 
-/// The map's keys (SPEC 3). Settings (`s`) join when the settings screen does.
+/// The map's keys (SPEC 3).
 public enum MapKeys {
     /// Moving the cursor, panning and zooming: the same while browsing and while moving a pin.
     static let navigation: [KeyBinding<MapCommand>] = [
@@ -49,6 +50,7 @@ public enum MapKeys {
         KeyBinding([[.char("x")], [.delete]], .deletePin, help: "delete the pin under the cursor"),
         KeyBinding([[KeyEntry(.tab, .nextPin)], [KeyEntry(.backTab, .previousPin)]], help: "next / previous pin"),
         KeyBinding([[.char("g")], [.char("/")]], .goTo, help: "go to a place or LAT, LON"),
+        KeyBinding([[.char("s")]], .settings, help: "settings (Flickr key, photo source, search area…)"),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help"),
         KeyBinding([[.char("q")]], .quit, help: "quit"),
     ], notes: [HelpRow("mouse", "click moves, hold drops a pin, wheel zooms")])

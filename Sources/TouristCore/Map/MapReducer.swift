@@ -87,6 +87,9 @@ struct MapReducer: Sendable {
             cyclePins(forward: false, &state)
         case .goTo:
             state.setMapMode(.goTo(GoToPrompt()))
+        case .settings:
+            state.screen = .settings(SettingsScreen())
+            return []
         case .help:
             state.overlay = .help
         case .moveCursor, .pan, .zoom, .dropMovedPin, .putBack, .refuseQuit:

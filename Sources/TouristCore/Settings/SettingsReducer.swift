@@ -1,0 +1,96 @@
+import Foundation
+import Terminal
+
+/// The settings screen: move between the settings, change one (saved at once, in effect at once),
+/// test the Flickr key, back to the map.
+struct SettingsReducer: Sendable {
+    func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+        guard case var .settings(screen) = state.screen else { return [] }
+        if let text = screen.editing { return edit(key, text: text, &screen, &state) }
+        guard let command = SettingsKeys.table.command(for: key) else { return [] }
+        var effects: [AppEffect] = []
+        switch command {
+        case let .move(step):
+            screen.selected = max(0, min(SettingsScreen.fields.count - 1, screen.selected + step))
+        case .change:
+            let field = screen.field
+            if let variable = state.settingOverrides[field] {
+                state.message = StatusMessage("\(field.label.capitalizedFirst) comes from \(variable) in the environment: change it there.",
+                                              kind: .error)
+                break
+            }
+            switch field {
+            case .confirmDelete:
+                effects = save(field, state.settings.confirmDelete ? "off" : "on", &state)
+            case .allowDrag:
+                effects = save(field, state.settings.allowDrag ? "off" : "on", &state)
+            case .source:
+                // Automatic, then each source in turn.
+                let order: [PhotoSourceChoice?] = [nil] + PhotoSourceChoice.allCases.map { $0 }
+                let next = order[((order.firstIndex(of: state.settings.source) ?? 0) + 1) % order.count]
+                effects = save(field, next?.rawValue ?? "", &state)
+            case .flickrAPIKey:
+                screen.editing = ""  // a key is typed (or pasted) anew, never shown
+            case .areaHalfWidth:
+                screen.editing = "\(state.settings.areaHalfWidth)"
+            case .photosPerCollection:
+                screen.editing = "\(state.settings.photosPerCollection)"
+            }
+        case .testKey:
+            state.message = StatusMessage("Testing the Flickr key\u{2026}")
+            effects = [.testFlickrKey]
+        case .back:
+            state.screen = .map(MapScreen())
+            return []
+        case .help:
+            state.overlay = .help
+        }
+        state.screen = .settings(screen)
+        return effects
+    }
+
+    /// A key while a value is typed: Enter saves it (or says why not), Esc gives up.
+    private func edit(_ key: Key, text: String, _ screen: inout SettingsScreen, _ state: inout AppState) -> [AppEffect] {
+        var effects: [AppEffect] = []
+        switch key {
+        case .escape:
+            screen.editing = nil
+        case .enter:
+            let before = state.settings
+            effects = save(screen.field, text, &state)
+            if state.settings != before || effects != [] { screen.editing = nil }
+        case .backspace, .delete:
+            screen.editing = String(text.dropLast())
+        case let .char(c):
+            // Pasted text arrives as characters: control characters never reach the field.
+            guard !c.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { break }
+            guard text.count < SettingsScreen.maxText else {
+                state.message = StatusMessage("At most \(SettingsScreen.maxText) characters.", kind: .error)
+                break
+            }
+            screen.editing = text + String(c)
+        default:
+            break
+        }
+        state.screen = .settings(screen)
+        return effects
+    }
+
+    /// Takes a setting from text: saved and in effect at once, or the reason it is refused.
+    private func save(_ key: SettingKey, _ text: String, _ state: inout AppState) -> [AppEffect] {
+        switch state.settings.changing(key, to: text) {
+        case let .failure(problem):
+            state.message = StatusMessage("Not saved: \(problem.message).", kind: .error)
+            return []
+        case let .success(settings):
+            state.settings = settings
+            state.message = StatusMessage("Saved: \(key.label) \(settings.shown(key)).")
+            return [.saveSettings(settings)]
+        }
+    }
+}
+
+extension String {
+    /// The text with its first letter in capitals.
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -1,0 +1,62 @@
+import Terminal
+
+/// The settings screen's own state: which setting is selected and the text being typed into it.
+public struct SettingsScreen: Equatable, Sendable {
+    /// The settings, in the order shown (SPEC 2.3).
+    public static let fields: [SettingKey] = [.flickrAPIKey, .source, .areaHalfWidth, .photosPerCollection,
+                                              .confirmDelete, .allowDrag]
+    /// The longest text a field takes (a pasted page of text is cut there, with a message).
+    public static let maxText = 256
+
+    public var selected = 0
+    /// The text typed into the selected field; nil when not editing.
+    public var editing: String?
+
+    public init(selected: Int = 0, editing: String? = nil) {
+        self.selected = selected
+        self.editing = editing
+    }
+
+    public var field: SettingKey { SettingsScreen.fields[max(0, min(selected, SettingsScreen.fields.count - 1))] }
+}
+
+extension Settings {
+    /// The settings with one setting's value taken from text, or why the text is not one. A blank
+    /// key or source removes it (the source is then chosen by whether there is a key).
+    public func changing(_ key: SettingKey, to text: String) -> Result<Settings, SettingProblem> {
+        var texts: [SettingKey: String] = [:]
+        for (stored, value) in storedTexts { texts[stored] = value }
+        let blank = text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        if blank, key == .flickrAPIKey || key == .source {
+            texts[key] = nil
+        } else {
+            guard let normal = Settings.normalized(key, text) else { return .failure(SettingProblem(Settings.expected(key))) }
+            texts[key] = normal
+        }
+        return .success(Settings(stored: texts))
+    }
+
+    /// A setting's value as the screen and `config` show it; the key masked to its last 4 characters.
+    public func shown(_ key: SettingKey) -> String {
+        switch key {
+        case .flickrAPIKey: return flickrAPIKey.map(Settings.masked) ?? "none"
+        case .source: return source?.displayName ?? "automatic: \(effectiveSource.displayName)"
+        case .areaHalfWidth: return "\(areaHalfWidth)\u{00B0} either way"
+        case .photosPerCollection: return "\(photosPerCollection)"
+        case .confirmDelete: return confirmDelete ? "on" : "off"
+        case .allowDrag: return allowDrag ? "on" : "off"
+        }
+    }
+
+    /// A secret shown as dots and at most its last 4 characters (none of a short one).
+    public static func masked(_ secret: String) -> String {
+        let visible = secret.count > 8 ? String(secret.suffix(4)) : ""
+        return String(repeating: "\u{2022}", count: 8) + visible
+    }
+}
+
+/// Why a typed value was refused.
+public struct SettingProblem: Error, Equatable, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}

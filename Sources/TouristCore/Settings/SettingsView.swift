@@ -1,0 +1,64 @@
+import Terminal
+
+/// The settings screen: one row a setting (its name and value, the one selected highlighted, the
+/// text being typed with a cursor), where an environment variable decides instead, what the
+/// selected setting is for, the message line and the keys.
+enum SettingsView {
+    static let labelWidth = 24
+
+    static func render(_ screen: SettingsScreen, state: AppState, theme: Theme, layout: ScreenLayout,
+                       into buffer: inout CellBuffer) {
+        buffer.clear(layout.main, style: theme.dialog)
+        buffer.clear(layout.status, style: theme.dialog)
+        let main = layout.main
+        buffer.put(" Settings", x: main.x, y: main.y, style: theme.dialogTitle, maxWidth: main.width)
+        buffer.put("  saved as you change them", x: main.x + 9, y: main.y, style: theme.dim, maxWidth: max(0, main.width - 9))
+        for (i, field) in SettingsScreen.fields.enumerated() {
+            let y = main.y + 2 + i
+            guard y < main.bottom - 1 else { break }
+            let selected = i == screen.selected
+            let row = Rect(x: main.x, y: y, width: main.width, height: 1)
+            let style = selected ? theme.selection : theme.dialog
+            if selected { buffer.clear(row, style: style) }
+            buffer.put(" " + field.label.capitalizedFirst, x: row.x, y: y, style: style, maxWidth: labelWidth)
+            var value: String
+            if selected, let text = screen.editing {
+                // A key being typed is masked like a stored one.
+                value = (field == .flickrAPIKey ? (text.isEmpty ? "" : Settings.masked(text)) : text) + "\u{258F}"
+            } else {
+                value = state.settings.shown(field)
+            }
+            if let variable = state.settingOverrides[field] { value = "set by \(variable)" }
+            buffer.put(value, x: row.x + labelWidth + 1, y: y, style: style, maxWidth: max(0, row.width - labelWidth - 2))
+        }
+        let about = Rect(x: main.x + 1, y: main.y + 3 + SettingsScreen.fields.count, width: max(0, main.width - 2),
+                         height: max(0, main.bottom - 1 - (main.y + 3 + SettingsScreen.fields.count)))
+        for (i, line) in explanation(screen.field, state: state).flatMap({ $0.wrapped(to: max(1, about.width)) })
+            .prefix(about.height).enumerated() {
+            buffer.put(line, x: about.x, y: about.y + i, style: theme.dim, maxWidth: about.width)
+        }
+        buffer.render(KeyHints(hints: SettingsKeys.table.hints(unicode: state.capabilities.unicode), theme: theme),
+                      in: layout.status)
+        if let message = state.message {
+            buffer.render(MessageLine(message: message, theme: theme), in: layout.message)
+        }
+    }
+
+    /// What the selected setting is for.
+    static func explanation(_ field: SettingKey, state: AppState) -> [String] {
+        switch field {
+        case .flickrAPIKey:
+            var lines = ["Photos come from Flickr with a key; without one, from Wikimedia Commons, which needs none.",
+                         "Get a key (free, for non-commercial use) at https://www.flickr.com/services/apps/create/ and paste it here; t tests it with one search."]
+            if state.settings.flickrAPIKey == nil, state.settingOverrides[.flickrAPIKey] == nil {
+                lines.insert("No Flickr key is set.", at: 0)
+            }
+            return lines
+        case .source: return ["Enter steps through automatic (Flickr with a key, else Wikimedia Commons), Flickr and Wikimedia Commons. The next search uses it."]
+        case .areaHalfWidth: return ["How far from the pin photos are searched for, in degrees either way (\(Settings.areaHalfWidthRange.lowerBound) to \(Settings.areaHalfWidthRange.upperBound))."]
+        case .photosPerCollection: return ["How many photos an album fetches at a time (\(Settings.photosPerCollectionRange.lowerBound) to \(Settings.photosPerCollectionRange.upperBound))."]
+        case .confirmDelete: return ["Ask before deleting a pin, before New Collection and before deleting marked photos."]
+        case .allowDrag: return ["Allow picking up a pin with m and moving it."]
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Model
+import Terminal
+@testable import TouristCore
+import XCTest
+
+/// The settings screen: every field's validation, the key kept secret, the environment's overrides.
+final class SettingsScreenTests: XCTestCase {
+    let reducer = AppReducer(places: .none)
+
+    func settingsState() -> AppState {
+        var s = Sample.mapState()
+        _ = reducer.reduce(&s, .event(.key(.char("s")), time: 0))
+        return s
+    }
+
+    @discardableResult
+    func press(_ s: inout AppState, _ keys: Key...) -> [AppEffect] {
+        keys.flatMap { reducer.reduce(&s, .event(.key($0), time: 0)) }
+    }
+
+    func type(_ s: inout AppState, _ text: String) {
+        for c in text { _ = reducer.reduce(&s, .event(.key(.char(c)), time: 0)) }
+    }
+
+    func select(_ s: inout AppState, _ key: SettingKey) {
+        guard case var .settings(screen) = s.screen else { return XCTFail("no settings screen") }
+        screen.selected = SettingsScreen.fields.firstIndex(of: key) ?? 0
+        s.screen = .settings(screen)
+    }
+
+    func testANumberIsCheckedAtTheFieldAndSavedAtOnce() {
+        var s = settingsState()
+        select(&s, .photosPerCollection)
+        press(&s, .enter)
+        guard case let .settings(screen) = s.screen else { return XCTFail() }
+        XCTAssertEqual(screen.editing, "21", "editing starts from the value")
+        press(&s, .backspace, .backspace)
+        for bad in ["0", "61", "abc", "2.5", " "] {
+            type(&s, bad)
+            XCTAssertEqual(press(&s, .enter), [], bad)
+            XCTAssertEqual(s.message?.kind, .error, bad)
+            XCTAssertTrue(s.message?.text.contains("from 1 to 60") == true, s.message?.text ?? "")
+            XCTAssertEqual(s.settings.photosPerCollection, 21, "nothing changed")
+            for _ in bad { press(&s, .backspace) }
+        }
+        type(&s, "12")
+        var saved = Settings()
+        saved.photosPerCollection = 12
+        XCTAssertEqual(press(&s, .enter), [.saveSettings(saved)])
+        XCTAssertEqual(s.settings.photosPerCollection, 12)
+        XCTAssertEqual(s.message, StatusMessage("Saved: photos per collection 12."))
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Photos per collection   12"))
+    }
+
+    func testTheAreaTakesDegreesInItsRange() {
+        var s = settingsState()
+        select(&s, .areaHalfWidth)
+        press(&s, .enter)
+        press(&s, .backspace, .backspace, .backspace)
+        type(&s, "1.5")
+        XCTAssertEqual(press(&s, .enter), [])
+        XCTAssertTrue(s.message?.text.contains("0.1 to 1.0") == true, s.message?.text ?? "")
+        press(&s, .backspace, .backspace, .backspace)
+        type(&s, "0.25")
+        XCTAssertEqual(press(&s, .enter).count, 1)
+        XCTAssertEqual(s.settings.areaHalfWidth, 0.25)
+    }
+
+    func testTheKeyIsTypedMaskedTrimmedAndNeverShown() {
+        var s = settingsState()
+        press(&s, .enter)
+        type(&s, "  0123456789abcdef0123456789abcdef\n")  // pasted with spaces; the newline is a control character
+        var text = AppView.render(s, raster: nil).text
+        XCTAssertFalse(text.contains("0123456789abcdef"), "the key is masked while typed")
+        XCTAssertTrue(text.contains("\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}cdef"), text)
+        XCTAssertEqual(press(&s, .enter).count, 1)
+        XCTAssertEqual(s.settings.flickrAPIKey, "0123456789abcdef0123456789abcdef")
+        text = AppView.render(s, raster: nil).text
+        XCTAssertFalse(text.contains("0123456789abcdef"), text)
+        XCTAssertFalse(s.message?.text.contains("0123456789") ?? false, "the message masks it too")
+
+        // A malformed key: refused, and not repeated in the message.
+        press(&s, .enter)
+        type(&s, "not a key!")
+        XCTAssertEqual(press(&s, .enter), [])
+        XCTAssertEqual(s.message?.kind, .error)
+        XCTAssertFalse(s.message?.text.contains("not a key") ?? true)
+        // Empty removes the key.
+        press(&s, .escape, .enter, .enter)
+        XCTAssertNil(s.settings.flickrAPIKey)
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("No Flickr key is set."))
+    }
+
+    func testAPasteOfTenThousandCharactersStopsAtTheFieldsLimit() {
+        var s = settingsState()
+        press(&s, .enter)
+        type(&s, String(repeating: "a", count: 10_000))
+        guard case let .settings(screen) = s.screen else { return XCTFail() }
+        XCTAssertEqual(screen.editing?.count, SettingsScreen.maxText)
+        XCTAssertEqual(s.message?.text, "At most 256 characters.")
+        XCTAssertEqual(press(&s, .enter), [], "256 characters is no key either")
+    }
+
+    func testTogglesAndTheSourceChangeWithEnter() {
+        var s = settingsState()
+        select(&s, .confirmDelete)
+        XCTAssertEqual(press(&s, .enter).count, 1)
+        XCTAssertFalse(s.settings.confirmDelete)
+        select(&s, .allowDrag)
+        press(&s, .enter)
+        XCTAssertFalse(s.settings.allowDrag)
+        select(&s, .source)
+        press(&s, .enter)
+        XCTAssertEqual(s.settings.source, .flickr)
+        press(&s, .enter)
+        XCTAssertEqual(s.settings.source, .commons)
+        press(&s, .enter)
+        XCTAssertNil(s.settings.source, "back to automatic")
+    }
+
+    func testASettingTheEnvironmentDecidesIsShownAsSuchAndNotEdited() {
+        var s = settingsState()
+        s.settingOverrides = [.flickrAPIKey: "FLICKR_API_KEY"]
+        XCTAssertEqual(press(&s, .enter), [])
+        XCTAssertTrue(s.message?.text.contains("FLICKR_API_KEY") == true)
+        guard case let .settings(screen) = s.screen else { return XCTFail() }
+        XCTAssertNil(screen.editing)
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("set by FLICKR_API_KEY"))
+    }
+
+    func testTestKeyAsksTheRuntimeAndEscLeaves() {
+        var s = settingsState()
+        XCTAssertEqual(press(&s, .char("t")), [.testFlickrKey])
+        XCTAssertEqual(s.message?.text, "Testing the Flickr key\u{2026}")
+        press(&s, .escape)
+        XCTAssertEqual(s.screen, .map(MapScreen()))
+    }
+
+    func testAResizeWhileOpenKeepsTheScreenAndWhatIsTyped() {
+        var s = settingsState()
+        select(&s, .photosPerCollection)
+        press(&s, .enter)
+        type(&s, "5")
+        _ = reducer.reduce(&s, .event(.resize(width: 40, height: 12), time: 0))
+        guard case let .settings(screen) = s.screen else { return XCTFail() }
+        XCTAssertEqual(screen.editing, "215")
+        let small = AppView.render(s, raster: nil)
+        XCTAssertTrue(small.text.contains("Settings"), small.text)
+    }
+}
