@@ -20,11 +20,13 @@ enum SettingsView {
             let row = Rect(x: main.x, y: y, width: main.width, height: 1)
             let style = selected ? theme.selection : theme.dialog
             if selected { buffer.clear(row, style: style) }
-            buffer.put(" " + field.label.capitalizedFirst, x: row.x, y: y, style: style, maxWidth: labelWidth)
+            buffer.put(" " + title(field), x: row.x, y: y, style: style, maxWidth: labelWidth)
             var value: String
             if selected, let text = screen.editing {
                 // A key being typed is masked like a stored one.
                 value = (field == .flickrAPIKey ? (text.isEmpty ? "" : Settings.masked(text)) : text) + "\u{258F}"
+            } else if field == .source, state.settings.source == nil, state.settingOverrides[.flickrAPIKey] != nil {
+                value = "automatic: \(PhotoSourceChoice.flickr.displayName)"  // the environment's key decides
             } else {
                 value = state.settings.shown(field)
             }
@@ -41,6 +43,18 @@ enum SettingsView {
                       in: layout.status)
         if let message = state.message {
             buffer.render(MessageLine(message: message, theme: theme), in: layout.message)
+        }
+    }
+
+    /// A setting's name on the screen.
+    static func title(_ key: SettingKey) -> String {
+        switch key {
+        case .flickrAPIKey: "Flickr API key"
+        case .source: "Photo source"
+        case .areaHalfWidth: "Search area"
+        case .photosPerCollection: "Photos per collection"
+        case .confirmDelete: "Confirm delete"
+        case .allowDrag: "Allow dragging"
         }
     }
 
