@@ -1,0 +1,55 @@
+import Foundation
+import XCTest
+
+/// The settings screen in the real app: changes are kept across a restart, the key never shows.
+final class SettingsScreenEndToEndTests: EndToEndTestCase {
+    func testChangedSettingsAreKeptAcrossARestartAndTheKeyNeverShows() throws {
+        let db = try temporaryDirectory().appendingPathComponent("settings.sqlite").path
+        let key = "feedfacecafebeef0123456789abcdef"
+        var t = try app(db, environment: ["FLICKR_API_KEY": nil], recording: true)
+        t.wait(forText: "? help")
+        try t.keys("s")
+        t.wait(forText: "No Flickr key is set.")
+        try t.keys("Enter")
+        try t.type(key)
+        try t.keys("Enter")
+        t.wait(forText: "Saved: Flickr API key")
+        try t.keys("Down", "Enter")  // source: automatic → Flickr
+        t.wait(forText: "Saved: photo source Flickr.")
+        try t.keys("Down", "Enter", "BSpace", "BSpace", "BSpace")
+        try t.type("0.2")
+        try t.keys("Enter")
+        t.wait(forText: "Saved: search area 0.2")
+        try t.keys("Down", "Enter", "BSpace", "BSpace")
+        try t.type("99")
+        try t.keys("Enter")
+        t.wait(forText: "Not saved: photos per collection must be a whole number from 1 to 60")
+        try t.keys("BSpace", "BSpace")
+        try t.type("7")
+        try t.keys("Enter")
+        t.wait(forText: "Saved: photos per collection 7.")
+        try t.keys("Down", "Enter", "Down", "Enter")
+        t.wait(forText: "Saved: allow-drag setting off.")
+        try t.keys("Escape", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+        let output = String(decoding: t.recordedOutput(), as: UTF8.self)
+        XCTAssertFalse(output.contains(key), "the key reached the terminal")
+        XCTAssertFalse(output.contains(String(key.prefix(12))), "part of the key reached the terminal")
+
+        t = try app(db, environment: ["FLICKR_API_KEY": nil])
+        t.wait(forText: "? help")
+        try t.keys("s")
+        let screen = t.wait(forText: "Allow dragging")
+        for kept in ["\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}cdef", "Flickr", "0.2\u{00B0} either way",
+                     "Photos per collection   7", "Confirm delete          off", "Allow dragging          off"] {
+            XCTAssertTrue(screen.contains(kept), "\(kept) in\n\(screen)")
+        }
+        // Dragging is off: m on a pin says so.
+        try t.keys("Escape", "p")
+        t.wait(forText: "1 pin ")
+        try t.keys("m")
+        t.wait(forText: "Moving pins is turned off in the settings.")
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+}
