@@ -6,7 +6,7 @@ PREFIX  ?= /usr/local
 RELEASE := .build/release
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev chafa pkg-config tmux ncurses-term python3 sqlite3
 
-.PHONY: all deps build run test unit-test e2e bench install uninstall clean data
+.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs
 
 all: build
 
@@ -46,12 +46,25 @@ bench: deps
 	python3 bench/album_memory_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench
 
 install: build
-	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vtourist"
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vtourist" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
 	install -m 755 $(RELEASE)/vtourist "$(DESTDIR)$(PREFIX)/bin/vtourist"
 	install -m 644 Resources/world.vtmap Resources/places.vtgaz "$(DESTDIR)$(PREFIX)/share/vtourist/"
+	install -m 644 docs/vtourist.1 "$(DESTDIR)$(PREFIX)/share/man/man1/vtourist.1"
+	install -m 644 completions/vtourist.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/vtourist"
+	install -m 644 completions/vtourist.zsh "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_vtourist"
+	install -m 644 completions/vtourist.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/vtourist.fish"
+
+# The man page and the shell completions, made from the command-line definitions (a test says when
+# they are stale).
+cli-docs: deps
+	sh scripts/make_cli_docs.sh
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/vtourist"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/vtourist" "$(DESTDIR)$(PREFIX)/share/man/man1/vtourist.1" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/vtourist" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_vtourist" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/vtourist.fish"
 	rm -rf "$(DESTDIR)$(PREFIX)/share/vtourist"
 
 # Regenerates the bundled map and gazetteer from their sources (needs network).
