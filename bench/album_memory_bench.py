@@ -58,7 +58,7 @@ def settle(fd, marker=None, quiet=0.3, limit=20.0):
 class Screen:
     """Just enough of a terminal to read the text ncurses leaves on screen: cursor moves,
     erases, repeats and printable characters; colours and modes are skipped."""
-    CSI = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z@])|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\].*?(?:\x07|\x1b\\)")
+    CSI = re.compile(r"\x1b\[([0-9;:?]*)([A-Za-z@])|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\].*?(?:\x07|\x1b\\)")
 
     def __init__(self):
         self.rows = [[" "] * COLS for _ in range(ROWS)]
