@@ -51,8 +51,10 @@ struct App: ParsableCommand {
             }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
                picturesFolder: PhotoFile.picturesFolder(environment: ProcessInfo.processInfo.environment),
                openPage: PageOpener.live)
+            // Also on the status line: curses takes the screen right after stderr said so.
+            let problems = store.permissionNotes.map(\.description) + photos.problems
             let start = RuntimeStart(pins: pins, view: view, settings: settings,
-                                     problem: photos.problems.isEmpty ? nil : photos.problems.joined(separator: " "))
+                                     problem: problems.isEmpty ? nil : problems.joined(separator: " "))
             let runtime = AppRuntime(world: world, start: start)
             runtime.run()
             try? store.close()

@@ -41,12 +41,18 @@ struct DatabaseOptions: ParsableArguments {
         return dataHome + "/vtourist/vtourist.sqlite"
     }
 
+    /// Opens the database; a file other users could read is tightened, and a line on stderr says so.
     func open() throws -> AppDatabase {
+        let store: AppDatabase
         do {
-            return try AppDatabase.open(path: path())
+            store = try AppDatabase.open(path: path())
         } catch {
             throw CommandFailure("\(error)")
         }
+        for note in store.permissionNotes {
+            FileHandle.standardError.write(Data("vtourist: \(note)\n".utf8))
+        }
+        return store
     }
 }
 
