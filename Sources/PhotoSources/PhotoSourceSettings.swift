@@ -58,26 +58,12 @@ public struct PhotoSourceSettings: Sendable, Equatable {
     /// falls back to Commons with a message. `problems` (the stored texts' own) come first in the result's.
     public static func resolve(environment: [String: String], settings stored: Settings,
                                problems storedProblems: [String] = []) -> PhotoSourceSettings {
-        var problems = storedProblems
-        func value(_ name: String) -> String? {
-            guard let t = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty else { return nil }
-            return t
-        }
+        let overrides = EnvironmentOverrides(environment: environment)
+        var problems = storedProblems + overrides.problems
+        func value(_ name: String) -> String? { EnvironmentOverrides.value(name, in: environment) }
         var settings = stored
-        if let text = value(Env.flickrAPIKey) {
-            if let key = Settings.apiKey(text) {
-                settings.flickrAPIKey = key
-            } else {
-                problems.append("\(Env.flickrAPIKey) was ignored: \(Settings.expected(.flickrAPIKey)).")
-            }
-        }
-        if let text = value(Env.source) {
-            if let chosen = Settings.source(text) {
-                settings.source = chosen
-            } else {
-                problems.append("Unknown photo source \"\(TextCleaner.clean(text, maxLength: 40))\" in \(Env.source): \(Settings.expected(.source)).")
-            }
-        }
+        if let key = overrides.flickrAPIKey { settings.flickrAPIKey = key }
+        if let chosen = overrides.source { settings.source = chosen }
         var kind = settings.effectiveSource
         if kind == .flickr && settings.flickrAPIKey == nil {
             problems.append("Flickr needs an API key (setting or \(Env.flickrAPIKey)); using Wikimedia Commons instead.")
@@ -131,4 +117,49 @@ public struct PhotoSourceSettings: Sendable, Equatable {
         PhotoQuery(center: center, halfWidthDegrees: halfWidthDegrees, perPage: perPage ?? self.perPage, page: page)
     }
 
+}
+
+/// The settings the environment overrides (SPEC 5), each valid, and one message per variable that
+/// is set but not a valid value (it overrides nothing).
+public struct EnvironmentOverrides: Equatable, Sendable {
+    /// The variable that overrides each setting it can.
+    public static let variables: [SettingKey: String] = [
+        .flickrAPIKey: PhotoSourceSettings.Env.flickrAPIKey,
+        .source: PhotoSourceSettings.Env.source,
+    ]
+
+    public var flickrAPIKey: String?
+    public var source: PhotoSourceChoice?
+    public var problems: [String] = []
+
+    public init(environment: [String: String]) {
+        typealias Env = PhotoSourceSettings.Env
+        if let text = Self.value(Env.flickrAPIKey, in: environment) {
+            flickrAPIKey = Settings.apiKey(text)
+            if flickrAPIKey == nil {
+                problems.append("\(Env.flickrAPIKey) was ignored: \(Settings.expected(.flickrAPIKey)).")
+            }
+        }
+        if let text = Self.value(Env.source, in: environment) {
+            source = Settings.source(text)
+            if source == nil {
+                problems.append("Unknown photo source \"\(TextCleaner.clean(text, maxLength: 40))\" in \(Env.source): \(Settings.expected(.source)).")
+            }
+        }
+    }
+
+    /// The variable in effect for `key`, if it overrides it.
+    public func variable(for key: SettingKey) -> String? {
+        switch key {
+        case .flickrAPIKey: flickrAPIKey == nil ? nil : Self.variables[key]
+        case .source: source == nil ? nil : Self.variables[key]
+        default: nil
+        }
+    }
+
+    /// A variable's text, trimmed; nil when unset or blank (blank counts as unset).
+    static func value(_ name: String, in environment: [String: String]) -> String? {
+        guard let t = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty else { return nil }
+        return t
+    }
 }
