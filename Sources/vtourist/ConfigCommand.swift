@@ -8,6 +8,11 @@ import Store
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the settings with their values and origins; get or set one.",
+        usage: """
+            vtourist config [--json] [--db <path>]
+            vtourist config get <name> [--json] [--db <path>]
+            vtourist config set <name> <value> [--db <path>]
+            """,
         discussion: """
             Settings: \(ConfigReport.knownNames).
             Each value comes from the default, the database or the environment \
