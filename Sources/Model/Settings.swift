@@ -108,8 +108,7 @@ public struct Settings: Hashable, Sendable {
 
     /// At most 20 characters of `text`, without control characters, for a message.
     private static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { !($0.value < 0x20 || (0x7F..<0xA0).contains($0.value)) }
-            .prefix(20)))
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { !isControl($0) }.prefix(20)))
     }
 
     /// The canonical stored text of each setting that has a value.
@@ -149,9 +148,49 @@ public struct Settings: Hashable, Sendable {
         }
     }
 
-    /// Why `text` is not a valid value for `key`, or nil when it is one.
+    /// Why `text` is not a valid value for `key`, or nil when it is one. For a key, also what is wrong
+    /// with this one, without repeating it.
     public static func problem(_ key: SettingKey, _ text: String) -> String? {
-        normalized(key, text) == nil ? expected(key) : nil
+        guard normalized(key, text) == nil else { return nil }
+        if key == .flickrAPIKey, let reason = apiKeyFault(text) { return expected(key) + "; " + reason }
+        return expected(key)
+    }
+
+    /// What makes `text` no API key, in words that give away none of it; nil for a valid key.
+    /// Spaces and newlines pasted around a key are not faults: they are trimmed.
+    public static func apiKeyFault(_ text: String) -> String? {
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if key.isEmpty { return "this one is empty" }
+        if key.utf8.count > maxAPIKeyLength { return "this one is \(key.count) characters long" }
+        for scalar in key.unicodeScalars {
+            if scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_") { continue }
+            if scalar.properties.generalCategory == .control { return "this one has a control character in it" }
+            if CharacterSet.whitespacesAndNewlines.contains(scalar) { return "this one has a space in it" }
+            // One punctuation mark tells what to fix and gives nothing of the key away.
+            if scalar.isASCII { return "this one has \u{201C}\(Character(scalar))\u{201D} in it" }
+            return "this one has a character that is not plain ASCII in it"
+        }
+        return nil
+    }
+
+    /// A key as it may be shown: never in full; the last 4 characters only of a key long enough
+    /// that they give little away (Flickr's are 32).
+    public static func masked(apiKey: String) -> String {
+        let dots = String(repeating: "\u{2022}", count: 8)
+        return apiKey.count >= 12 ? dots + String(apiKey.suffix(4)) : dots
+    }
+
+    /// The text of a value for a message: no control characters, at most 20 characters
+    /// (with … when cut), and a key masked.
+    public static func shown(_ key: SettingKey, _ text: String) -> String {
+        if key == .flickrAPIKey { return masked(apiKey: text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let visible = text.unicodeScalars.filter { !isControl($0) }
+        let clean = String(String.UnicodeScalarView(visible.prefix(20)))
+        return visible.count > 20 ? clean + "\u{2026}" : clean
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
     }
 
     public static func source(_ text: String) -> PhotoSourceChoice? {

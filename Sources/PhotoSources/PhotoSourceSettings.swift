@@ -53,40 +53,17 @@ public struct PhotoSourceSettings: Sendable, Equatable {
         return resolve(environment: environment, settings: settings, problems: problems)
     }
 
-    /// The settings the environment decides instead of the stored ones, with the variable that does.
-    public static func overrides(environment: [String: String]) -> [SettingKey: String] {
-        var overrides: [SettingKey: String] = [:]
-        for (key, name) in [(SettingKey.flickrAPIKey, Env.flickrAPIKey), (.source, Env.source)] {
-            if let t = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty { overrides[key] = name }
-        }
-        return overrides
-    }
-
     /// The stored settings with the environment's overrides (SPEC 5): `FLICKR_API_KEY` over the stored key,
     /// `VTOURIST_SOURCE` over the stored source, then `Settings.effectiveSource` decides. Flickr without a key
     /// falls back to Commons with a message. `problems` (the stored texts' own) come first in the result's.
     public static func resolve(environment: [String: String], settings stored: Settings,
                                problems storedProblems: [String] = []) -> PhotoSourceSettings {
-        var problems = storedProblems
-        func value(_ name: String) -> String? {
-            guard let t = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty else { return nil }
-            return t
-        }
+        let overrides = EnvironmentOverrides(environment: environment)
+        var problems = storedProblems + overrides.problems
+        func value(_ name: String) -> String? { EnvironmentOverrides.value(name, in: environment) }
         var settings = stored
-        if let text = value(Env.flickrAPIKey) {
-            if let key = Settings.apiKey(text) {
-                settings.flickrAPIKey = key
-            } else {
-                problems.append("\(Env.flickrAPIKey) was ignored: \(Settings.expected(.flickrAPIKey)).")
-            }
-        }
-        if let text = value(Env.source) {
-            if let chosen = Settings.source(text) {
-                settings.source = chosen
-            } else {
-                problems.append("Unknown photo source \"\(TextCleaner.clean(text, maxLength: 40))\" in \(Env.source): \(Settings.expected(.source)).")
-            }
-        }
+        if let key = overrides.flickrAPIKey { settings.flickrAPIKey = key }
+        if let chosen = overrides.source { settings.source = chosen }
         var kind = settings.effectiveSource
         if kind == .flickr && settings.flickrAPIKey == nil {
             problems.append("Flickr needs an API key (setting or \(Env.flickrAPIKey)); using Wikimedia Commons instead.")
@@ -140,4 +117,56 @@ public struct PhotoSourceSettings: Sendable, Equatable {
         PhotoQuery(center: center, halfWidthDegrees: halfWidthDegrees, perPage: perPage ?? self.perPage, page: page)
     }
 
+}
+
+/// The settings the environment overrides (SPEC 5), each valid, and one message per variable that
+/// is set but not a valid value (it overrides nothing).
+public struct EnvironmentOverrides: Equatable, Sendable {
+    /// The variable that overrides each setting it can.
+    public static let variables: [SettingKey: String] = [
+        .flickrAPIKey: PhotoSourceSettings.Env.flickrAPIKey,
+        .source: PhotoSourceSettings.Env.source,
+    ]
+
+    public var flickrAPIKey: String?
+    public var source: PhotoSourceChoice?
+    public var problems: [String] = []
+
+    public init(environment: [String: String]) {
+        typealias Env = PhotoSourceSettings.Env
+        if let text = Self.value(Env.flickrAPIKey, in: environment) {
+            flickrAPIKey = Settings.apiKey(text)
+            if flickrAPIKey == nil {
+                problems.append("\(Env.flickrAPIKey) was ignored: \(Settings.expected(.flickrAPIKey)).")
+            }
+        }
+        if let text = Self.value(Env.source, in: environment) {
+            source = Settings.source(text)
+            if source == nil {
+                problems.append("Unknown photo source \"\(TextCleaner.clean(text, maxLength: 40))\" in \(Env.source): \(Settings.expected(.source)).")
+            }
+        }
+    }
+
+    /// Every setting a variable overrides, with the variable (the settings screen shows them as such).
+    public var overridden: [SettingKey: String] {
+        var overridden: [SettingKey: String] = [:]
+        for key in SettingKey.allCases { overridden[key] = variable(for: key) }
+        return overridden
+    }
+
+    /// The variable in effect for `key`, if it overrides it.
+    public func variable(for key: SettingKey) -> String? {
+        switch key {
+        case .flickrAPIKey: flickrAPIKey == nil ? nil : Self.variables[key]
+        case .source: source == nil ? nil : Self.variables[key]
+        default: nil
+        }
+    }
+
+    /// A variable's text, trimmed; nil when unset or blank (blank counts as unset).
+    static func value(_ name: String, in environment: [String: String]) -> String? {
+        guard let t = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty else { return nil }
+        return t
+    }
 }

@@ -16,13 +16,17 @@ public final class AppDatabase: Sendable {
     private let writer: any DatabaseWriter
     /// A connection of its own for `dataVersion()`: the pragma is per connection.
     private let versionReader: (any DatabaseReader)?
+    /// Files of the database other users could read or change when it was opened (now 0600 where
+    /// possible): the caller tells the user, once.
+    public let permissionNotes: [PermissionNote]
 
     private init(path: String, busyTimeout: TimeInterval, writer: any DatabaseWriter,
-                 versionReader: (any DatabaseReader)?) {
+                 versionReader: (any DatabaseReader)?, permissionNotes: [PermissionNote] = []) {
         self.path = path
         self.busyTimeout = busyTimeout
         self.writer = writer
         self.versionReader = versionReader
+        self.permissionNotes = permissionNotes
     }
 
     // MARK: Opening
@@ -49,6 +53,9 @@ public final class AppDatabase: Sendable {
             guard try OpenCheck.hasSQLiteHeader(path) else { throw .notADatabase(path: path) }
             try OpenCheck.inspect(path: path, migrator: migrator, busyTimeout: busyTimeout)
         }
+        // Only a file that passed every check is touched: a new one is created 0600, an old one tightened.
+        let created = try PrivateFiles.createEmptyFile(path)
+        let notes = created ? [] : PrivateFiles.tighten(path)
 
         do {
             let pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout))
@@ -58,12 +65,15 @@ public final class AppDatabase: Sendable {
                 readerConfig.readonly = true
                 readerConfig.label = "vtourist.dataVersion"
                 let reader = try DatabaseQueue(path: path, configuration: readerConfig)
-                return AppDatabase(path: path, busyTimeout: busyTimeout, writer: pool, versionReader: reader)
+                return AppDatabase(path: path, busyTimeout: busyTimeout, writer: pool, versionReader: reader,
+                                   permissionNotes: notes)
             } catch {
                 try? closeLast(pool)
                 throw error
             }
         } catch {
+            // The empty file made above is no database yet; leave the folder as it was.
+            if created && OpenCheck.fileSize(path) == 0 { unlink(path) }
             throw StoreError.from(error, path: path)
         }
     }

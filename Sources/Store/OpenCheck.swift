@@ -69,7 +69,7 @@ enum OpenCheck {
         return isDir.boolValue
     }
 
-    /// Refuses a directory, a path under a regular file; creates missing folders.
+    /// Refuses a directory, a path under a regular file; creates missing folders (0700).
     static func preparePath(_ path: String) throws(StoreError) {
         guard !path.isEmpty else { throw .emptyPath }
         if isDirectory(path) == true { throw .isDirectory(path: path) }
@@ -88,8 +88,12 @@ enum OpenCheck {
             if up == ancestor { break }
             ancestor = up
         }
-        for dir in missing.reversed() where mkdir(dir, 0o755) != 0 && errno != EEXIST {
-            throw .cannotCreateFolder(path: path, folder: dir, reason: String(cString: strerror(errno)))
+        // Folders vtourist creates are its own: the database in them can hold the Flickr key.
+        for dir in missing.reversed() {
+            let failure = PrivateFiles.makeFolder(dir)
+            if failure != 0 && failure != EEXIST {
+                throw .cannotCreateFolder(path: path, folder: dir, reason: String(cString: strerror(failure)))
+            }
         }
     }
 

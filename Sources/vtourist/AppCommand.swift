@@ -54,9 +54,11 @@ struct App: ParsableCommand {
                openPage: PageOpener.live, photoSettings: { settings in
                 PhotoSourceSettings.resolve(environment: ProcessInfo.processInfo.environment, settings: settings)
             })
+            // Also on the status line: curses takes the screen right after stderr said so.
+            let problems = store.permissionNotes.map(\.description) + photos.problems
             let start = RuntimeStart(pins: pins, view: view, settings: settings,
-                                     overrides: PhotoSourceSettings.overrides(environment: ProcessInfo.processInfo.environment),
-                                     problem: photos.problems.isEmpty ? nil : photos.problems.joined(separator: " "))
+                                     overrides: EnvironmentOverrides(environment: ProcessInfo.processInfo.environment).overridden,
+                                     problem: problems.isEmpty ? nil : problems.joined(separator: " "))
             let runtime = AppRuntime(world: world, start: start)
             runtime.run()
             try? store.close()

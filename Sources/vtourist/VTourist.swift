@@ -17,7 +17,7 @@ struct VTourist: ParsableCommand {
             Press ? in the app for its keys.
             """,
         version: version,
-        subcommands: [App.self, Pins.self, AlbumCommand.self, Drop.self, Render.self],
+        subcommands: [App.self, Pins.self, AlbumCommand.self, Drop.self, Render.self, Config.self],
         defaultSubcommand: App.self
     )
 }
@@ -41,12 +41,18 @@ struct DatabaseOptions: ParsableArguments {
         return dataHome + "/vtourist/vtourist.sqlite"
     }
 
+    /// Opens the database; a file other users could read is tightened, and a line on stderr says so.
     func open() throws -> AppDatabase {
+        let store: AppDatabase
         do {
-            return try AppDatabase.open(path: path())
+            store = try AppDatabase.open(path: path())
         } catch {
             throw CommandFailure("\(error)")
         }
+        for note in store.permissionNotes {
+            FileHandle.standardError.write(Data("vtourist: \(note)\n".utf8))
+        }
+        return store
     }
 }
 

@@ -30,7 +30,9 @@ extension Settings {
         if blank, key == .flickrAPIKey || key == .source {
             texts[key] = nil
         } else {
-            guard let normal = Settings.normalized(key, text) else { return .failure(SettingProblem(Settings.expected(key))) }
+            guard let normal = Settings.normalized(key, text) else {
+                return .failure(SettingProblem(Settings.problem(key, text) ?? Settings.expected(key)))
+            }
             texts[key] = normal
         }
         return .success(Settings(stored: texts))
@@ -39,7 +41,7 @@ extension Settings {
     /// A setting's value as the screen and `config` show it; the key masked to its last 4 characters.
     public func shown(_ key: SettingKey) -> String {
         switch key {
-        case .flickrAPIKey: return flickrAPIKey.map(Settings.masked) ?? "none"
+        case .flickrAPIKey: return flickrAPIKey.map { Settings.masked(apiKey: $0) } ?? "none"
         case .source: return source?.displayName ?? "automatic: \(effectiveSource.displayName)"
         case .areaHalfWidth: return "\(areaHalfWidth)\u{00B0} either way"
         case .photosPerCollection: return "\(photosPerCollection)"
@@ -48,11 +50,6 @@ extension Settings {
         }
     }
 
-    /// A secret shown as dots and at most its last 4 characters (none of a short one).
-    public static func masked(_ secret: String) -> String {
-        let visible = secret.count > 8 ? String(secret.suffix(4)) : ""
-        return String(repeating: "\u{2022}", count: 8) + visible
-    }
 }
 
 /// Why a typed value was refused.

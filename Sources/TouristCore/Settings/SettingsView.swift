@@ -24,7 +24,7 @@ enum SettingsView {
             var value: String
             if selected, let text = screen.editing {
                 // A key being typed is masked like a stored one.
-                value = (field == .flickrAPIKey ? (text.isEmpty ? "" : Settings.masked(text)) : text) + "\u{258F}"
+                value = (field == .flickrAPIKey ? (text.isEmpty ? "" : Settings.masked(apiKey: text)) : text) + "\u{258F}"
             } else if field == .source, state.settings.source == nil, state.settingOverrides[.flickrAPIKey] != nil {
                 value = "automatic: \(PhotoSourceChoice.flickr.displayName)"  // the environment's key decides
             } else {

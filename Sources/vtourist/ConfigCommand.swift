@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import Model
+import PhotoSources
+import Store
+
+/// `vtourist config [get NAME | set NAME VALUE] [--json]` (SPEC 4).
+struct Config: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the settings with their values and origins; get or set one.",
+        usage: """
+            vtourist config [--json] [--db <path>]
+            vtourist config get <name> [--json] [--db <path>]
+            vtourist config set <name> <value> [--db <path>]
+            """,
+        discussion: """
+            Settings: \(ConfigReport.knownNames).
+            Each value comes from the default, the database or the environment \
+            (FLICKR_API_KEY overrides flickr_api_key, VTOURIST_SOURCE overrides source).
+            The Flickr API key is never shown in full.
+            """,
+        subcommands: [ConfigList.self, ConfigGet.self, ConfigSet.self],
+        defaultSubcommand: ConfigList.self
+    )
+}
+
+/// The process environment, where the overriding variables are read.
+private var processEnvironment: [String: String] { ProcessInfo.processInfo.environment }
+
+/// The stored settings' texts, as the app reads them.
+private func storedTexts(_ store: AppDatabase) throws -> [SettingKey: String] {
+    do { return try store.storedSettingTexts() } catch { throw CommandFailure("cannot read the settings: \(error)") }
+}
+
+/// Stored values and variables that were ignored, one line each on stderr.
+private func reportProblems(_ report: ConfigReport) {
+    for problem in report.problems { FileHandle.standardError.write(Data("vtourist: \(problem)\n".utf8)) }
+}
+
+/// A setting's name, refused (one line) before the database is opened when it is none.
+private func settingKey(_ name: String) throws -> SettingKey {
+    guard let key = ConfigReport.key(named: name) else { throw CommandFailure(ConfigReport.unknownName(name)) }
+    return key
+}
+
+struct ConfigList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List every setting (the default).")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Flag(name: .long, help: "Print a JSON array of {name, value, origin}.")
+    var json = false
+
+    func run() throws {
+        try reportingFailures {
+            let store = try database.open()
+            defer { try? store.close() }
+            let report = ConfigReport(stored: try storedTexts(store), environment: processEnvironment)
+            reportProblems(report)
+            print(json ? report.json : report.table, terminator: json ? "\n" : "")
+        }
+    }
+}
+
+struct ConfigGet: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one setting's value.")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: ArgumentHelp("The setting (\(ConfigReport.knownNames)).", valueName: "name"))
+    var name: String
+
+    @Flag(name: .long, help: "Print a JSON object {name, value, origin}.")
+    var json = false
+
+    func run() throws {
+        try reportingFailures {
+            let key = try settingKey(name)
+            let store = try database.open()
+            defer { try? store.close() }
+            let report = ConfigReport(stored: try storedTexts(store), environment: processEnvironment)
+            reportProblems(report)
+            print(json ? report.json(key) : report.entry(key).shownValue)
+        }
+    }
+}
+
+struct ConfigSet: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Validate and store one setting.",
+        usage: "vtourist config set <name> <value> [--db <path>]",
+        discussion: "A value that starts with - other than a number follows --: config set flickr_api_key -- -abc")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: ArgumentHelp("The setting (\(ConfigReport.knownNames)).", valueName: "name"))
+    var name: String
+
+    /// Every word that is not an option: a negative number is a value here, not an option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The value.", valueName: "value"))
+    var words: [String] = []
+
+    var valueWords: [String] { words.filter { $0 != "--" } }
+
+    func validate() throws {
+        if let option = valueWords.first(where: Drop.isOption), !words.contains("--") {
+            throw ValidationError("Unknown option '\(String(option.prefix(40)))'")
+        }
+        if valueWords.isEmpty { throw ValidationError("Missing expected argument '<value>'") }
+        if valueWords.count > 1 { throw ValidationError("set takes one value; quote a value that has spaces") }
+    }
+
+    func run() throws {
+        try reportingFailures {
+            let key = try settingKey(name)
+            // Checked before the database is opened: bad input creates no file.
+            let value: String
+            switch ConfigReport.valueToStore(key, valueWords[0]) {
+            case .success(let canonical): value = canonical
+            case .failure(let refusal): throw CommandFailure(refusal.description)
+            }
+            let store = try database.open()
+            defer { try? store.close() }
+            do { try store.setSetting(key, to: value) } catch { throw CommandFailure("\(error)") }
+            for line in ConfigReport.stored(key, value: value, environment: processEnvironment) { print(line) }
+        }
+    }
+}
