@@ -8,6 +8,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case photosPerCollection = "photos_per_collection"
     case confirmDelete = "confirm_delete"
     case allowDrag = "allow_drag"
+    /// How Wikimedia can reach whoever runs this copy: sent in the User-Agent, as its policy asks.
+    case contact = "contact"
 
     /// As messages name it.
     public var label: String {
@@ -18,6 +20,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .photosPerCollection: "photos per collection"
         case .confirmDelete: "confirm-delete setting"
         case .allowDrag: "allow-drag setting"
+        case .contact: "contact address"
         }
     }
 }
@@ -52,6 +55,8 @@ public struct Settings: Hashable, Sendable {
     public var photosPerCollection: Int
     public var confirmDelete: Bool
     public var allowDrag: Bool
+    /// An e-mail or web address for the User-Agent (Wikimedia's policy); nil: none given.
+    public var contact: String?
 
     public init(source: PhotoSourceChoice? = nil, flickrAPIKey: String? = nil,
                 areaHalfWidth: Double = Settings.defaultAreaHalfWidth,
@@ -96,6 +101,7 @@ public struct Settings: Hashable, Sendable {
             case .allowDrag:
                 if let value = flag(text) { settings.allowDrag = value }
                 valid = flag(text) != nil
+            case .contact: settings.contact = contact(text); valid = settings.contact != nil
             }
             if !valid {
                 // A key is a secret even when it is wrong: it is not repeated.
@@ -118,7 +124,8 @@ public struct Settings: Hashable, Sendable {
          (.areaHalfWidth, String(areaHalfWidth)),
          (.photosPerCollection, String(photosPerCollection)),
          (.confirmDelete, confirmDelete ? "on" : "off"),
-         (.allowDrag, allowDrag ? "on" : "off")]
+         (.allowDrag, allowDrag ? "on" : "off"),
+         (.contact, contact)]
     }
 
     /// The canonical stored text for a key's value, or nil when the text is not a valid value.
@@ -129,6 +136,7 @@ public struct Settings: Hashable, Sendable {
         case .areaHalfWidth: return areaHalfWidth(text).map { String($0) }
         case .photosPerCollection: return photosPerCollection(text).map { String($0) }
         case .confirmDelete, .allowDrag: return flag(text).map { $0 ? "on" : "off" }
+        case .contact: return contact(text)
         }
     }
 
@@ -145,6 +153,8 @@ public struct Settings: Hashable, Sendable {
             return "photos per collection must be a whole number from \(photosPerCollectionRange.lowerBound) to \(photosPerCollectionRange.upperBound)"
         case .confirmDelete, .allowDrag:
             return "expected on or off"
+        case .contact:
+            return "a contact is an e-mail address (name@example.org) or a web address (https://…), up to \(maxContactLength) characters"
         }
     }
 
@@ -198,6 +208,24 @@ public struct Settings: Hashable, Sendable {
     }
 
     public static let maxAPIKeyLength = 128
+    public static let maxContactLength = 200
+
+    /// An e-mail or http(s) address with no spaces or control characters, for a User-Agent header.
+    public static func contact(_ text: String) -> String? {
+        let contact = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (3...maxContactLength).contains(contact.count),
+              contact.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F && !"()<>;\\\"".unicodeScalars.contains($0) })
+        else { return nil }
+        let lower = contact.lowercased()
+        let isMail = contact.contains("@") && !contact.hasPrefix("@") && !contact.hasSuffix("@")
+        guard isMail || lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return nil }
+        return contact
+    }
+
+    /// The User-Agent every request sends: the program, its version and, when given, the contact.
+    public static func userAgent(version: String, contact: String?) -> String {
+        "vtourist/\(version) (terminal Virtual Tourist" + (contact.map { "; \($0)" } ?? "") + ")"
+    }
 
     /// Flickr keys are hexadecimal; anything that is not safe in a URL query as it stands (spaces, `&`,
     /// control characters) would only fail later, worse.

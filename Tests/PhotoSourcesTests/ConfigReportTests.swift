@@ -17,6 +17,7 @@ final class ConfigReportTests: XCTestCase {
             ConfigEntry(key: .photosPerCollection, value: "21", origin: .default),
             ConfigEntry(key: .confirmDelete, value: "on", origin: .default),
             ConfigEntry(key: .allowDrag, value: "on", origin: .default),
+            ConfigEntry(key: .contact, value: nil, origin: .default),
         ])
         XCTAssertEqual(report.problems, [])
         XCTAssertEqual(report.table, """
@@ -27,6 +28,7 @@ final class ConfigReportTests: XCTestCase {
             photos_per_collection  21         default
             confirm_delete         on         default
             allow_drag             on         default
+            contact                (not set)  default
 
             """)
     }
@@ -120,7 +122,7 @@ final class ConfigReportTests: XCTestCase {
         XCTAssertNil(ConfigReport.key(named: "colour"))
         XCTAssertNil(ConfigReport.key(named: ""))
         XCTAssertEqual(ConfigReport.unknownName("colour"), "unknown setting “colour”; the settings are: source, "
-                       + "flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag")
+                       + "flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact")
         XCTAssertFalse(ConfigReport.unknownName(key).contains("0123"), "a key typed as a name is not repeated")
         let long = ConfigReport.unknownName(String(repeating: "x", count: 10_000))
         XCTAssertTrue(long.hasPrefix("unknown setting “xxxxxxxxxxxxxxxxxxxx…”;"), long)
@@ -180,5 +182,17 @@ final class ConfigReportTests: XCTestCase {
         XCTAssertEqual(ConfigReport.stored(.source, value: "flickr", environment: ["VTOURIST_SOURCE": "commons"]).count, 2)
         XCTAssertEqual(ConfigReport.stored(.source, value: "flickr", environment: ["VTOURIST_SOURCE": "bing"]).count, 1,
                        "an invalid variable overrides nothing")
+    }
+
+    func testAContactIsAnEmailOrWebAddress() {
+        XCTAssertEqual(Settings.contact(" me@example.org "), "me@example.org")
+        XCTAssertEqual(Settings.contact("https://example.org/me"), "https://example.org/me")
+        for bad in ["", "me", "@x", "me@", "ftp://x.org", "a b@example.org", "me@example.org)\r\nX-Evil: 1",
+                    String(repeating: "a", count: 300) + "@x.org"] {
+            XCTAssertNil(Settings.contact(bad), bad)
+        }
+        XCTAssertEqual(Settings.userAgent(version: "1.0", contact: "me@example.org"),
+                       "vtourist/1.0 (terminal Virtual Tourist; me@example.org)")
+        XCTAssertEqual(Settings.userAgent(version: "1.0", contact: nil), "vtourist/1.0 (terminal Virtual Tourist)")
     }
 }

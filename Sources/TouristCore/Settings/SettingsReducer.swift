@@ -35,6 +35,8 @@ struct SettingsReducer: Sendable {
                 screen.editing = "\(state.settings.areaHalfWidth)"
             case .photosPerCollection:
                 screen.editing = "\(state.settings.photosPerCollection)"
+            case .contact:
+                screen.editing = state.settings.contact ?? ""
             }
         case .testKey:
             state.message = StatusMessage("Testing the Flickr key\u{2026}")

@@ -4,7 +4,7 @@ import Terminal
 public struct SettingsScreen: Equatable, Sendable {
     /// The settings, in the order shown (SPEC 2.3).
     public static let fields: [SettingKey] = [.flickrAPIKey, .source, .areaHalfWidth, .photosPerCollection,
-                                              .confirmDelete, .allowDrag]
+                                              .confirmDelete, .allowDrag, .contact]
     /// The longest text a field takes (a pasted page of text is cut there, with a message).
     public static let maxText = 256
 
@@ -27,7 +27,7 @@ extension Settings {
         var texts: [SettingKey: String] = [:]
         for (stored, value) in storedTexts { texts[stored] = value }
         let blank = text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        if blank, key == .flickrAPIKey || key == .source {
+        if blank, key == .flickrAPIKey || key == .source || key == .contact {
             texts[key] = nil
         } else {
             guard let normal = Settings.normalized(key, text) else {
@@ -47,6 +47,7 @@ extension Settings {
         case .photosPerCollection: return "\(photosPerCollection)"
         case .confirmDelete: return confirmDelete ? "on" : "off"
         case .allowDrag: return allowDrag ? "on" : "off"
+        case .contact: return contact ?? "none"
         }
     }
 

@@ -55,6 +55,7 @@ enum SettingsView {
         case .photosPerCollection: "Photos per collection"
         case .confirmDelete: "Confirm delete"
         case .allowDrag: "Allow dragging"
+        case .contact: "Contact"
         }
     }
 
@@ -73,6 +74,7 @@ enum SettingsView {
         case .photosPerCollection: return ["How many photos an album fetches at a time (\(Settings.photosPerCollectionRange.lowerBound) to \(Settings.photosPerCollectionRange.upperBound))."]
         case .confirmDelete: return ["Ask before deleting a pin, before New Collection and before deleting marked photos."]
         case .allowDrag: return ["Allow picking up a pin with m and moving it."]
+        case .contact: return ["An e-mail or web address sent with every request, as Wikimedia asks of programs that use its API, so it can reach you about a problem. Used from the next start; empty removes it."]
         }
     }
 }
