@@ -56,6 +56,7 @@ final class ConfigCommandTests: EndToEndTestCase {
             photos_per_collection  21         default
             confirm_delete         on         default
             allow_drag             on         default
+            contact                (not set)  default
 
             """)
         XCTAssertEqual(try cli(["config", "list"]).stdout, r.stdout)
@@ -75,6 +76,7 @@ final class ConfigCommandTests: EndToEndTestCase {
             photos_per_collection  30            database
             confirm_delete         on            default
             allow_drag             off           database
+            contact                (not set)     default
 
             """)
         let overridden = try cli(["config", "--json"], environment: ["FLICKR_API_KEY": envKey, "VTOURIST_SOURCE": "commons"])
@@ -87,6 +89,7 @@ final class ConfigCommandTests: EndToEndTestCase {
             Entry(name: "photos_per_collection", value: "30", origin: "database"),
             Entry(name: "confirm_delete", value: "on", origin: "default"),
             Entry(name: "allow_drag", value: "off", origin: "database"),
+            Entry(name: "contact", value: nil, origin: "default"),
         ])
         for r in [plain, overridden] {
             XCTAssertFalse(r.stdout.contains(key) || r.stdout.contains(envKey), "a key in full")
@@ -163,7 +166,7 @@ final class ConfigCommandTests: EndToEndTestCase {
     let keyRule = "an API key is 1 to 128 letters, digits, - or _"
 
     func testAnUnknownNameListsTheKnownOnes() throws {
-        let known = "the settings are: source, flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag"
+        let known = "the settings are: source, flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact"
         try assertRefused(["config", "set", "colour", "blue"], message: "unknown setting “colour”; " + known)
         try assertRefused(["config", "get", "colour"], message: "unknown setting “colour”; " + known)
         try assertRefused(["config", "get", key], message: "unknown setting; " + known)
@@ -192,7 +195,7 @@ final class ConfigCommandTests: EndToEndTestCase {
                           message: "cannot set flickr_api_key: \(keyRule); this one is 10000 characters long")
         try assertRefused(["config", "set", String(repeating: "n", count: 10_000), "1"],
                           message: "unknown setting “nnnnnnnnnnnnnnnnnnnn…”; the settings are: source, flickr_api_key, "
-                            + "area_half_width, photos_per_collection, confirm_delete, allow_drag")
+                            + "area_half_width, photos_per_collection, confirm_delete, allow_drag, contact")
     }
 
     func testControlCharacters() throws {
