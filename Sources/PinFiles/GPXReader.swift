@@ -52,6 +52,8 @@ enum GPXReader {
         case 5: return "the document ends too soon (truncated?)"
         case 76: return "an element is not closed where it should be"
         case 9: return "a character XML does not allow"
+        case 68: return "an & that starts no entity (write &amp;)"
+        case 73: return "a tag without its closing >"
         case 26: return "an undeclared entity"
         default: return "the XML parser's error \(error.code)"
         }

@@ -21,10 +21,18 @@ public enum PinFileError: Error, Equatable, CustomStringConvertible, Sendable {
         case .empty: "the file is empty"
         case .neitherFormat: "neither GeoJSON nor GPX (expected a JSON object or a <gpx> document)"
         case let .jsonButNotGeoJSON(detail): "JSON but not GeoJSON: \(detail)"
-        case let .malformedJSON(detail): "malformed JSON: \(detail)"
+        case let .malformedJSON(detail): "malformed JSON: \(detail.hasSuffix(".") ? String(detail.dropLast()) : detail)"
         case let .malformedXML(line, detail): "malformed XML at line \(line): \(detail)"
         case .entityDeclarations: "refused: the GPX declares XML entities (<!ENTITY>), which vtourist never expands"
         case let .badPoint(place, detail): "\(place): \(detail)"
+        }
+    }
+
+    /// True when the file was read and refused for what it holds (rather than missing or unreadable).
+    public var isAboutContents: Bool {
+        switch self {
+        case .missing, .folder, .unreadable: false
+        default: true
         }
     }
 }

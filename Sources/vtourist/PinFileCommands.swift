@@ -60,8 +60,9 @@ struct Import: ParsableCommand {
         try reportingFailures {
             // The file first: a refused file leaves no database behind.
             let contents: PinFile
-            do { contents = try PinFileReader.read(path: file) } catch {
-                throw CommandFailure("cannot import \(PinTable.sanitized(file)): \(PinTable.sanitized("\(error)"))")
+            do throws(PinFileError) { contents = try PinFileReader.read(path: file) } catch {
+                let whole = error.isAboutContents ? "; nothing was imported" : ""
+                throw CommandFailure("cannot import \(PinTable.sanitized(file)): \(PinTable.sanitized("\(error)"))\(whole)")
             }
             let store = try database.open()
             defer { try? store.close() }
