@@ -1,11 +1,8 @@
-import AlbumService
 import ArgumentParser
-import Dispatch
 import Foundation
 import Model
 import PinFiles
 import Store
-import Synchronization
 
 extension PinFileFormat: ExpressibleByArgument {}
 
@@ -82,20 +79,12 @@ struct Import: ParsableCommand {
 
     /// Runs the new pins' albums as `drop --wait` runs one, until none is downloading.
     func waitForAlbums(_ ids: [Pin.ID], store: AppDatabase) throws {
-        let settings = try readSettings(store).photos
-        for problem in settings.problems { FileHandle.standardError.write(Data("vtourist: \(problem)\n".utf8)) }
-        let changed = DispatchSemaphore(value: 0)
-        let storeFailure = Mutex<String?>(nil)
-        let service = AlbumService(store: store, http: makeHTTPClient(), settings: settings,
-                                   userAgent: userAgent) { event in
-            if case let .storeFailed(_, text) = event { storeFailure.withLock { $0 = $0 ?? text } }
-            changed.signal()
-        }
-        defer { service.shutdown() }
+        let albums = try WaitedAlbums(store: store)
+        defer { albums.service.shutdown() }
         for id in ids {
             let pin: Pin?
             do { pin = try store.pin(id: id) } catch { throw CommandFailure("\(error)") }
-            if let pin { service.start(pin) }
+            if let pin { albums.service.start(pin) }
         }
         let wanted = Set(ids)
         let onTerminal = isatty(2) == 1
@@ -104,7 +93,7 @@ struct Import: ParsableCommand {
         while true {
             let pins: [Pin]
             do { pins = try store.pins().filter { wanted.contains($0.id) } } catch { throw CommandFailure("\(error)") }
-            if let failure = storeFailure.withLock({ $0 }) {
+            if let failure = albums.firstStoreFailure {
                 throw CommandFailure("an imported pin's album could not be saved: \(failure)")
             }
             let done = pins.filter { $0.albumState != .downloading }
@@ -117,7 +106,7 @@ struct Import: ParsableCommand {
                 failed = pins.filter { $0.albumState == .failed }
                 break
             }
-            _ = changed.wait(timeout: .now() + 0.5)
+            albums.waitForChange()
         }
         if onTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
         if let first = failed.first {
