@@ -129,6 +129,18 @@ final class PinFileCommandTests: EndToEndTestCase {
         XCTAssertEqual(listed.map(\.downloaded), [21, 21])
     }
 
+    func testImportWaitFailsWhenASearchFails() throws {
+        let db = path("refused-key.sqlite")
+        let file = try write("one.geojson", #"{"type":"Feature","geometry":{"type":"Point","coordinates":[14.27,40.85]},"properties":{"name":"Naples"}}"#)
+        let r = try cli(["import", file, "--wait", "--db", db], environment: ["FLICKR_API_KEY": "bad-key"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("added 1 pin, skipped 0 duplicates, 0 not points\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("vtourist: the photo search failed for 1 of 1 imported pins (pin 1: "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("API key"), r.stderr)
+        // The pin stays, its album failed: the app offers a retry, as after `drop --wait`.
+        XCTAssertEqual(try pins(db: db).map(\.state), ["failed"])
+    }
+
     /// A refused file: exit 1, one line on stderr, and nothing stored (not even a database file).
     func assertRefused(_ file: String, _ message: String, file sourceFile: StaticString = #filePath, line: UInt = #line) throws {
         let db = path("refused.sqlite")

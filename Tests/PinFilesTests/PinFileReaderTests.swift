@@ -138,6 +138,13 @@ final class PinFileReaderTests: XCTestCase {
         }
     }
 
+    func testTruncatedGPXSaysSo() {
+        assertRefused("<gpx>\n<wpt lat=\"1\" lon=\"2\"><name>x</name></wpt>\n",
+                      .malformedXML(line: 2, detail: "the document ends before </gpx> (truncated?)"))
+        assertRefused("<gpx>\n<wpt lat=\"1\" lon=\"2\"><name>a & b</name></wpt>\n</gpx>",
+                      .malformedXML(line: 2, detail: "an & that starts no entity (write &amp;)"))
+    }
+
     func testEntityDeclarationsAreRefusedBeforeParsing() {
         var bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\n <!ENTITY lol \"lol\">\n"
         for level in 1...9 {
