@@ -11,7 +11,8 @@ import WorldMap
 enum GPXReader {
     static func read(_ data: Data) throws(PinFileError) -> PinFile {
         if declaresEntities(data) { throw .entityDeclarations }
-        let parser = XMLParser(data: data)
+        // A stream, read in chunks: libxml2 refuses a single chunk of more than 10 MB (100,000 waypoints).
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = true
         let delegate = Delegate()

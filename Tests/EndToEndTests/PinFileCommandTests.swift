@@ -207,5 +207,9 @@ final class PinFileCommandTests: EndToEndTestCase {
         let exported = try cli(["export", "--format", "gpx", "--db", db])
         XCTAssertEqual(exported.status, 0, exported.stderr)
         XCTAssertEqual(exported.stdout.components(separatedBy: "<wpt ").count - 1, 100_000)
+        // The GPX (over 10 MB) comes back in whole.
+        let again = try cli(["import", try write("many.gpx", exported.stdout), "--db", path("many-again.sqlite")])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stderr, "added 100000 pins, skipped 0 duplicates, 0 not points\n")
     }
 }

@@ -100,6 +100,18 @@ final class PinFileReaderTests: XCTestCase {
 
     // MARK: GPX
 
+    func testAHundredThousandWaypoints() throws {
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n"
+        for i in 0..<100_000 {
+            text += "  <wpt lat=\"\(Double(i % 180) - 90)\" lon=\"\(Double(i % 360) - 180)\">\n    <time>2026-11-23T12:29:05.069Z</time>\n    <name>p\(i)</name>\n  </wpt>\n"
+        }
+        text += "</gpx>\n"
+        XCTAssertGreaterThan(text.utf8.count, 10_000_000)
+        let file = try read(text)
+        XCTAssertEqual(file.points.count, 100_000)
+        XCTAssertEqual(file.points.last?.name, "p99999")
+    }
+
     func testWaypointsBecomePinsRoutesAndTracksAreCounted() throws {
         let file = try read("""
             <?xml version="1.0" encoding="UTF-8"?>
