@@ -43,88 +43,148 @@ public enum PinFileReader {
 }
 
 /// GeoJSON (RFC 7946): a FeatureCollection, a Feature or a bare Point. Points become pins; features
-/// with other geometries (or none) are counted and skipped.
+/// with other geometries (or none) are counted and skipped. Decoded into small values rather than
+/// Foundation objects: 100,000 features take tens of megabytes, not a gigabyte.
 enum GeoJSONReader {
     static func read(_ data: Data) throws(PinFileError) -> PinFile {
-        let top: Any
+        let top: Top
         do {
-            top = try JSONSerialization.jsonObject(with: data)
+            top = try JSONDecoder().decode(Top.self, from: data)
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "not valid JSON"
-            throw .malformedJSON(detail: PinFileReader.oneLine(detail))
+            throw .malformedJSON(detail: PinFileReader.oneLine(syntaxProblem(data) ?? detail(error)))
         }
-        guard let object = top as? [String: Any] else { throw .jsonButNotGeoJSON(detail: "not an object") }
-        var reader = GeoJSONReader.State()
-        switch object["type"] as? String {
+        var points: [NewPin] = []
+        var notPoints = 0
+        let times = PinFileText.TimeReader()
+        func add(_ item: Item, place: String) throws(PinFileError) {
+            switch item.shape {
+            case let .point(longitude, latitude):
+                if let problem = PinFileText.rangeProblem(latitude: latitude, longitude: longitude) {
+                    throw .badPoint(place: place, detail: problem)
+                }
+                points.append(NewPin(coordinate: GeoPoint(latitude: latitude, longitude: longitude),
+                                     name: PinFileText.name(item.name), createdAt: item.created.flatMap(times.date)))
+            case .notAPoint:
+                notPoints += 1
+            case let .bad(why):
+                throw .badPoint(place: place, detail: why)
+            }
+        }
+        switch top.type {
         case "FeatureCollection":
-            guard let features = object["features"] as? [Any] else {
+            guard let features = top.features else {
                 throw .jsonButNotGeoJSON(detail: "a FeatureCollection without a \"features\" array")
             }
-            reader.points.reserveCapacity(features.count)
-            for (i, feature) in features.enumerated() {
-                try reader.feature(feature, place: "feature \(i + 1)")
-            }
+            points.reserveCapacity(features.count)
+            for (i, feature) in features.enumerated() { try add(feature, place: "feature \(i + 1)") }
         case "Feature":
-            try reader.feature(object, place: "feature 1")
+            try add(decodeAgain(Item.self, data), place: "feature 1")
         case let type? where geometryTypes.contains(type):
-            try reader.geometry(object, properties: nil, place: "the geometry")
+            try add(Item(geometry: decodeAgain(Geometry.self, data)), place: "the geometry")
         case let type?:
             throw .jsonButNotGeoJSON(detail: "unknown type \"\(type.prefix(40))\"")
         case nil:
             throw .jsonButNotGeoJSON(detail: "no \"type\" (expected FeatureCollection, Feature or Point)")
         }
-        return PinFile(format: .geojson, points: reader.points, notPoints: reader.notPoints)
+        return PinFile(format: .geojson, points: points, notPoints: notPoints)
+    }
+
+    /// A single Feature or geometry: the document already decoded once, so this cannot fail on syntax.
+    private static func decodeAgain<T: Decodable>(_ type: T.Type, _ data: Data) throws(PinFileError) -> T {
+        do { return try JSONDecoder().decode(type, from: data) } catch {
+            throw .malformedJSON(detail: PinFileReader.oneLine(detail(error)))
+        }
+    }
+
+    /// JSONSerialization says where the syntax breaks ("Unexpected end of file", "around character 43");
+    /// the decoder only that it does. Asked only once the file has been found bad.
+    static func syntaxProblem(_ data: Data) -> String? {
+        do { _ = try JSONSerialization.jsonObject(with: data) } catch {
+            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        }
+        return nil
+    }
+
+    /// The parser's own words (where it stopped), without Foundation's wrapping.
+    static func detail(_ error: any Error) -> String {
+        guard case let DecodingError.dataCorrupted(context) = error else { return "\(error)" }
+        if let underlying = context.underlyingError as NSError?,
+           let text = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
+            return text
+        }
+        return context.debugDescription
     }
 
     static let geometryTypes: Set<String> = [
         "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
     ]
 
-    struct State {
-        var points: [NewPin] = []
-        var notPoints = 0
-        let times = PinFileText.TimeReader()
+    enum Keys: String, CodingKey { case type, features, geometry, properties, coordinates, name, created }
 
-        mutating func feature(_ value: Any, place: String) throws(PinFileError) {
-            guard let feature = value as? [String: Any], feature["type"] as? String == "Feature" else {
-                throw .badPoint(place: place, detail: "not a Feature object")
-            }
-            let properties = feature["properties"] as? [String: Any]
-            switch feature["geometry"] {
-            case let geometry as [String: Any]:
-                try self.geometry(geometry, properties: properties, place: place)
-            case nil, is NSNull:
-                notPoints += 1
-            default:
-                throw .badPoint(place: place, detail: "\"geometry\" is neither an object nor null")
-            }
+    struct Top: Decodable {
+        var type: String?
+        /// Nil when absent or not an array.
+        var features: [Item]?
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Keys.self)
+            type = try? c.decode(String.self, forKey: .type)
+            features = try? c.decode([Item].self, forKey: .features)
         }
+    }
 
-        mutating func geometry(_ geometry: [String: Any], properties: [String: Any]?, place: String) throws(PinFileError) {
-            guard let type = geometry["type"] as? String else {
-                throw .badPoint(place: place, detail: "a geometry without a \"type\"")
-            }
-            guard type == "Point" else {
-                notPoints += 1
+    /// What one geometry is; never fails to decode, so one odd feature names itself instead of the file.
+    struct Geometry: Decodable {
+        var shape: Item.Shape
+
+        init(from decoder: any Decoder) throws {
+            guard let c = try? decoder.container(keyedBy: Keys.self) else {
+                shape = .bad("\"geometry\" is neither an object nor null")
                 return
             }
-            guard let position = geometry["coordinates"] as? [Any], position.count >= 2,
-                  let longitude = number(position[0]), let latitude = number(position[1]) else {
-                throw .badPoint(place: place, detail: "a Point's coordinates must be [longitude, latitude] numbers")
+            guard let type = try? c.decode(String.self, forKey: .type) else {
+                shape = .bad("a geometry without a \"type\"")
+                return
             }
-            if let problem = PinFileText.rangeProblem(latitude: latitude, longitude: longitude) {
-                throw .badPoint(place: place, detail: problem)
+            guard type == "Point" else {
+                shape = .notAPoint
+                return
             }
-            let name = PinFileText.name(properties?["name"] as? String)
-            let created = (properties?["created"] as? String).flatMap(times.date)
-            points.append(NewPin(coordinate: GeoPoint(latitude: latitude, longitude: longitude), name: name,
-                                 createdAt: created))
+            // Strict: strings and true/false are not numbers.
+            guard let position = try? c.decode([Double].self, forKey: .coordinates), position.count >= 2 else {
+                shape = .bad("a Point's coordinates must be [longitude, latitude] numbers")
+                return
+            }
+            shape = .point(longitude: position[0], latitude: position[1])
+        }
+    }
+
+    struct Item: Decodable {
+        enum Shape { case point(longitude: Double, latitude: Double), notAPoint, bad(String) }
+        var shape: Shape
+        var name: String?
+        var created: String?
+
+        init(geometry: Geometry) {
+            shape = geometry.shape
         }
 
-        /// A JSON number; true and false are not numbers (Foundation hands them over as NSNumbers too).
-        func number(_ value: Any) -> Double? {
-            guard let n = value as? NSNumber, !String(describing: type(of: n)).contains("Boolean") else { return nil }
-            return n.doubleValue
+        init(from decoder: any Decoder) throws {
+            guard let c = try? decoder.container(keyedBy: Keys.self),
+                  (try? c.decode(String.self, forKey: .type)) == "Feature" else {
+                shape = .bad("not a Feature object")
+                return
+            }
+            if !c.contains(.geometry) || (try? c.decodeNil(forKey: .geometry)) == true {
+                shape = .notAPoint
+            } else {
+                shape = (try? c.decode(Geometry.self, forKey: .geometry))?.shape
+                    ?? .bad("\"geometry\" is neither an object nor null")
+            }
+            if let properties = try? c.nestedContainer(keyedBy: Keys.self, forKey: .properties) {
+                name = try? properties.decode(String.self, forKey: .name)
+                created = try? properties.decode(String.self, forKey: .created)
+            }
         }
     }
 }
