@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "Terminal"),
         .target(name: "WorldMap"),
         .target(name: "Gazetteer", dependencies: ["WorldMap"]),
+        // GeoJSON and GPX pin files: what `export` writes and `import` reads.
+        .target(name: "PinFiles", dependencies: ["Model", "WorldMap"]),
         .target(name: "TouristCore", dependencies: ["Model", "Terminal", "WorldMap", "Gazetteer", "AlbumMachine"]),
         .target(name: "Store", dependencies: [
             "Model", "WorldMap",
@@ -74,7 +76,7 @@ let package = Package(
             "Imaging",
             "Model", "TouristCore", "Store", "Curses", "Terminal", "WorldMap", "Gazetteer",
             "AlbumService", "AlbumMachine", "PhotoSources", "HTTP",
-            "TouristRuntime",
+            "TouristRuntime", "PinFiles",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: [
             // Release: the Swift runtime and Foundation linked in (no toolchain libraries needed at run
@@ -93,6 +95,7 @@ let package = Package(
         .testTarget(name: "CursesTests", dependencies: ["Curses", "Terminal", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "TestSupport"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "TestSupport"]),
+        .testTarget(name: "PinFilesTests", dependencies: ["PinFiles", "Model", "WorldMap"]),
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "WorldMap", "TestSupport"]),
         .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "WorldMap", "AlbumMachine"],
                     resources: [.copy("Golden")]),

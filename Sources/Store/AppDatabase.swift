@@ -185,6 +185,34 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// Adds the pins of an imported file in one transaction, each with its album `downloading` as a
+    /// dropped pin's is, skipping every pin whose `PinIdentity` is already in the database or earlier in
+    /// `pins`. Nothing is stored if any coordinate is invalid.
+    public func importPins(_ pins: [NewPin]) throws(StoreError) -> PinImport {
+        for pin in pins { try Self.validate(pin.coordinate) }
+        let now = Date()
+        return try write { db in
+            var seen = Set<PinIdentity>()
+            let existing = try Row.fetchCursor(db, sql: "SELECT latitude, longitude, name FROM pin")
+            while let row = try existing.next() {
+                seen.insert(PinIdentity(GeoPoint(latitude: row["latitude"], longitude: row["longitude"]), name: row["name"]))
+            }
+            var result = PinImport(added: [], duplicates: 0)
+            result.added.reserveCapacity(pins.count)
+            for pin in pins {
+                guard seen.insert(PinIdentity(pin.coordinate, name: pin.name)).inserted else {
+                    result.duplicates += 1
+                    continue
+                }
+                var row = Self.newPin(pin.coordinate, name: pin.name, createdAt: pin.createdAt ?? now, album: .downloading)
+                try row.insert(db)
+                guard let id = row.id else { throw StoreError.failure(path: path, detail: "an imported pin got no id") }
+                result.added.append(id)
+            }
+            return result
+        }
+    }
+
     /// Moves a pin; its photos and their images are deleted (they were of the old place), and its album
     /// starts over like a new pin's: `downloading`, its first search at the new place waiting, so a crash
     /// before the album state machine saves anything still gets the album resumed. Returns nil when there
@@ -304,5 +332,16 @@ public final class AppDatabase: Sendable {
         let (state, error) = AlbumStatusColumns.columns(album)
         return PinRow(id: nil, latitude: point.latitude, longitude: point.longitude, name: name, createdAt: createdAt,
                       albumState: state, albumError: error)
+    }
+}
+
+/// What `importPins` did: the new pins' ids, in the file's order, and how many pins it skipped as duplicates.
+public struct PinImport: Hashable, Sendable {
+    public var added: [Pin.ID]
+    public var duplicates: Int
+
+    public init(added: [Pin.ID], duplicates: Int) {
+        self.added = added
+        self.duplicates = duplicates
     }
 }

@@ -97,17 +97,9 @@ struct Drop: ParsableCommand {
                 print(pin.id)
                 return
             }
-            let settings = try readSettings(store).photos
-            for problem in settings.problems { FileHandle.standardError.write(Data("vtourist: \(problem)\n".utf8)) }
-            let changed = DispatchSemaphore(value: 0)
-            let storeFailure = Mutex<String?>(nil)
-            let service = AlbumService(store: store, http: makeHTTPClient(), settings: settings,
-                                       userAgent: userAgent) { event in
-                if case let .storeFailed(_, text) = event { storeFailure.withLock { $0 = $0 ?? text } }
-                changed.signal()
-            }
-            defer { service.shutdown() }
-            service.start(pin)
+            let albums = try WaitedAlbums(store: store)
+            defer { albums.service.shutdown() }
+            albums.service.start(pin)
             let progress = ProgressLine(enabled: isatty(2) == 1)
             // The album state machine decides the status and the store saves it; this reads what was saved.
             var album: StoredAlbum?
@@ -116,12 +108,12 @@ struct Drop: ParsableCommand {
                 guard let album else { break }
                 progress.show(album)
                 // What could not be saved ends the wait: the album's state on disk would not say so.
-                if let failure = storeFailure.withLock({ $0 }) {
+                if let failure = albums.firstStoreFailure {
                     progress.finish()
                     throw CommandFailure("pin \(pin.id)'s album could not be saved: \(failure)")
                 }
                 guard album.status == .downloading else { break }
-                _ = changed.wait(timeout: .now() + 0.5)
+                albums.waitForChange()
             }
             progress.finish()
             guard let album else { throw CommandFailure("pin \(pin.id) vanished while downloading") }
@@ -163,6 +155,35 @@ struct Drop: ParsableCommand {
     func placeName(_ point: GeoPoint, gazetteer: Gazetteer) -> String? {
         PlaceLookup.live(gazetteer).pinName(point)
     }
+}
+
+/// The album service of a command that waits for albums (`drop --wait`, `import --wait`): the settings
+/// read (their problems on stderr), every change signalled, the first store failure kept.
+final class WaitedAlbums {
+    let service: AlbumService
+    private let signals: Signals
+
+    private final class Signals: Sendable {
+        let changed = DispatchSemaphore(value: 0)
+        let storeFailure = Mutex<String?>(nil)
+    }
+
+    init(store: AppDatabase) throws {
+        let settings = try readSettings(store).photos
+        for problem in settings.problems { FileHandle.standardError.write(Data("vtourist: \(problem)\n".utf8)) }
+        let signals = Signals()
+        self.signals = signals
+        service = AlbumService(store: store, http: makeHTTPClient(), settings: settings, userAgent: userAgent) { event in
+            if case let .storeFailed(_, text) = event { signals.storeFailure.withLock { $0 = $0 ?? text } }
+            signals.changed.signal()
+        }
+    }
+
+    /// What could not be saved ends a wait: the album's state on disk would not say so.
+    var firstStoreFailure: String? { signals.storeFailure.withLock { $0 } }
+
+    /// Until the service reports something, or half a second.
+    func waitForChange() { _ = signals.changed.wait(timeout: .now() + 0.5) }
 }
 
 /// `Downloading 7/21 [#######-------]` on stderr, redrawn in place on a terminal.

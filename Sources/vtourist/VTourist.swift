@@ -17,7 +17,7 @@ struct VTourist: ParsableCommand {
             Press ? in the app for its keys.
             """,
         version: version,
-        subcommands: [App.self, Pins.self, AlbumCommand.self, Drop.self, Render.self, Config.self],
+        subcommands: [App.self, Pins.self, AlbumCommand.self, Drop.self, Export.self, Import.self, Render.self, Config.self],
         defaultSubcommand: App.self
     )
 }

@@ -1,0 +1,52 @@
+import Foundation
+
+/// How coordinates and times are written and read in both formats.
+enum PinFileText {
+    /// A plain decimal: Swift's shortest round-tripping digits, never an exponent (GPX's xsd:decimal has none).
+    static func decimal(_ value: Double) -> String {
+        if value == 0 { return "0" }
+        let shortest = "\(value)"
+        guard shortest.contains("e") || shortest.contains("E") else {
+            return shortest.hasSuffix(".0") ? String(shortest.dropLast(2)) : shortest
+        }
+        var fixed = String(format: "%.20f", value)
+        while fixed.hasSuffix("0") { fixed.removeLast() }
+        if fixed.hasSuffix(".") { fixed.removeLast() }
+        return fixed
+    }
+
+    /// ISO 8601 in UTC with milliseconds, as the store keeps them.
+    static func writer() -> ISO8601DateFormatter {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f
+    }
+
+    /// Reads ISO 8601 times with or without fractional seconds; anything else is no time.
+    struct TimeReader {
+        private let fractional = PinFileText.writer()
+        private let whole = ISO8601DateFormatter()
+
+        func date(_ text: String) -> Date? {
+            let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return fractional.date(from: t) ?? whole.date(from: t)
+        }
+    }
+
+    /// A name as stored: trimmed, and none when empty.
+    static func name(_ text: String?) -> String? {
+        guard let t = text?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty else { return nil }
+        return t
+    }
+
+    /// "latitude 91 is outside −90…90" when the point is off the globe, else nil.
+    static func rangeProblem(latitude: Double, longitude: Double) -> String? {
+        if !latitude.isFinite || !(-90...90).contains(latitude) {
+            return "latitude \(decimal(latitude)) is outside −90…90"
+        }
+        if !longitude.isFinite || !(-180...180).contains(longitude) {
+            return "longitude \(decimal(longitude)) is outside −180…180"
+        }
+        return nil
+    }
+}

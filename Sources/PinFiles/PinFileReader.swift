@@ -1,0 +1,190 @@
+import Foundation
+import Model
+import WorldMap
+
+/// Reads a GeoJSON or GPX file into pins to add. The format is told by the first character:
+/// `{` GeoJSON, `<` XML (which must be a <gpx> document). Any bad point refuses the whole file.
+public enum PinFileReader {
+    /// Reads the file at `path`, refusing a missing file and a folder with a message that says so.
+    public static func read(path: String) throws(PinFileError) -> PinFile {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .missing(path: path) }
+        if isFolder.boolValue { throw .folder(path: path) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? error.localizedDescription
+            throw .unreadable(path: path, detail: oneLine(reason))
+        }
+        return try read(data)
+    }
+
+    public static func read(_ data: Data) throws(PinFileError) -> PinFile {
+        var bytes = data[...]
+        // A UTF-8 byte order mark is allowed before either format.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let first = bytes.first(where: { !isWhitespace($0) }) else { throw .empty }
+        switch first {
+        case UInt8(ascii: "{"): return try GeoJSONReader.read(Data(bytes))
+        case UInt8(ascii: "["): throw .jsonButNotGeoJSON(detail: "a JSON array, not a FeatureCollection")
+        case UInt8(ascii: "<"): return try GPXReader.read(Data(bytes))
+        default: throw .neitherFormat
+        }
+    }
+
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+/// GeoJSON (RFC 7946): a FeatureCollection, a Feature or a bare Point. Points become pins; features
+/// with other geometries (or none) are counted and skipped. Decoded into small values rather than
+/// Foundation objects: 100,000 features take tens of megabytes, not a gigabyte.
+enum GeoJSONReader {
+    static func read(_ data: Data) throws(PinFileError) -> PinFile {
+        let top: Top
+        do {
+            top = try JSONDecoder().decode(Top.self, from: data)
+        } catch {
+            throw .malformedJSON(detail: PinFileReader.oneLine(syntaxProblem(data) ?? detail(error)))
+        }
+        var points: [NewPin] = []
+        var notPoints = 0
+        let times = PinFileText.TimeReader()
+        func add(_ item: Item, place: String) throws(PinFileError) {
+            switch item.shape {
+            case let .point(longitude, latitude):
+                if let problem = PinFileText.rangeProblem(latitude: latitude, longitude: longitude) {
+                    throw .badPoint(place: place, detail: problem)
+                }
+                points.append(NewPin(coordinate: GeoPoint(latitude: latitude, longitude: longitude),
+                                     name: PinFileText.name(item.name), createdAt: item.created.flatMap(times.date)))
+            case .notAPoint:
+                notPoints += 1
+            case let .bad(why):
+                throw .badPoint(place: place, detail: why)
+            }
+        }
+        switch top.type {
+        case "FeatureCollection":
+            guard let features = top.features else {
+                throw .jsonButNotGeoJSON(detail: "a FeatureCollection without a \"features\" array")
+            }
+            points.reserveCapacity(features.count)
+            for (i, feature) in features.enumerated() { try add(feature, place: "feature \(i + 1)") }
+        case "Feature":
+            try add(decodeAgain(Item.self, data), place: "feature 1")
+        case let type? where geometryTypes.contains(type):
+            try add(Item(geometry: decodeAgain(Geometry.self, data)), place: "the geometry")
+        case let type?:
+            throw .jsonButNotGeoJSON(detail: "unknown type \"\(type.prefix(40))\"")
+        case nil:
+            throw .jsonButNotGeoJSON(detail: "no \"type\" (expected FeatureCollection, Feature or Point)")
+        }
+        return PinFile(format: .geojson, points: points, notPoints: notPoints)
+    }
+
+    /// A single Feature or geometry: the document already decoded once, so this cannot fail on syntax.
+    private static func decodeAgain<T: Decodable>(_ type: T.Type, _ data: Data) throws(PinFileError) -> T {
+        do { return try JSONDecoder().decode(type, from: data) } catch {
+            throw .malformedJSON(detail: PinFileReader.oneLine(detail(error)))
+        }
+    }
+
+    /// JSONSerialization says where the syntax breaks ("Unexpected end of file", "around character 43");
+    /// the decoder only that it does. Asked only once the file has been found bad.
+    static func syntaxProblem(_ data: Data) -> String? {
+        do { _ = try JSONSerialization.jsonObject(with: data) } catch {
+            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        }
+        return nil
+    }
+
+    /// The parser's own words (where it stopped), without Foundation's wrapping.
+    static func detail(_ error: any Error) -> String {
+        guard case let DecodingError.dataCorrupted(context) = error else { return "\(error)" }
+        if let underlying = context.underlyingError as NSError?,
+           let text = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
+            return text
+        }
+        return context.debugDescription
+    }
+
+    static let geometryTypes: Set<String> = [
+        "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
+    ]
+
+    enum Keys: String, CodingKey { case type, features, geometry, properties, coordinates, name, created }
+
+    struct Top: Decodable {
+        var type: String?
+        /// Nil when absent or not an array.
+        var features: [Item]?
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Keys.self)
+            type = try? c.decode(String.self, forKey: .type)
+            features = try? c.decode([Item].self, forKey: .features)
+        }
+    }
+
+    /// What one geometry is; never fails to decode, so one odd feature names itself instead of the file.
+    struct Geometry: Decodable {
+        var shape: Item.Shape
+
+        init(from decoder: any Decoder) throws {
+            guard let c = try? decoder.container(keyedBy: Keys.self) else {
+                shape = .bad("\"geometry\" is neither an object nor null")
+                return
+            }
+            guard let type = try? c.decode(String.self, forKey: .type) else {
+                shape = .bad("a geometry without a \"type\"")
+                return
+            }
+            guard type == "Point" else {
+                shape = .notAPoint
+                return
+            }
+            // Strict: strings and true/false are not numbers.
+            guard let position = try? c.decode([Double].self, forKey: .coordinates), position.count >= 2 else {
+                shape = .bad("a Point's coordinates must be [longitude, latitude] numbers")
+                return
+            }
+            shape = .point(longitude: position[0], latitude: position[1])
+        }
+    }
+
+    struct Item: Decodable {
+        enum Shape { case point(longitude: Double, latitude: Double), notAPoint, bad(String) }
+        var shape: Shape
+        var name: String?
+        var created: String?
+
+        init(geometry: Geometry) {
+            shape = geometry.shape
+        }
+
+        init(from decoder: any Decoder) throws {
+            guard let c = try? decoder.container(keyedBy: Keys.self),
+                  (try? c.decode(String.self, forKey: .type)) == "Feature" else {
+                shape = .bad("not a Feature object")
+                return
+            }
+            if !c.contains(.geometry) || (try? c.decodeNil(forKey: .geometry)) == true {
+                shape = .notAPoint
+            } else {
+                shape = (try? c.decode(Geometry.self, forKey: .geometry))?.shape
+                    ?? .bad("\"geometry\" is neither an object nor null")
+            }
+            if let properties = try? c.nestedContainer(keyedBy: Keys.self, forKey: .properties) {
+                name = try? properties.decode(String.self, forKey: .name)
+                created = try? properties.decode(String.self, forKey: .created)
+            }
+        }
+    }
+}

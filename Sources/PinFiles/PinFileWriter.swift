@@ -1,0 +1,89 @@
+import Foundation
+import Model
+
+/// Writes pins as GeoJSON or GPX: coordinates in full, the name, the album's size and the pin's creation time.
+public enum PinFileWriter {
+    public static func write(_ pins: [Pin], as format: PinFileFormat, creator: String = "vtourist") -> String {
+        switch format {
+        case .geojson: geoJSON(pins)
+        case .gpx: gpx(pins, creator: creator)
+        }
+    }
+
+    /// RFC 7946: a FeatureCollection, one Point feature per line, [longitude, latitude].
+    public static func geoJSON(_ pins: [Pin]) -> String {
+        let dates = PinFileText.writer()
+        var out = "{\"type\":\"FeatureCollection\",\"features\":["
+        out.reserveCapacity(pins.count * 180 + 64)
+        for (i, pin) in pins.enumerated() {
+            out += i == 0 ? "\n" : ",\n"
+            out += "{\"type\":\"Feature\",\"id\":\(pin.id),\"geometry\":{\"type\":\"Point\",\"coordinates\":["
+            out += PinFileText.decimal(pin.coordinate.longitude) + "," + PinFileText.decimal(pin.coordinate.latitude)
+            out += "]},\"properties\":{\"name\":" + (pin.name.map(jsonString) ?? "null")
+            out += ",\"photos\":\(pin.photoCount),\"created\":" + jsonString(dates.string(from: pin.createdAt)) + "}}"
+        }
+        out += pins.isEmpty ? "]}\n" : "\n]}\n"
+        return out
+    }
+
+    /// GPX 1.1: one <wpt> per pin; the album's size in a vtourist extension.
+    public static func gpx(_ pins: [Pin], creator: String = "vtourist") -> String {
+        let dates = PinFileText.writer()
+        var out = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="\(xmlEscaped(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
+            xmlns:vtourist="\(gpxExtensionNamespace)">
+
+            """
+        out.reserveCapacity(pins.count * 200 + out.utf8.count)
+        for pin in pins {
+            out += "  <wpt lat=\"\(PinFileText.decimal(pin.coordinate.latitude))\" lon=\"\(PinFileText.decimal(pin.coordinate.longitude))\">\n"
+            out += "    <time>\(dates.string(from: pin.createdAt))</time>\n"
+            if let name = pin.name { out += "    <name>\(xmlEscaped(name))</name>\n" }
+            out += "    <extensions><vtourist:photos>\(pin.photoCount)</vtourist:photos></extensions>\n"
+            out += "  </wpt>\n"
+        }
+        out += "</gpx>\n"
+        return out
+    }
+
+    /// The namespace of vtourist's GPX extension elements.
+    public static let gpxExtensionNamespace = "urn:vtourist:gpx:1"
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Text for XML content or attributes: the five special characters escaped, and characters
+    /// XML 1.0 cannot carry at all (most controls, U+FFFE, U+FFFF) left out.
+    static func xmlEscaped(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case let c where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: continue
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

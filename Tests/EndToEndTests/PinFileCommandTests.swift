@@ -1,0 +1,215 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `vtourist export` and `vtourist import` through the real binary: both formats, the round trip,
+/// duplicates, `import --wait` against the local photo stand-in, and every bad input refused whole.
+final class PinFileCommandTests: EndToEndTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        folder = try temporaryDirectory()
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let p = path(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: p))
+        return p
+    }
+
+    /// Pins dropped at three places, one of them far from any named place.
+    func droppedDatabase() throws -> String {
+        let db = path("source.sqlite")
+        for place in [["40.85", "14.27"], ["--", "-33.9", "151.2"], ["--", "-45.1234567", "-120.7654321"]] {
+            let r = try cli(["drop", "--db", db] + place)
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        return db
+    }
+
+    struct Listed: Decodable, Equatable {
+        var latitude: Double
+        var longitude: Double
+        var name: String?
+        var createdAt: String
+    }
+
+    func listed(_ db: String) throws -> [Listed] {
+        let r = try cli(["pins", "--json", "--db", db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try JSONDecoder().decode([Listed].self, from: Data(r.stdout.utf8))
+    }
+
+    func testRoundTripInBothFormats() throws {
+        let source = try droppedDatabase()
+        let original = try listed(source)
+        XCTAssertEqual(original.count, 3)
+        for format in ["geojson", "gpx"] {
+            let exported = try cli(["export", "--format", format, "--db", source])
+            XCTAssertEqual(exported.status, 0, exported.stderr)
+            XCTAssertEqual(exported.stderr, "")
+            let file = try write("pins.\(format)", exported.stdout)
+            let fresh = path("fresh-\(format).sqlite")
+            let imported = try cli(["import", file, "--db", fresh])
+            XCTAssertEqual(imported.status, 0, imported.stderr)
+            XCTAssertEqual(imported.stderr, "added 3 pins, skipped 0 duplicates, 0 not points\n")
+            XCTAssertEqual(imported.stdout, "")
+            XCTAssertEqual(try listed(fresh), original, format)
+            // The new albums are left downloading for the app, as `drop` leaves them.
+            XCTAssertEqual(try pins(db: fresh).map(\.state), ["downloading", "downloading", "downloading"])
+            // Again into the same database: every pin is already there.
+            let again = try cli(["import", file, "--db", fresh])
+            XCTAssertEqual(again.status, 0, again.stderr)
+            XCTAssertEqual(again.stderr, "added 0 pins, skipped 3 duplicates, 0 not points\n")
+            XCTAssertEqual(try listed(fresh).count, 3)
+        }
+    }
+
+    func testExportFormats() throws {
+        let source = try droppedDatabase()
+        let geojson = try cli(["export", "--db", source])
+        XCTAssertEqual(geojson.status, 0, geojson.stderr)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(geojson.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["type"] as? String, "FeatureCollection")
+        let features = try XCTUnwrap(object["features"] as? [[String: Any]])
+        XCTAssertEqual(features.count, 3)
+        let geometry = try XCTUnwrap(features[0]["geometry"] as? [String: Any])
+        XCTAssertEqual(geometry["coordinates"] as? [Double], [14.27, 40.85])
+        let properties = try XCTUnwrap(features[0]["properties"] as? [String: Any])
+        XCTAssertEqual(properties["photos"] as? Int, 0)
+        XCTAssertNotNil(properties["name"] as? String)
+        XCTAssertNotNil(properties["created"] as? String)
+
+        let gpx = try cli(["export", "--format", "gpx", "--db", source])
+        XCTAssertEqual(gpx.status, 0, gpx.stderr)
+        XCTAssertTrue(gpx.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\""), gpx.stdout)
+        XCTAssertTrue(gpx.stdout.contains("<wpt lat=\"-45.1234567\" lon=\"-120.7654321\">"), gpx.stdout)
+
+        let empty = try cli(["export", "--db", path("empty.sqlite")])
+        XCTAssertEqual(empty.stdout, "{\"type\":\"FeatureCollection\",\"features\":[]}\n")
+        let bad = try cli(["export", "--format", "kml", "--db", source])
+        XCTAssertNotEqual(bad.status, 0)
+    }
+
+    func testDuplicatesAndOtherGeometriesAreCounted() throws {
+        let db = path("dups.sqlite")
+        let file = try write("mixed.geojson", """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [14.27, 40.85]}, "properties": {"name": "Naples"}},
+              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [14.270000001, 40.85]}, "properties": {"name": "Naples"}},
+              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [14.27, 40.85]}, "properties": {"name": "Napoli"}},
+              {"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}, "properties": {}},
+              {"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}, "properties": {}}
+            ]}
+            """)
+        let r = try cli(["import", file, "--db", db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "added 2 pins, skipped 1 duplicate, 2 not points\n")
+        XCTAssertEqual(try listed(db).map(\.name), ["Naples", "Napoli"])
+    }
+
+    func testImportWaitDownloadsEveryAlbum() throws {
+        let db = path("wait.sqlite")
+        let file = try write("two.gpx", """
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+              <wpt lat="40.85" lon="14.27"><name>Naples</name></wpt>
+              <wpt lat="48.85" lon="2.35"><name>Paris</name></wpt>
+            </gpx>
+            """)
+        let r = try cli(["import", file, "--wait", "--db", db], environment: ["FLICKR_API_KEY": "good-key"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("added 2 pins, skipped 0 duplicates, 0 not points\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("Albums 2/2 done"), r.stderr)
+        let listed = try pins(db: db)
+        XCTAssertEqual(listed.map(\.state), ["ready", "ready"])
+        XCTAssertEqual(listed.map(\.downloaded), [21, 21])
+    }
+
+    func testImportWaitFailsWhenASearchFails() throws {
+        let db = path("refused-key.sqlite")
+        let file = try write("one.geojson", #"{"type":"Feature","geometry":{"type":"Point","coordinates":[14.27,40.85]},"properties":{"name":"Naples"}}"#)
+        let r = try cli(["import", file, "--wait", "--db", db], environment: ["FLICKR_API_KEY": "bad-key"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("added 1 pin, skipped 0 duplicates, 0 not points\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("vtourist: the photo search failed for 1 of 1 imported pins (pin 1: "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("API key"), r.stderr)
+        // The pin stays, its album failed: the app offers a retry, as after `drop --wait`.
+        XCTAssertEqual(try pins(db: db).map(\.state), ["failed"])
+    }
+
+    /// A refused file: exit 1, one line on stderr, and nothing stored (not even a database file).
+    func assertRefused(_ file: String, _ message: String, file sourceFile: StaticString = #filePath, line: UInt = #line) throws {
+        let db = path("refused.sqlite")
+        let r = try cli(["import", file, "--db", db])
+        XCTAssertEqual(r.status, 1, file: sourceFile, line: line)
+        XCTAssertEqual(r.stdout, "", file: sourceFile, line: line)
+        XCTAssertEqual(r.stderr, "vtourist: cannot import \(file): \(message)\n", file: sourceFile, line: line)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db), "a refused file left a database", file: sourceFile, line: line)
+    }
+
+    func testBadInputIsRefusedWhole() throws {
+        let whole = "; nothing was imported"
+        try assertRefused(try write("empty.geojson", ""), "the file is empty" + whole)
+        try assertRefused(try write("truncated.geojson", #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2"#),
+                          "malformed JSON: Unexpected end of file during JSON parse" + whole)
+        try assertRefused(try write("truncated.gpx", "<?xml version=\"1.0\"?>\n<gpx>\n<wpt lat=\"1\" lon=\"2\"><name>a</name></wpt>\n"),
+                          "malformed XML at line 3: the document ends before </gpx> (truncated?)" + whole)
+        try assertRefused(try write("malformed.geojson", #"{"type": "FeatureCollection", "features": [,]}"#),
+                          "malformed JSON: Invalid value around character 43" + whole)
+        try assertRefused(try write("malformed.gpx", "<gpx>\n<wpt lat=\"1\" lon=\"2\"><name>a & b</name></wpt>\n</gpx>\n"),
+                          "malformed XML at line 2: an & that starts no entity (write &amp;)" + whole)
+        try assertRefused(try write("range.geojson", """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{}},
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[2,95]},"properties":{}}]}
+            """), "feature 2: latitude 95 is outside −90…90" + whole)
+        try assertRefused(try write("range.gpx", "<gpx>\n<wpt lat=\"1\" lon=\"2\"/>\n<wpt lat=\"1\" lon=\"-181\"/>\n</gpx>\n"),
+                          "line 3: waypoint longitude -181 is outside −180…180" + whole)
+        try assertRefused(try write("pins.csv", "latitude,longitude\n1,2\n"),
+                          "neither GeoJSON nor GPX (expected a JSON object or a <gpx> document)" + whole)
+        try assertRefused(try write("page.xml", "<html><body/></html>"),
+                          "neither GeoJSON nor GPX (expected a JSON object or a <gpx> document)" + whole)
+        try assertRefused(path("missing.gpx"), "no such file")
+        try assertRefused(folder.path, "a folder, not a GeoJSON or GPX file")
+    }
+
+    func testEntityBombIsRefusedAtOnce() throws {
+        var bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\n <!ENTITY lol \"lol\">\n"
+        for level in 1...9 {
+            bomb += " <!ENTITY lol\(level) \"" + String(repeating: level == 1 ? "&lol;" : "&lol\(level - 1);", count: 10) + "\">\n"
+        }
+        bomb += "]>\n<gpx><wpt lat=\"1\" lon=\"2\"><name>&lol9;</name></wpt></gpx>\n"
+        let start = Date()
+        try assertRefused(try write("bomb.gpx", bomb),
+                          "refused: the GPX declares XML entities (<!ENTITY>), which vtourist never expands; nothing was imported")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+    }
+
+    func testAHundredThousandPoints() throws {
+        var text = "{\"type\":\"FeatureCollection\",\"features\":[\n"
+        for i in 0..<100_000 {
+            if i > 0 { text += ",\n" }
+            text += "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(Double(i % 3600) / 10 - 180),\(Double(i / 3600) - 50)]},\"properties\":{\"name\":\"p\(i)\"}}"
+        }
+        text += "]}\n"
+        let file = try write("many.geojson", text)
+        let db = path("many.sqlite")
+        let start = Date()
+        let r = try cli(["import", file, "--db", db])
+        let took = Date().timeIntervalSince(start)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "added 100000 pins, skipped 0 duplicates, 0 not points\n")
+        XCTAssertLessThan(took, 60)
+        let exported = try cli(["export", "--format", "gpx", "--db", db])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        XCTAssertEqual(exported.stdout.components(separatedBy: "<wpt ").count - 1, 100_000)
+        // The GPX (over 10 MB) comes back in whole.
+        let again = try cli(["import", try write("many.gpx", exported.stdout), "--db", path("many-again.sqlite")])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stderr, "added 100000 pins, skipped 0 duplicates, 0 not points\n")
+    }
+}

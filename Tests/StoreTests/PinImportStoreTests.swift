@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+import Model
+import WorldMap
+@testable import Store
+
+final class PinImportStoreTests: XCTestCase {
+    private func open() throws -> AppDatabase {
+        let db = try AppDatabase.open(path: try makeTempFolder(self) + "/vtourist.sqlite")
+        addTeardownBlock { try? db.close() }
+        return db
+    }
+
+    func testImportedPinsAreDownloadingAndKeepTheirNamesAndTimes() throws {
+        let db = try open()
+        let created = Date(timeIntervalSince1970: 1_761_991_200.25)
+        let before = Date()
+        let outcome = try db.importPins([
+            NewPin(coordinate: GeoPoint(latitude: 48.8566, longitude: 2.3522), name: "Paris", createdAt: created),
+            NewPin(coordinate: GeoPoint(latitude: -33.9, longitude: 151.2), name: nil),
+        ])
+        XCTAssertEqual(outcome.duplicates, 0)
+        let pins = try db.pins()
+        XCTAssertEqual(pins.map(\.id), outcome.added)
+        XCTAssertEqual(pins.map(\.albumState), [.downloading, .downloading])
+        XCTAssertEqual(pins.map(\.name), ["Paris", nil])
+        XCTAssertEqual(pins[0].createdAt.timeIntervalSince1970, created.timeIntervalSince1970, accuracy: 0.001)
+        XCTAssertGreaterThanOrEqual(pins[1].createdAt.timeIntervalSince1970, before.timeIntervalSince1970 - 0.001)
+    }
+
+    func testDuplicatesOfStoredPinsAndOfEarlierPointsAreSkipped() throws {
+        let db = try open()
+        try db.insertPin(at: GeoPoint(latitude: 10, longitude: 20), name: "Here")
+        let outcome = try db.importPins([
+            NewPin(coordinate: GeoPoint(latitude: 10.00000001, longitude: 20), name: "Here"),  // same at 7 decimals
+            NewPin(coordinate: GeoPoint(latitude: 10, longitude: 20), name: "Elsewhere"),      // another name
+            NewPin(coordinate: GeoPoint(latitude: 10.000001, longitude: 20), name: "Here"),    // 11 cm away
+            NewPin(coordinate: GeoPoint(latitude: 1, longitude: 2), name: nil),
+            NewPin(coordinate: GeoPoint(latitude: 1, longitude: 2), name: nil),                // earlier in the file
+        ])
+        XCTAssertEqual(outcome.duplicates, 2)
+        XCTAssertEqual(outcome.added.count, 3)
+        XCTAssertEqual(try db.pins().count, 4)
+    }
+
+    func testAnInvalidPointStoresNothing() throws {
+        let db = try open()
+        XCTAssertThrowsError(try db.importPins([
+            NewPin(coordinate: GeoPoint(latitude: 1, longitude: 2), name: nil),
+            NewPin(coordinate: GeoPoint(latitude: 91, longitude: 2), name: nil),
+        ]))
+        XCTAssertEqual(try db.pins(), [])
+    }
+
+    func testAHundredThousandPinsInOneTransaction() throws {
+        let db = try open()
+        let points = (0..<100_000).map {
+            NewPin(coordinate: GeoPoint(latitude: Double($0 % 180) - 90, longitude: Double($0 % 360) - 180),
+                   name: "p\($0)")
+        }
+        let start = Date()
+        let outcome = try db.importPins(points)
+        XCTAssertEqual(outcome.added.count, 100_000)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+        // Again: every one is now a duplicate.
+        XCTAssertEqual(try db.importPins(points).duplicates, 100_000)
+    }
+}
