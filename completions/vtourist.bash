@@ -173,13 +173,13 @@ _vtourist() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    pins|album|drop|render|help)
+    pins|album|drop|export|import|render|config|help)
         # Offer subcommand argument completions
         "_vtourist_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'pins album drop render help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'pins album drop export import render config help' -- "${cur}"))
         ;;
     esac
 }
@@ -229,6 +229,40 @@ _vtourist_drop() {
     esac
 }
 
+_vtourist_export() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --format)
+    __vtourist_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--format')
+        __vtourist_add_completions -W 'geojson'$'\n''gpx'
+        return
+        ;;
+    esac
+}
+
+_vtourist_import() {
+    repeating_flags=()
+    non_repeating_flags=(--wait --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __vtourist_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
 _vtourist_render() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -239,6 +273,74 @@ _vtourist_render() {
     # Offer option value completions
     case "${prev}" in
     '--size')
+        return
+        ;;
+    esac
+}
+
+_vtourist_config() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __vtourist_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|get|set)
+        # Offer subcommand argument completions
+        "_vtourist_config_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list get set' -- "${cur}"))
+        ;;
+    esac
+}
+
+_vtourist_config_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __vtourist_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_vtourist_config_get() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __vtourist_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_vtourist_config_set() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __vtourist_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
         return
         ;;
     esac

@@ -53,14 +53,17 @@ _vtourist() {
             'pins:List the pins.'
             'album:List one pin'\''s photos.'
             'drop:Add a pin and fetch its album without the full-screen app.'
+            'export:Write every pin to stdout as GeoJSON or GPX.'
+            'import:Add pins from a GeoJSON or GPX file; their albums download as for a drop.'
             'render:Print a JPEG picture to the terminal with the renderer the album uses.'
+            'config:List the settings with their values and origins; get or set one.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        pins|album|drop|render|help)
+        pins|album|drop|export|import|render|config|help)
             "_vtourist_${words[1]}" && ret=0
             ;;
         esac
@@ -111,11 +114,110 @@ _vtourist_drop() {
     return "${ret}"
 }
 
+_vtourist_export() {
+    local -i ret=1
+    local -ar ___format=('geojson' 'gpx')
+    local -ar arg_specs=(
+        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
+        '--format[geojson or gpx.]:format:{__vtourist_complete "${___format[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_vtourist_import() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
+        ':file:'
+        '--wait[Wait until every new album is in (progress on stderr).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _vtourist_render() {
     local -i ret=1
     local -ar arg_specs=(
         ':image:'
         '--size[The box to fit the picture in, e.g. 80x40.]:COLSxROWS:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_vtourist_config() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:List every setting (the default).'
+            'get:Print one setting'\''s value.'
+            'set:Validate and store one setting.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|get|set)
+            "_vtourist_config_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_vtourist_config_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
+        '--json[Print a JSON array of {name, value, origin}.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_vtourist_config_get() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
+        ':name:'
+        '--json[Print a JSON object {name, value, origin}.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_vtourist_config_set() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
+        ':name:'
+        '*:value:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

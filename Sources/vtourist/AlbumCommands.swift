@@ -12,13 +12,16 @@ import Terminal
 import TouristCore
 import WorldMap
 
-/// The User-Agent every request carries.
-let userAgent = "vtourist/\(VTourist.version) (terminal Virtual Tourist)"
+/// The User-Agent every request carries: the program, its version and the contact setting
+/// (Wikimedia's User-Agent policy asks for a way to reach whoever runs the client).
+func userAgent(_ settings: Settings) -> String {
+    Settings.userAgent(version: VTourist.version, contact: settings.contact)
+}
 
 /// The HTTP client albums use: a collection of up to 60 photos comes from one
 /// image host, so allow a whole page of them at once.
-func makeHTTPClient() -> HTTPClient {
-    HTTPClient(userAgent: userAgent, maxConnectionsPerHost: 24, maxTotalConnections: 48)
+func makeHTTPClient(_ settings: Settings) -> HTTPClient {
+    HTTPClient(userAgent: userAgent(settings), maxConnectionsPerHost: 24, maxTotalConnections: 48)
 }
 
 /// The stored settings, read once, and what the photo sources make of them with the environment's
@@ -169,11 +172,12 @@ final class WaitedAlbums {
     }
 
     init(store: AppDatabase) throws {
-        let settings = try readSettings(store).photos
+        let (stored, settings) = try readSettings(store)
         for problem in settings.problems { FileHandle.standardError.write(Data("vtourist: \(problem)\n".utf8)) }
         let signals = Signals()
         self.signals = signals
-        service = AlbumService(store: store, http: makeHTTPClient(), settings: settings, userAgent: userAgent) { event in
+        service = AlbumService(store: store, http: makeHTTPClient(stored), settings: settings,
+                               userAgent: userAgent(stored)) { event in
             if case let .storeFailed(_, text) = event { signals.storeFailure.withLock { $0 = $0 ?? text } }
             signals.changed.signal()
         }

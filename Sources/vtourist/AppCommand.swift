@@ -47,7 +47,7 @@ struct App: ParsableCommand {
                 throw CommandFailure("\(error)")
             }
             let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
-                AlbumService(store: store, http: makeHTTPClient(), settings: photos, userAgent: userAgent,
+                AlbumService(store: store, http: makeHTTPClient(settings), settings: photos, userAgent: userAgent(settings),
                              onEvent: onEvent)
             }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
                picturesFolder: PhotoFile.picturesFolder(environment: ProcessInfo.processInfo.environment),

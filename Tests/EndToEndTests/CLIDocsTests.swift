@@ -19,7 +19,7 @@ final class CLIDocsTests: EndToEndTestCase {
                        "the commands changed: run make cli-docs to make docs/vtourist.1 and completions/ again")
         let page = try committed("docs/vtourist.1")
         // Every command is in the man page, and the hand-written sections follow the generated ones.
-        for command in ["pins", "album", "drop", "render"] {
+        for command in ["pins", "album", "drop", "export", "import", "render", "config"] {
             XCTAssertTrue(page.contains(".It Em \(command)"), command)
         }
         for section in [".Sh KEYS", ".Sh ENVIRONMENT", ".Sh FILES"] {

@@ -246,4 +246,24 @@ final class ConfigCommandTests: EndToEndTestCase {
                        Entry(name: "photos_per_collection", value: "21", origin: "default"))
         XCTAssertEqual(r.stderr, "vtourist: The stored photos per collection “lots” was ignored: \(rangePhotos).\n")
     }
+
+    // MARK: The contact in the User-Agent
+
+    func testTheContactSettingGoesOutInEveryRequestsUserAgent() throws {
+        let db = try temporaryDirectory().appendingPathComponent("ua.sqlite").path
+        var r = try cli(["drop", "40.85", "14.27", "--wait", "--db", db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let before = server.userAgents()
+        XCTAssertFalse(before.isEmpty)
+        XCTAssertTrue(before.allSatisfy { $0.hasPrefix("vtourist/") && !$0.contains("@") }, "\(Set(before))")
+        try assertRefused(["config", "set", "contact", "not an address", "--db", db],
+                          message: "cannot set contact to “not an address”: a contact is an e-mail address (name@example.org) or a web address (https://…), up to 200 characters")
+        r = try cli(["config", "set", "contact", "tourist@example.org", "--db", db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try cli(["drop", "41.89", "12.51", "--wait", "--db", db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let after = Array(server.userAgents().dropFirst(before.count))
+        XCTAssertFalse(after.isEmpty)
+        XCTAssertTrue(after.allSatisfy { $0.hasPrefix("vtourist/") && $0.hasSuffix("; tourist@example.org)") }, "\(Set(after))")
+    }
 }

@@ -91,6 +91,12 @@ public final class PhotoServer: Sendable {
         _ = FileManager.default.createFile(atPath: controlDir + "/" + Switch.holdImages.rawValue, contents: Data(String(first).utf8))
     }
 
+    /// The User-Agent of every request so far, in order.
+    public func userAgents() -> [String] {
+        let text = (try? String(contentsOfFile: controlDir + "/user-agents.log", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
     /// Turns a switch on or off; requests that arrive afterwards see it.
     public func set(_ s: Switch, _ on: Bool) {
         let path = controlDir + "/" + s.rawValue

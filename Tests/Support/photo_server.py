@@ -99,6 +99,10 @@ class Handler(BaseHTTPRequestHandler):
         return self.leak() if not self.path.startswith("/") else self.send(405, b"", "text/plain")
 
     def do_GET(self):
+        if self.server.control_dir:
+            # Every User-Agent seen, one a line, for the tests that check what clients send.
+            with LOCK, open(os.path.join(self.server.control_dir, "user-agents.log"), "a") as f:
+                f.write((self.headers.get("User-Agent") or "").replace("\n", " ") + "\n")
         if not self.path.startswith("/"):
             return self.leak()
         url = urlparse(self.path)
