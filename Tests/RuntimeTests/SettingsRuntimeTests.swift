@@ -32,3 +32,23 @@ extension RuntimeTests {
         XCTAssertFalse(frame.text.contains("bad-key"), "the key itself is never shown")
     }
 }
+
+extension RuntimeTests {
+    func testChangingThePhotoSourceOnTheScreenChangesWhereTheNextDropSearches() throws {
+        let server = try PhotoServer()
+        // A Flickr key in the store's settings would pick Flickr; the screen switches to Commons.
+        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: "good-key")
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        terminal.press(.char("s"), .down, .enter)  // automatic → Flickr
+        XCTAssertNotNil(terminal.frame(showing: "Saved: photo source Flickr."))
+        terminal.press(.enter)  // Flickr → Wikimedia Commons
+        XCTAssertNotNil(terminal.frame(showing: "Saved: photo source Wikimedia Commons."))
+        terminal.press(.escape, .char("p"))
+        XCTAssertNotNil(terminal.frame(showing: "1 pin "))
+        terminal.press(.enter)
+        let album = try XCTUnwrap(terminal.frame(showing: " 21 photos"))
+        XCTAssertTrue(album.rowText(0).contains("Wikimedia Commons"), album.rowText(0))
+        let pin = try XCTUnwrap(store.pins().first)
+        XCTAssertTrue(try store.photos(pinID: pin.id).allSatisfy { $0.source == "commons" })
+    }
+}
