@@ -1,35 +1,99 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Model
 import WorldMap
 
 /// GPX (1.0 or 1.1): every <wpt> becomes a pin, with its <name> and <time>; routes and tracks are
 /// counted and skipped. A document that declares entities is refused before parsing, so nothing
-/// can expand (billion laughs); external entities are never resolved.
+/// can expand (billion laughs); external entities are never resolved (`XMLScanner` knows only the
+/// predefined ones).
 enum GPXReader {
     static func read(_ data: Data) throws(PinFileError) -> PinFile {
         if declaresEntities(data) { throw .entityDeclarations }
-        // A stream, read in chunks: libxml2 refuses a single chunk of more than 10 MB (100,000 waypoints).
-        let parser = XMLParser(stream: InputStream(data: data))
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = true
-        let delegate = Delegate()
-        parser.delegate = delegate
-        let parsed = parser.parse()
-        // A problem of ours (a bad waypoint, not GPX) stops the parser: it comes first.
-        if let problem = delegate.problem { throw problem }
-        guard parsed else {
-            let line = delegate.lastLine ?? parser.lineNumber
-            throw .malformedXML(line: max(1, line), detail: describe(parser.parserError))
+        var scanner = XMLScanner(data)
+        var points: [NewPin] = []
+        var notPoints = 0
+        var open: [String] = []
+        var sawRoot = false
+        var closedRoot = false
+        let times = PinFileText.TimeReader()
+        /// The open waypoint: where it is, the line it starts on, and its name and time so far.
+        var waypoint: (point: GeoPoint, line: Int, name: String?, time: Date?)?
+        /// The text of the waypoint's <name> or <time> being read, if one is open.
+        var field: (name: String, text: String)?
+
+        func finish(_ name: String) {
+            let depth = open.count
+            if depth == 3, let f = field, f.name == name {
+                if name == "name" { waypoint?.name = PinFileText.name(f.text) }
+                if name == "time" { waypoint?.time = times.date(f.text) }
+                field = nil
+            } else if depth == 2, name == "wpt", let w = waypoint {
+                points.append(NewPin(coordinate: w.point, name: w.name, createdAt: w.time))
+                waypoint = nil
+            } else if depth == 1, name == "gpx" {
+                closedRoot = true
+            }
+            open.removeLast()
         }
-        guard delegate.sawRoot else { throw .neitherFormat }
-        // libxml2 through XMLParser may accept a document cut off after a closed element.
-        guard delegate.isClosed else {
-            throw .malformedXML(line: max(1, parser.lineNumber), detail: "the document ends before </gpx> (truncated?)")
+
+        do throws(XMLScanner.Failure) {
+            while let event = try scanner.next() {
+                switch event {
+                case let .text(text):
+                    if open.isEmpty {
+                        guard text.allSatisfy(\.isWhitespace) else {
+                            throw XMLScanner.Failure(line: scanner.line, detail: sawRoot ? "text after the document" : "no document (empty or not XML)")
+                        }
+                    }
+                    field?.text += text
+                case let .start(name, attributes, line, selfClosing):
+                    if open.isEmpty {
+                        guard !sawRoot else { throw XMLScanner.Failure(line: line, detail: "a second document element") }
+                        guard name == "gpx" else { throw PinFileError.neitherFormat.asScanFailure }
+                        sawRoot = true
+                    }
+                    open.append(name)
+                    let depth = open.count
+                    switch name {
+                    case "wpt" where depth == 2:
+                        guard let latText = attributes["lat"], let lonText = attributes["lon"],
+                              let latitude = Double(latText.trimmingCharacters(in: .whitespaces)),
+                              let longitude = Double(lonText.trimmingCharacters(in: .whitespaces)) else {
+                            throw PinFileError.badPoint(place: "line \(line)", detail: "a <wpt> needs numeric lat and lon attributes").asScanFailure
+                        }
+                        if let why = PinFileText.rangeProblem(latitude: latitude, longitude: longitude) {
+                            throw PinFileError.badPoint(place: "line \(line)", detail: "waypoint \(why)").asScanFailure
+                        }
+                        waypoint = (GeoPoint(latitude: latitude, longitude: longitude), line, nil, nil)
+                    case "rte" where depth == 2, "trk" where depth == 2:
+                        notPoints += 1
+                    case "name" where depth == 3 && waypoint != nil, "time" where depth == 3 && waypoint != nil:
+                        field = (name, "")
+                    default:
+                        break
+                    }
+                    if selfClosing { finish(name) }
+                case let .end(name, line):
+                    guard open.last == name else {
+                        throw XMLScanner.Failure(line: line, detail: "an element is not closed where it should be")
+                    }
+                    finish(name)
+                }
+            }
+        } catch {
+            if let ours = error.pinFileError { throw ours }
+            throw .malformedXML(line: max(1, error.line), detail: error.detail)
         }
-        return PinFile(format: .gpx, points: delegate.points, notPoints: delegate.notPoints)
+        guard sawRoot else {
+            if scanner.line == 1 && data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+                throw .malformedXML(line: 1, detail: "no document (empty or not XML)")
+            }
+            throw .neitherFormat
+        }
+        guard closedRoot, open.isEmpty else {
+            throw .malformedXML(line: max(1, scanner.lastTagLine), detail: "the document ends before </gpx> (truncated?)")
+        }
+        return PinFile(format: .gpx, points: points, notPoints: notPoints)
     }
 
     /// True when a DOCTYPE declares any entity. Looks only at the prolog, before the first element.
@@ -44,100 +108,16 @@ enum GPXReader {
             return false
         }
     }
+}
 
-    static func describe(_ error: (any Error)?) -> String {
-        guard let error = error as NSError? else { return "the document ends too soon or is not XML" }
-        // libxml2's codes (xmlParserErrors) for the mistakes people make.
-        switch error.code {
-        case 4: return "no document (empty or not XML)"
-        case 5: return "the document ends too soon (truncated?)"
-        case 76: return "an element is not closed where it should be"
-        case 9: return "a character XML does not allow"
-        case 68: return "an & that starts no entity (write &amp;)"
-        case 73: return "a tag without its closing >"
-        case 26: return "an undeclared entity"
-        default: return "the XML parser's error \(error.code)"
-        }
-    }
+extension PinFileError {
+    /// Carried through the scanner's loop: a problem of ours stops the reading as a scan failure does.
+    var asScanFailure: XMLScanner.Failure { XMLScanner.Failure(line: 0, detail: "", pinFileError: self) }
+}
 
-    final class Delegate: NSObject, XMLParserDelegate {
-        var points: [NewPin] = []
-        var notPoints = 0
-        var problem: PinFileError?
-        var sawRoot = false
-        var lastLine: Int?
-        private let times = PinFileText.TimeReader()
-
-        /// The open waypoint: where it is, the line it starts on, and its name and time so far.
-        private var waypoint: (point: GeoPoint, line: Int, name: String?, time: Date?)?
-        /// The text of the waypoint's <name> or <time> being read, if one is open.
-        private var field: (name: String, text: String)?
-        private var depth = 0
-        private var closedRoot = false
-        var isClosed: Bool { closedRoot && depth == 0 }
-
-        func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String] = [:]) {
-            depth += 1
-            if depth == 1 {
-                guard element == "gpx" else {
-                    fail(parser, .neitherFormat)
-                    return
-                }
-                sawRoot = true
-                return
-            }
-            switch element {
-            case "wpt" where depth == 2:
-                let line = parser.lineNumber
-                guard let latText = attributes["lat"], let lonText = attributes["lon"],
-                      let latitude = Double(latText.trimmingCharacters(in: .whitespaces)),
-                      let longitude = Double(lonText.trimmingCharacters(in: .whitespaces)) else {
-                    fail(parser, .badPoint(place: "line \(line)", detail: "a <wpt> needs numeric lat and lon attributes"))
-                    return
-                }
-                if let why = PinFileText.rangeProblem(latitude: latitude, longitude: longitude) {
-                    fail(parser, .badPoint(place: "line \(line)", detail: "waypoint \(why)"))
-                    return
-                }
-                waypoint = (GeoPoint(latitude: latitude, longitude: longitude), line, nil, nil)
-            case "rte" where depth == 2, "trk" where depth == 2:
-                notPoints += 1
-            case "name" where depth == 3 && waypoint != nil, "time" where depth == 3 && waypoint != nil:
-                field = (element, "")
-            default:
-                break
-            }
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            field?.text += string
-        }
-
-        func parser(_ parser: XMLParser, foundCDATA block: Data) {
-            field?.text += String(decoding: block, as: UTF8.self)
-        }
-
-        func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
-            defer { depth -= 1 }
-            if depth == 1, element == "gpx" { closedRoot = true }
-            if depth == 3, let open = field, open.name == element {
-                if element == "name" { waypoint?.name = PinFileText.name(open.text) }
-                if element == "time" { waypoint?.time = times.date(open.text) }
-                field = nil
-            } else if depth == 2, element == "wpt", let w = waypoint {
-                points.append(NewPin(coordinate: w.point, name: w.name, createdAt: w.time))
-                waypoint = nil
-            }
-        }
-
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-            if lastLine == nil { lastLine = parser.lineNumber }
-        }
-
-        private func fail(_ parser: XMLParser, _ error: PinFileError) {
-            if problem == nil { problem = error }
-            parser.abortParsing()
-        }
+extension XMLScanner.Failure {
+    init(line: Int, detail: String, pinFileError: PinFileError?) {
+        self.init(line: line, detail: detail)
+        self.pinFileError = pinFileError
     }
 }
