@@ -78,7 +78,12 @@ final class BadInputTests: EndToEndTestCase {
             XCTAssertTrue(screen.contains("z"), screen)
             try t.keys("p")
             t.wait(forText: "1 pin ")
-            try t.keys("q")
+            // vt100 reports no mouse at all: every screen works from the keys.
+            try t.keys("Enter")
+            t.wait(forText: "New Collection")
+            try t.keys("Escape", "s")
+            t.wait(forText: "Photos per collection")
+            try t.keys("Escape", "q")
             XCTAssertEqual(t.waitForExit(), 0, "\(env)")
         }
     }
