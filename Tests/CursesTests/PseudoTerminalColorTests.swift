@@ -23,7 +23,7 @@ final class PseudoTerminalColorTests: XCTestCase {
         typealias OpenPTY = @convention(c) (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>,
                                             UnsafeMutablePointer<CChar>?, UnsafeRawPointer?, UnsafeRawPointer?) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "openpty") else {
-            throw XCTSkip("no openpty in this C library")
+            throw SetupFailure("no openpty in this C library")
         }
         let openpty = unsafeBitCast(symbol, to: OpenPTY.self)
         var master: Int32 = -1, slave: Int32 = -1
@@ -138,7 +138,7 @@ final class PseudoTerminalColorTests: XCTestCase {
         var distinct: [Int] = []
         try withTerminal(term: "xterm-256color", width: 200, height: 60) { terminal in
             guard terminal.capabilities.colors == .indexed256, terminal.size == (200, 60) else {
-                throw XCTSkip("xterm-256color gave \(terminal.capabilities.colors), \(terminal.size)")
+                throw SetupFailure("xterm-256color gave \(terminal.capabilities.colors), \(terminal.size)")
             }
             for (n, frame) in frames.enumerated() {
                 terminal.draw(frame)
@@ -158,7 +158,7 @@ final class PseudoTerminalColorTests: XCTestCase {
         var inUse: [Int] = []
         try withTerminal(term: "xterm-direct", width: 200, height: 60) { terminal in
             guard terminal.capabilities.colors == .trueColor, terminal.colorPairs.capacity == 65_535 else {
-                throw XCTSkip("xterm-direct gave \(terminal.capabilities.colors), \(terminal.colorPairs.capacity) pairs")
+                throw SetupFailure("xterm-direct gave \(terminal.capabilities.colors), \(terminal.colorPairs.capacity) pairs")
             }
             for (n, frame) in frames.enumerated() {
                 terminal.draw(frame)
@@ -192,7 +192,7 @@ final class PseudoTerminalColorTests: XCTestCase {
         var defaultPairs = 0
         try withTerminal(term: "screen", width: 80, height: 24) { terminal in
             guard terminal.capabilities.colors == .eight, terminal.colorPairs.capacity == 63 else {
-                throw XCTSkip("screen gave \(terminal.capabilities.colors), \(terminal.colorPairs.capacity) pairs")
+                throw SetupFailure("screen gave \(terminal.capabilities.colors), \(terminal.colorPairs.capacity) pairs")
             }
             terminal.draw(frame)
             XCTAssertTrue(terminal.colorPairs.approximating)
@@ -203,4 +203,11 @@ final class PseudoTerminalColorTests: XCTestCase {
         report(found)
         XCTAssertEqual(defaultPairs, 0, "no coloured cell falls back to the default pair")
     }
+}
+
+/// The pseudo-terminal or the terminal type is not what `make deps` installs: a failure, not a
+/// skip, so a machine that cannot run these checks says so.
+struct SetupFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
