@@ -103,6 +103,8 @@ public final class AppRuntime {
     private let pictureWorker: PictureWorker
     /// The pictures last asked of the worker (asked again only when the screen wants others).
     private var lastWanted: [PictureKey] = []
+    /// Which pictures the screen may still want, made with `lastWanted` (not once a picture).
+    private var keepsPicture: @Sendable (PictureKey) -> Bool = { _ in false }
     /// The photo screen's real picture (inline image protocol): the one wanted, and the newest encoded.
     private var inlineKey: String?
     private var inlinePicture: InlinePicture?
@@ -252,7 +254,8 @@ public final class AppRuntime {
         let wanted = state.wantedPictures
         guard wanted != lastWanted else { return }
         lastWanted = wanted
-        pictures.prune(keeping: state.picturesToKeep(wanted: wanted))
+        keepsPicture = state.picturesToKeep(wanted: wanted)
+        pictures.prune(keeping: keepsPicture)
         pictureWorker.want(wanted.filter { pictures[$0] == nil })
     }
 
@@ -313,7 +316,7 @@ public final class AppRuntime {
         case let .pictureRendered(key, picture):
             pictureWorker.taken(key)
             // Kept only while still wanted: a picture for an album left meanwhile is dropped.
-            if state.picturesToKeep(wanted: lastWanted)(key) {
+            if keepsPicture(key) {
                 pictures[key] = picture
                 needsDraw = true
             }
