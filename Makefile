@@ -6,7 +6,7 @@ PREFIX  ?= /usr/local
 RELEASE := .build/release
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev chafa pkg-config tmux ncurses-term python3 sqlite3
 
-.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs
+.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs fuzz fuzz-build
 
 all: build
 
@@ -45,12 +45,26 @@ bench: deps
 	python3 bench/album_paint_bench.py --bench-binary $(RELEASE)/vtourist-bench
 	python3 bench/album_memory_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench
 
+# libFuzzer targets (Fuzz/, a package of their own; docs/reliability.md, "Fuzzing"): built with
+# the address sanitizer in .build-fuzz, then each run for SECONDS (two at a time) from its seed
+# corpus. `make fuzz SECONDS=300 FUZZ_TARGETS="jpeg app"` runs a few for longer.
+SECONDS ?= 60
+FUZZ_TARGETS ?= flickr commons jpeg coordinates pinfiles terminal settings app
+fuzz-build: deps
+	cd Fuzz && $(SWIFT) build -c release --scratch-path ../.build-fuzz -Xswiftc -sanitize=fuzzer,address
+
+fuzz: fuzz-build
+	python3 scripts/fuzz.py --seconds $(SECONDS) $(FUZZ_TARGETS)
+
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vtourist" "$(DESTDIR)$(PREFIX)/share/man/man1" \
 	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
-	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d" "$(DESTDIR)$(PREFIX)/share/doc/vtourist"
 	install -m 755 $(RELEASE)/vtourist "$(DESTDIR)$(PREFIX)/bin/vtourist"
 	install -m 644 Resources/world.vtmap Resources/places.vtgaz "$(DESTDIR)$(PREFIX)/share/vtourist/"
+	# The bundled data's sources and licences (GSHHG's shores and rivers are LGPL-3.0).
+	install -m 644 LICENSE docs/data-sources.md docs/data-map.md docs/data-places.md docs/licenses/LGPL-3.0.txt \
+	  docs/licenses/GPL-3.0.txt "$(DESTDIR)$(PREFIX)/share/doc/vtourist/"
 	install -m 644 docs/vtourist.1 "$(DESTDIR)$(PREFIX)/share/man/man1/vtourist.1"
 	install -m 644 completions/vtourist.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/vtourist"
 	install -m 644 completions/vtourist.zsh "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_vtourist"
@@ -65,7 +79,7 @@ uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/vtourist" "$(DESTDIR)$(PREFIX)/share/man/man1/vtourist.1" \
 	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/vtourist" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_vtourist" \
 	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/vtourist.fish"
-	rm -rf "$(DESTDIR)$(PREFIX)/share/vtourist"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/vtourist" "$(DESTDIR)$(PREFIX)/share/doc/vtourist"
 
 # Regenerates the bundled map and gazetteer from their sources (needs network).
 data:
@@ -73,4 +87,4 @@ data:
 	python3 scripts/build_places.py
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

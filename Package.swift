@@ -6,6 +6,11 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "vtourist", targets: ["vtourist"]),
+        // The libraries the fuzz targets in Fuzz/ (a package of their own) read bad input with.
+        .library(name: "FuzzedLibraries", targets: [
+            "PhotoSources", "Imaging", "Gazetteer", "PinFiles", "Terminal", "Curses", "TouristCore",
+            "WorldMap", "Model", "AlbumMachine",
+        ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,7 +61,7 @@ let package = Package(
         // The album state machine: pure transitions, effects as values.
         .target(name: "AlbumMachine", dependencies: ["Model", "WorldMap"]),
         // Flickr and Wikimedia Commons searches over any HTTP fetcher.
-        .target(name: "PhotoSources", dependencies: ["Model", "WorldMap", "HTTP"]),
+        .target(name: "PhotoSources", dependencies: ["Model", "WorldMap", "HTTP", "Terminal"]),
         // The only module that talks to libcurl.
         .target(name: "HTTP", dependencies: ["CCurl"]),
 
@@ -91,13 +96,13 @@ let package = Package(
             "TouristRuntime", "AlbumService", "PhotoSources", "HTTP", "Imaging",
         ], path: "Sources/Bench"),
 
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TestSupport"]),
         .testTarget(name: "CursesTests", dependencies: ["Curses", "Terminal", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "TestSupport"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "TestSupport"]),
         .testTarget(name: "PinFilesTests", dependencies: ["PinFiles", "Model", "WorldMap"]),
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "WorldMap", "TestSupport"]),
-        .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "WorldMap", "AlbumMachine"],
+        .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "WorldMap", "AlbumMachine", "Gazetteer", "TestSupport"],
                     resources: [.copy("Golden")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "WorldMap", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "WorldMap"]),

@@ -37,8 +37,11 @@ MIN_POPULATION = 1000
 # Alternate names (e.g. "Napoli", "Koeln") are indexed for places this big.
 ALIAS_MIN_POPULATION = 50000
 MAGIC = b"VTGAZ\x00\x00\x01"
-VERSION = 1
+VERSION = 2
 RECORD_SIZE = 20
+COUNTRY_SIZE = 26
+CAPITAL_FLAG = 0x01  # record byte 19
+NO_RANK = 0xFFFF_FFFF
 INDEX_ENTRY_SIZE = 6
 GRID_COLS = 360  # 1° cells in longitude
 GRID_ROWS = 180  # 1° cells in latitude
@@ -224,6 +227,56 @@ def is_good_alias(alias, name):
 # ---------------------------------------------------------------------------
 # Output
 # ---------------------------------------------------------------------------
+def capitals(places, countries):
+    """Country code -> the place that is its capital: countries.json names
+    each country's capital; the most populous place of that country with
+    that name (folded, so "Bogota" finds "Bogotá"), else with it among its
+    alternate names, is the one."""
+    by_country = collections.defaultdict(list)
+    for p in places:
+        by_country[p["countrycode"]].append(p)
+    found = {}
+    for cc, info in sorted(countries.items()):
+        want = fold((info.get("capital") or "").strip())
+        if not want:
+            continue
+        candidates = [p for p in by_country.get(cc, ()) if fold(p["name"]) == want]
+        if not candidates:
+            candidates = [p for p in by_country.get(cc, ())
+                          if want in {fold(a) for a in p.get("alternatenames") or ()}]
+        if candidates:
+            found[cc] = max(candidates, key=lambda p: (p["population"], -p["geonameid"]))
+    return found
+
+
+def label_point(members):
+    """Where a country's name goes, with no outline to hand: the middle of
+    the box holding the central 80 % of its places' latitudes and longitudes
+    (outlying islands and territories do not pull it), moved to the country's
+    place nearest that middle so it lies in the country itself."""
+    lats = sorted(p["latitude"] for p in members)
+    lons = sorted(p["longitude"] for p in members)
+
+    def middle(values):
+        lo = values[int(0.1 * (len(values) - 1))]
+        hi = values[int(0.9 * (len(values) - 1) + 0.5)]
+        return (lo + hi) / 2
+
+    lat, lon = middle(lats), middle(lons)
+    scale = math.cos(math.radians(lat))
+    best = min(members, key=lambda p: ((p["latitude"] - lat) ** 2 + ((p["longitude"] - lon) * scale) ** 2,
+                                       p["geonameid"]))
+    return best["latitude"], best["longitude"]
+
+
+def e5(lat, lon):
+    """Degrees as the file's integers, longitude in [-180, 180)."""
+    lat, lon = round(lat * 100_000), round(lon * 100_000)
+    if lon >= 18_000_000:  # +180 is the same meridian as −180
+        lon -= 36_000_000
+    return lat, lon
+
+
 def grid_cell(lat_e5, lon_e5):
     row = min(max((lat_e5 + 9_000_000) // 100_000, 0), GRID_ROWS - 1)
     col = ((lon_e5 + 18_000_000) // 100_000) % GRID_COLS
@@ -258,6 +311,10 @@ def build(places, countries, admin1):
         strings.extend(data)
         return off
 
+    capital_of = {cc: p["geonameid"] for cc, p in capitals(places, countries).items()}
+    capital_ids = set(capital_of.values())
+    rank_of = {p["geonameid"]: i for i, p in enumerate(places)}
+
     records = bytearray()
     name_keys = []  # (folded key bytes, record index | alias flag)
     # Where a name's folded key is just the name with ASCII capitals lowered
@@ -266,14 +323,12 @@ def build(places, countries, admin1):
     shared_key = {}  # folded key bytes -> offset of a name spelling it so
     cells = collections.defaultdict(list)
     for i, p in enumerate(places):
-        lat = round(p["latitude"] * 100_000)
-        lon = round(p["longitude"] * 100_000)
-        if lon >= 18_000_000:  # +180 is the same meridian as −180
-            lon -= 36_000_000
+        lat, lon = e5(p["latitude"], p["longitude"])
         key = (p["countrycode"], p.get("admin1code") or "")
         name_offset = add_string(p["name"])
-        records += struct.pack("<iiIIHBx", lat, lon, p["population"], name_offset,
-                               admin_index.get(key, NO_ADMIN1), country_index[p["countrycode"]])
+        flags = CAPITAL_FLAG if p["geonameid"] in capital_ids else 0
+        records += struct.pack("<iiIIHBB", lat, lon, p["population"], name_offset,
+                               admin_index.get(key, NO_ADMIN1), country_index[p["countrycode"]], flags)
         if fold(p["name"]) == ascii_lower(p["name"]):
             shared_key.setdefault(ascii_lower(p["name"]).encode("utf-8"), name_offset)
         cells[grid_cell(lat, lon)].append(i)
@@ -289,11 +344,19 @@ def build(places, countries, admin1):
                     seen.add(fa)
                     name_keys.append((fa.encode("utf-8"), i | ALIAS_FLAG))
 
+    members = collections.defaultdict(list)
+    for p in places:
+        members[p["countrycode"]].append(p)
     countries_tbl = bytearray()
     for cc in country_codes:
-        cname = (countries.get(cc) or {}).get("name") or cc
-        countries_tbl += struct.pack("<2sII", cc.encode("ascii"), add_string(cname),
-                                     add_string(fold(cname)))
+        info = countries.get(cc) or {}
+        cname = info.get("name") or cc
+        capital = rank_of[capital_of[cc]] if cc in capital_of else NO_RANK
+        lat, lon = e5(*label_point(members[cc]))
+        area = min(int(info.get("areakm2") or 0), 0xFFFF_FFFF)
+        countries_tbl += struct.pack("<2sIIIiiI", cc.encode("ascii"), add_string(cname),
+                                     add_string(fold(cname)), capital, lat, lon, area)
+    assert len(countries_tbl) == COUNTRY_SIZE * len(country_codes)
     admin_tbl = bytearray()
     for key in admin_keys:
         admin_tbl += struct.pack("<II", add_string(admin1[key]), add_string(fold(admin1[key])))
@@ -342,7 +405,7 @@ def build(places, countries, admin1):
         out += s
     assert len(out) == offset
     stats = {
-        "places": len(places), "sections gone": dropped, "countries": len(country_codes), "admin1": len(admin_keys),
+        "places": len(places), "sections gone": dropped, "capitals": len(capital_ids), "countries": len(country_codes), "admin1": len(admin_keys),
         "with admin1": sum(1 for p in places if (p["countrycode"], p.get("admin1code") or "") in admin_index),
         "index entries": len(name_keys), "aliases": sum(1 for _, r in name_keys if r & ALIAS_FLAG),
         "bytes": len(out), "records": len(records), "index": len(index),

@@ -54,29 +54,53 @@ func frameBenchmark() throws {
     let pins = benchmarkPins()
     let width = 200, height = 60
     let cases: [(String, GeoPoint, Int)] = [
+        ("world zoom (z0)", GeoPoint(latitude: 20, longitude: 0), 0),
         ("world zoom (z2)", GeoPoint(latitude: 20, longitude: 0), 2),
-        ("city zoom (z12, Naples)", GeoPoint(latitude: 40.85, longitude: 14.27), 12),
+        ("z6 (Italy)", GeoPoint(latitude: 42, longitude: 12.5), 6),
+        ("z12, Naples", GeoPoint(latitude: 40.85, longitude: 14.27), 12),
+        // The densest places at city zoom: towns, rivers, provinces and the finest shores.
+        ("z12, the Ruhr", GeoPoint(latitude: 51.45, longitude: 7.0), 12),
+        ("z12, the Nile delta", GeoPoint(latitude: 30.9, longitude: 31.2), 12),
+        ("z12, Tokyo", GeoPoint(latitude: 35.68, longitude: 139.77), 12),
     ]
-    print("Frame: rasterise the map and render map + \(pins.count) pins + status line into a \(width)x\(height) buffer")
+    var places = PlaceLookup.none
+    let setUp = milliseconds { places = PlaceLookup.live(gazetteer) }
+    print("Frame: rasterise the map (land, shores, borders, province lines, rivers), choose its labels and render "
+          + "map + labels + \(pins.count) pins + status line into a \(width)x\(height) buffer")
+    print(String(format: "  place lookup set-up (countries, capitals): %.3f ms, once at start", setUp))
     for (label, center, zoom) in cases {
         let p = Mercator.project(center)
         var state = AppState(camera: MapCamera(centerX: p.x, centerY: p.y, zoom: zoom, cursorX: p.x, cursorY: p.y),
                              width: width, height: height)
         state.pins = pins
         AppReducer(places: .live(gazetteer)).updateCursorPlace(&state)
-        var samples: [Double] = []
+        var samples: [Double] = [], candidateSamples: [Double] = [], placeSamples: [Double] = []
         var sink = 0
         for i in 0..<60 {
             let ms = milliseconds {
                 let raster = rasterize(geometry, viewport: state.viewport)
-                let buffer = AppView.render(state, raster: raster)
+                let labels = places.labels(state.viewport)
+                let buffer = AppView.render(state, raster: raster, labels: labels)
                 sink &+= Int(buffer[0, 0].symbol.value)
             }
-            if i >= 10 { samples.append(ms) }  // the first frames load the level of detail
+            var labels = LabelCandidates(viewport: state.viewport, items: [])
+            let query = milliseconds { labels = places.labels(state.viewport) }
+            let layout = PinLayout(pins: state.pins, viewport: state.viewport)
+            let place = milliseconds {
+                sink &+= MapLabels.place(labels.items, viewport: state.viewport, pins: state.pins, markers: layout.markers,
+                                         cursor: state.cursorCell, unicode: true).count
+            }
+            if i >= 10 {  // the first frames load the level of detail
+                samples.append(ms)
+                candidateSamples.append(query)
+                placeSamples.append(place)
+            }
         }
         print(String(format: "  %-26@ median %.3f ms  (min %.3f, max %.3f, n=%d)  [target < 4 ms]",
                      label as NSString, median(samples), samples.min() ?? 0, samples.max() ?? 0, samples.count)
               + (sink == 42 ? " " : ""))
+        print(String(format: "    labels: candidates %.3f ms (once per view), placement %.3f ms (every frame)",
+                     median(candidateSamples), median(placeSamples)))
     }
 }
 

@@ -56,10 +56,20 @@ extension NcursesTerminal {
         writeAll(bytes, to: STDOUT_FILENO)
     }
 
-    /// The inline picture protocol, decided once at start: the environment's
-    /// rules, and where they do not tell, the terminal's answer to the device
-    /// attributes request. Keys typed while waiting are kept.
-    func inlineProtocolAtStart() -> InlineProtocol? {
+    /// Settles the inline picture protocol, once: the environment's rules, and
+    /// where they do not tell, the terminal's answer to the device attributes
+    /// request. Keys typed while waiting are kept. The app calls it after its
+    /// first frame is on the screen, so the wait never delays the start; until
+    /// then pictures are drawn in cells.
+    public func detectInlinePictures() {
+        guard cursesActive, !inlinePicturesDetected else { return }
+        inlinePicturesDetected = true
+        capabilities.inlineImages = askedInlineProtocol()
+        inlinePictures = InlinePictureTracker(protocol: capabilities.inlineImages)
+    }
+
+    /// The environment's rules, then the terminal's answer to the device attributes request.
+    func askedInlineProtocol() -> InlineProtocol? {
         TerminalProbe.inlineProtocol(environment: ProcessInfo.processInfo.environment) { request, timeoutMs in
             self.writeOutOfBand(request)
             let (reply, found) = self.readDeviceAttributes(timeoutMs: timeoutMs)

@@ -47,13 +47,15 @@ extension NcursesTerminal {
             if status == ERR { return nil }
             if status == KEY_CODE_YES {
                 if let event = translateKeyCode(Int32(bitPattern: ch)) { return event }
-            } else if let key = translateCharacter(ch) {
+            } else if let key = Self.key(forCharacter: UInt32(ch)) {
                 return .key(key)
             }
         }
     }
 
-    private func translateCharacter(_ ch: wint_t) -> Key? {
+    /// The key a character read by `get_wch` (not a key code) means; nil for controls that mean
+    /// nothing to the app. Pure, so tests and the fuzz targets can feed it any value.
+    public static func key(forCharacter ch: UInt32) -> Key? {
         switch ch {
         case 9: return .tab
         case 10, 13: return .enter

@@ -11,7 +11,7 @@ import Glibc
 /// only (the UI loop); other threads reach it through `waker`.
 public final class NcursesTerminal {
     /// What the terminal can show, decided at start.
-    public private(set) var capabilities: TerminalCapabilities
+    public internal(set) var capabilities: TerminalCapabilities
     /// Wakes `nextEvent` from other threads.
     public let waker: TerminalWaker
 
@@ -29,6 +29,7 @@ public final class NcursesTerminal {
     var inlinePictures = InlinePictureTracker(protocol: nil)
     /// Until when (monotonic ms) a late answer to the start-up query is dropped from the input; 0: none.
     var lateDeviceAttributesUntil = 0
+    var inlinePicturesDetected = false
 
     public init() throws {
         guard !cursesActive else { throw TerminalError.alreadyActive }
@@ -98,8 +99,7 @@ public final class NcursesTerminal {
         keyMap = KeyMap()
         lastReportedSize = (0, 0)
         lastReportedSize = size
-        capabilities.inlineImages = inlineProtocolAtStart()
-        inlinePictures = InlinePictureTracker(protocol: capabilities.inlineImages)
+        // Inline pictures are settled by `detectInlinePictures`, after the first frame.
         erase()
         refresh()
     }

@@ -38,3 +38,33 @@ private let foldSpecial: [Unicode.Scalar: String] = [
 ]
 private let foldDropped: Set<Unicode.Scalar> = ["'", "’", "‘", "ʼ", "ʻ", "`", "´", "."]
 private let foldSpaces: Set<Unicode.Scalar> = ["-", "‐", "‑", "‒", "–", "—", "_", "/", " ", "\t", "\u{A0}"]
+
+/// A name spelt in plain ASCII for terminals without UTF-8, keeping its case:
+/// "Zürich" → "Zurich", "Łódź" → "Lodz", "Straße" → "Strasse". Letters with
+/// no ASCII form are left out; the result may be empty.
+public func asciiSpelling(_ text: String) -> String {
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.decomposedStringWithCompatibilityMapping.unicodeScalars {
+        if scalar.isASCII {
+            if scalar.value >= 0x20 && scalar.value < 0x7F { out.append(scalar) }
+            continue
+        }
+        if scalar.properties.generalCategory == .nonspacingMark { continue }
+        if let dash = asciiPunctuation[scalar] {
+            out.append(dash)
+            continue
+        }
+        let lower = scalar.properties.lowercaseMapping.unicodeScalars
+        guard lower.count == 1, let first = lower.first, let spelled = foldSpecial[first], spelled.allSatisfy(\.isASCII) else {
+            continue
+        }
+        let isUpper = scalar.properties.isUppercase
+        out.append(contentsOf: (isUpper ? spelled.prefix(1).uppercased() + spelled.dropFirst() : spelled).unicodeScalars)
+    }
+    return String(String(out).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " "))
+}
+
+private let asciiPunctuation: [Unicode.Scalar: Unicode.Scalar] = [
+    "’": "'", "‘": "'", "ʼ": "'", "ʻ": "'", "´": "'", "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "\u{A0}": " ",
+]

@@ -134,6 +134,102 @@ public final class Gazetteer: Sendable {
         return 2 * Self.earthRadiusKm * asin(min(1, sqrt(h)))
     }
 
+    // MARK: Countries and boxes
+
+    /// Every country that has places, by code.
+    public func countries() -> [Country] {
+        data.withUnsafeBytes { raw in
+            let r = ByteReader(raw)
+            return (0..<layout.countryCount).map { i in
+                let c = layout.countries + i * PlacesLayout.countrySize
+                let capital = r.u32(c + 10)
+                return Country(
+                    code: String(decoding: [r.u8(c), r.u8(c + 1)], as: UTF8.self),
+                    name: string(Int(r.u32(c + 2)), r) ?? "?",
+                    labelPoint: GeoPoint(latitude: Double(r.i32(c + 14)) / 100_000,
+                                         longitude: Double(r.i32(c + 18)) / 100_000),
+                    areaKm2: Int(r.u32(c + 22)),
+                    capitalRank: capital == PlacesLayout.noRank ? nil : Int(capital))
+            }
+        }
+    }
+
+    /// Places inside `box` with at least `minPopulation` inhabitants, most
+    /// populous first, at most `limit` of them.
+    ///
+    /// Ranks run in population order, so the population bound is a rank
+    /// bound: a few places are read straight from the top of the table, many
+    /// through the 1° grid cells under the box (each cell's ranks ascend, so
+    /// a cell is left at the first rank past the bound).
+    public func places(in box: GeoBox, minPopulation: Int, limit: Int) -> [Place] {
+        guard limit > 0, box.south <= box.north, box.south.isFinite, box.north.isFinite,
+              box.west.isFinite, box.east.isFinite else { return [] }
+        return data.withUnsafeBytes { raw in
+            let r = ByteReader(raw)
+            let bound = rankBound(minPopulation: minPopulation, r)
+            var ranks: [Int] = []
+            let cells = gridCells(box)
+            if bound <= 4 * cells.count {
+                for rank in 0..<bound where ranks.count < limit && box.contains(point(rank, r)) {
+                    ranks.append(rank)
+                }
+                return ranks.compactMap { decode($0, r) }
+            }
+            for cell in cells {
+                let start = Int(r.u32(layout.gridStarts + 4 * cell))
+                let end = min(Int(r.u32(layout.gridStarts + 4 * cell + 4)), layout.gridItemCount)
+                guard start < end else { continue }
+                for item in start..<end {
+                    let rank = Int(r.u32(layout.gridItems + 4 * item))
+                    if rank >= bound { break }
+                    if box.contains(point(rank, r)) { ranks.append(rank) }
+                }
+            }
+            ranks.sort()
+            return ranks.prefix(limit).compactMap { decode($0, r) }
+        }
+    }
+
+    /// The number of places with at least `minPopulation` inhabitants (records are sorted by population).
+    private func rankBound(minPopulation: Int, _ r: ByteReader) -> Int {
+        var low = 0, high = layout.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(r.u32(layout.records + mid * PlacesLayout.recordSize + 8)) >= minPopulation {
+                low = mid + 1
+            } else {
+                high = mid
+            }
+        }
+        return low
+    }
+
+    private func point(_ rank: Int, _ r: ByteReader) -> GeoPoint {
+        let base = layout.records + rank * PlacesLayout.recordSize
+        return GeoPoint(latitude: Double(r.i32(base)) / 100_000, longitude: Double(r.i32(base + 4)) / 100_000)
+    }
+
+    /// The grid cells a box touches.
+    private func gridCells(_ box: GeoBox) -> [Int] {
+        let cols = PlacesLayout.gridColumns, rows = PlacesLayout.gridRows
+        let rowLow = min(max(Int((box.south + 90).rounded(.down)), 0), rows - 1)
+        let rowHigh = min(max(Int((box.north + 90).rounded(.down)), 0), rows - 1)
+        var colRanges: [ClosedRange<Int>] = []
+        func col(_ lon: Double) -> Int { min(max(Int((lon + 180).rounded(.down)), 0), cols - 1) }
+        if box.crossesAntimeridian {
+            colRanges = [col(box.west)...(cols - 1), 0...col(box.east)]
+        } else {
+            colRanges = [col(box.west)...col(box.east)]
+        }
+        var cells: [Int] = []
+        for row in rowLow...rowHigh {
+            for range in colRanges {
+                for c in range { cells.append(row * cols + c) }
+            }
+        }
+        return cells
+    }
+
     // MARK: Names
 
     /// Places whose name starts with `query`, ignoring case and accents,
@@ -275,7 +371,8 @@ public final class Gazetteer: Sendable {
         }
         let point = GeoPoint(latitude: Double(r.i32(base)) / 100_000, longitude: Double(r.i32(base + 4)) / 100_000)
         return Place(name: string(Int(r.u32(base + 12)), r) ?? "?", admin1: admin1, countryCode: code,
-                     coordinate: point, population: Int(r.u32(base + 8)))
+                     coordinate: point, population: Int(r.u32(base + 8)),
+                     isCapital: r.u8(base + 19) & PlacesLayout.capitalFlag != 0, rank: rank)
     }
 }
 

@@ -9,17 +9,76 @@ public struct Place: Hashable, Sendable {
     public var countryCode: String
     public var coordinate: GeoPoint
     public var population: Int
+    /// The capital of its country.
+    public var isCapital: Bool
+    /// Its place in the gazetteer, 0 the most populous: a fixed order for
+    /// everything that ranks places (map labels, completions).
+    public var rank: Int
 
-    public init(name: String, admin1: String?, countryCode: String, coordinate: GeoPoint, population: Int) {
+    public init(name: String, admin1: String?, countryCode: String, coordinate: GeoPoint, population: Int,
+                isCapital: Bool = false, rank: Int = 0) {
         self.name = name
         self.admin1 = admin1
         self.countryCode = countryCode
         self.coordinate = coordinate
         self.population = population
+        self.isCapital = isCapital
+        self.rank = rank
     }
 
     /// "Naples, Campania, IT"; "The Valley, AI" when the region is unknown.
     public var displayName: String {
         [name, admin1, countryCode].compactMap { $0 }.joined(separator: ", ")
+    }
+}
+
+/// A country as the map labels it: its name at a point inside it.
+public struct Country: Hashable, Sendable {
+    /// ISO 3166-1 alpha-2, e.g. "IT".
+    public var code: String
+    /// English name, e.g. "Italy".
+    public var name: String
+    /// Where its name goes on the map (see docs/data-places.md).
+    public var labelPoint: GeoPoint
+    /// Area in square kilometres: big countries are named first.
+    public var areaKm2: Int
+    /// Rank of its capital in the gazetteer, if known.
+    public var capitalRank: Int?
+
+    public init(code: String, name: String, labelPoint: GeoPoint, areaKm2: Int, capitalRank: Int?) {
+        self.code = code
+        self.name = name
+        self.labelPoint = labelPoint
+        self.areaKm2 = areaKm2
+        self.capitalRank = capitalRank
+    }
+}
+
+/// A box of latitudes and longitudes. `west` > `east` means the box
+/// crosses the antimeridian.
+public struct GeoBox: Hashable, Sendable {
+    public var south: Double
+    public var west: Double
+    public var north: Double
+    public var east: Double
+
+    public init(south: Double, west: Double, north: Double, east: Double) {
+        self.south = south
+        self.west = west
+        self.north = north
+        self.east = east
+    }
+
+    /// Every longitude between these latitudes.
+    public static func band(south: Double, north: Double) -> GeoBox {
+        GeoBox(south: south, west: -180, north: north, east: 180)
+    }
+
+    public var crossesAntimeridian: Bool { west > east }
+
+    public func contains(_ p: GeoPoint) -> Bool {
+        guard p.latitude >= south, p.latitude <= north else { return false }
+        return crossesAntimeridian ? (p.longitude >= west || p.longitude <= east)
+                                   : (p.longitude >= west && p.longitude <= east)
     }
 }

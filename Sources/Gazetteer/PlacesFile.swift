@@ -20,16 +20,19 @@ public enum GazetteerError: Error, Equatable, CustomStringConvertible {
 /// except string offsets, which are from the start of the string section.
 struct PlacesLayout: Sendable {
     static let magic: [UInt8] = Array("VTGAZ".utf8) + [0, 0, 1]
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 92
     static let recordSize = 20
-    static let countrySize = 10
+    static let countrySize = 26
     static let admin1Size = 8
     static let indexEntrySize = 6
     static let gridColumns = 360
     static let gridRows = 180
     static let noAdmin1: UInt16 = 0xFFFF
     static let aliasFlag: UInt32 = 0x80_0000
+    /// Record byte 19, bit 0.
+    static let capitalFlag: UInt8 = 0x01
+    static let noRank: UInt32 = 0xFFFF_FFFF
 
     var count = 0
     var countryCount = 0

@@ -193,8 +193,11 @@ public struct Settings: Hashable, Sendable {
     /// The text of a value for a message: no control characters, at most 20 characters
     /// (with … when cut), and a key masked.
     public static func shown(_ key: SettingKey, _ text: String) -> String {
-        if key == .flickrAPIKey { return masked(apiKey: text.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let visible = text.unicodeScalars.filter { !isControl($0) }
+        // The controls go before the key is masked too: its last 4 characters may be shown.
+        if key == .flickrAPIKey {
+            return masked(apiKey: String(String.UnicodeScalarView(visible)).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         let clean = String(String.UnicodeScalarView(visible.prefix(20)))
         return visible.count > 20 ? clean + "\u{2026}" : clean
     }

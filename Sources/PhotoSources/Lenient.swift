@@ -60,7 +60,9 @@ enum Lenient {
         }
     }
 
-    /// Only absolute http(s) URLs without spaces or controls are downloadable.
+    /// Only absolute http(s) URLs without spaces, controls or invisible format characters are
+    /// downloadable: a bidi override (U+202E) would show the URL reordered, on screen and in the
+    /// browser's address bar (found by the flickr and commons fuzz targets).
     static func url(_ value: Any?) -> String? {
         guard var s = value as? String else { return nil }
         s = s.trimmingCharacters(in: .whitespaces)
@@ -69,7 +71,8 @@ enum Lenient {
         let lower = s.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return nil }
         guard s.count > 8, s.count <= 4096 else { return nil }
-        for scalar in s.unicodeScalars where scalar.value <= 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+        for scalar in s.unicodeScalars where scalar.value <= 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+            || scalar.properties.isWhitespace || scalar.properties.generalCategory == .format {
             return nil
         }
         return s

@@ -1,41 +1,25 @@
+import Terminal
+
 /// Makes text from the network safe for a terminal and readable as one line.
 public enum TextCleaner {
     /// Longest text kept; titles longer than this are cut (with an ellipsis).
     public static let defaultMaxLength = 300
 
     /// Removes escape sequences and control characters (C0, DEL, C1, bidi
-    /// overrides), turns every whitespace run into one space and trims.
+    /// overrides: `strippingTerminalControls`), turns every whitespace run into one space and trims.
     public static func clean(_ text: String, maxLength: Int = defaultMaxLength) -> String {
         var out = String.UnicodeScalarView()
         var pendingSpace = false
-        var scalars = Array(text.unicodeScalars)[...]
-        while let c = scalars.popFirst() {
-            switch c.value {
-            case 0x1B:
-                // ESC starts a sequence; drop it with its parameters so "[31m" doesn't remain.
-                skipEscape(&scalars)
-            case 0x9B:
-                // C1 CSI: same as ESC [.
-                skipCSI(&scalars)
-            case 0x9D:
-                // C1 OSC: same as ESC ].
-                skipOSC(&scalars)
-            case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029:
+        for c in text.strippingTerminalControls.unicodeScalars {
+            // A byte-order mark hides in text and is no part of it.
+            if c.value == 0xFEFF { continue }
+            if c.properties.isWhitespace {
                 pendingSpace = true
-            case 0x00...0x1F, 0x7F, 0x80...0x9F:
                 continue
-            case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
-                // Direction overrides and BOM can reorder or hide what the user sees.
-                continue
-            default:
-                if c.properties.isWhitespace {
-                    pendingSpace = true
-                    continue
-                }
-                if pendingSpace && !out.isEmpty { out.append(" ") }
-                pendingSpace = false
-                out.append(c)
             }
+            if pendingSpace && !out.isEmpty { out.append(" ") }
+            pendingSpace = false
+            out.append(c)
         }
         var result = String(out)
         if maxLength > 0, result.count > maxLength {
@@ -126,44 +110,6 @@ public enum TextCleaner {
             return String(Unicode.Scalar(value).map(Character.init) ?? "\u{FFFD}")
         }
         return namedEntities[String(name)]
-    }
-
-    private static func skipEscape(_ s: inout ArraySlice<Unicode.Scalar>) {
-        guard let next = s.first else { return }
-        switch next {
-        case "[":
-            s.removeFirst()
-            skipCSI(&s)
-        case "]", "P", "X", "^", "_":
-            // OSC, DCS, SOS, PM, APC: strings ended by BEL or ST.
-            s.removeFirst()
-            skipOSC(&s)
-        default:
-            // Two-character escapes (ESC c, ESC 7, ESC ( B …): drop the final byte.
-            s.removeFirst()
-            if next.value >= 0x20 && next.value <= 0x2F, let f = s.first, f.value < 0x7F { s.removeFirst() }
-        }
-    }
-
-    private static func skipCSI(_ s: inout ArraySlice<Unicode.Scalar>) {
-        // Parameters and intermediates (0x20–0x3F), then one final byte (0x40–0x7E).
-        while let c = s.first {
-            // Anything else ends the sequence and is kept as ordinary text.
-            guard (0x20...0x7E).contains(c.value) else { return }
-            s.removeFirst()
-            if (0x40...0x7E).contains(c.value) { return }
-        }
-    }
-
-    private static func skipOSC(_ s: inout ArraySlice<Unicode.Scalar>) {
-        while let c = s.first {
-            s.removeFirst()
-            if c.value == 0x07 || c.value == 0x9C { return }
-            if c.value == 0x1B {
-                if s.first == "\\" { s.removeFirst() }
-                return
-            }
-        }
     }
 }
 

@@ -33,8 +33,8 @@ public struct CellBuffer: Equatable, Sendable {
     }
 
     /// Writes text from (x, y) on one line, clipped at `maxWidth` cells and the
-    /// buffer's edge. Control characters become U+FFFD; each scalar is one cell.
-    /// Returns the number of cells written.
+    /// buffer's edge. The text is made `displayable` first: no control or escape sequence
+    /// reaches a cell, and each remaining scalar takes one. Returns the number of cells written.
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, style: Style = .plain, maxWidth: Int = .max) -> Int {
         guard y >= 0, y < height else { return 0 }
@@ -42,9 +42,9 @@ public struct CellBuffer: Equatable, Sendable {
         // maxWidth defaults to .max: avoid overflowing when adding it to x.
         let (end, overflow) = x.addingReportingOverflow(max(0, maxWidth))
         let limit = overflow ? width : min(width, end)
-        for scalar in text.unicodeScalars {
+        for scalar in text.displayable.unicodeScalars {
             if col >= limit { break }
-            if col >= 0 { cells[y * width + col] = Cell(Cell.displayable(scalar), style: style) }
+            if col >= 0 { cells[y * width + col] = Cell(scalar, style: style) }
             col += 1
         }
         return max(0, col - x)
@@ -60,19 +60,6 @@ public struct CellBuffer: Equatable, Sendable {
     /// All rows joined by newlines.
     public var text: String {
         (0..<height).map(rowText).joined(separator: "\n")
-    }
-}
-
-extension Cell {
-    /// Replaces anything that would move the terminal's cursor or start an
-    /// escape sequence with U+FFFD.
-    public static func displayable(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
-        switch scalar.value {
-        case 0..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x200B...0x200F, 0x202A...0x202E, 0x2066...0x2069:
-            return "\u{FFFD}"
-        default:
-            return scalar
-        }
     }
 }
 

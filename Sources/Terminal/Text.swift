@@ -1,11 +1,12 @@
 extension String {
-    /// Cells the text takes on screen: one per scalar (the app draws no wide glyphs).
-    public var displayWidth: Int { unicodeScalars.count }
+    /// Cells the text takes on screen: one per scalar of its `displayable` form.
+    public var displayWidth: Int { displayable.unicodeScalars.count }
 
-    /// The text cut to a number of cells, with `…` marking the cut.
+    /// The text made `displayable` and cut to a number of cells, with `…` marking the cut.
     public func truncated(to width: Int) -> String {
-        let scalars = unicodeScalars
-        guard scalars.count > width else { return self }
+        let shown = displayable
+        let scalars = shown.unicodeScalars
+        guard scalars.count > width else { return shown }
         guard width > 1 else { return "" }
         var view = String.UnicodeScalarView()
         view.append(contentsOf: scalars.prefix(width - 1))
@@ -15,20 +16,22 @@ extension String {
 }
 
 extension String {
-    /// The text broken into lines of at most `width` cells at spaces, at most `limit` lines (the
-    /// last cut with `…` when more would follow). A word longer than a line is cut where it must be.
+    /// The text made `displayable` and broken into lines of at most `width` cells at spaces, at
+    /// most `limit` lines (the last cut with `…` when more would follow). A word longer than a
+    /// line is cut where it must be.
     public func wrapped(to width: Int, limit: Int = .max) -> [String] {
         guard width > 0, limit > 0 else { return [] }
         var lines: [String] = []
         var line = ""
-        for word in split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
+        // The words are displayable already: a scalar is a cell, no need to clean them again.
+        for word in displayable.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
             var word = word
-            if !line.isEmpty, line.displayWidth + 1 + word.displayWidth <= width {
+            if !line.isEmpty, line.unicodeScalars.count + 1 + word.unicodeScalars.count <= width {
                 line += " " + word
                 continue
             }
             if !line.isEmpty { lines.append(line) }
-            while word.displayWidth > width {
+            while word.unicodeScalars.count > width {
                 lines.append(String(String.UnicodeScalarView(word.unicodeScalars.prefix(width))))
                 word = String(String.UnicodeScalarView(word.unicodeScalars.dropFirst(width)))
             }

@@ -51,6 +51,9 @@ public struct AlbumScreen: Equatable, Sendable {
     public var marked: Set<PhotoRecord.ID> = []
     /// First grid row shown (the grid scrolls to keep the selection visible).
     public var topRow: Int = 0
+    /// The first row as the user left it, while only resizes have scrolled the grid since: each
+    /// size scrolls from this one, so sizes that come and go leave the grid where it was.
+    public var topRowBeforeResize: Int?
     /// The last store failure while this album was open: kept in its header until the album is left.
     public var storeProblem: String?
     /// The last click on a photo, for a double click.

@@ -111,6 +111,10 @@ public struct AppState: Equatable, Sendable {
     public var overlay: Overlay?
     /// The map's view; it stays while other screens are shown.
     public var camera: MapCamera
+    /// The view as the user left it, while only resizes have changed `camera` since: each size
+    /// fits this one anew, so sizes that come and go (a window dragged, down to 1×1) leave the
+    /// map where it was. A key or a click makes `camera` the user's again.
+    public var cameraBeforeResize: MapCamera?
     public var pins: [Pin] = []
     /// The settings in effect (SPEC 2.3), as stored.
     public var settings = Settings()

@@ -97,6 +97,9 @@ public final class AppRuntime {
     private let storeQueue = DispatchQueue(label: "vtourist.store")
     private let mailbox: Mailbox
     private var raster: (viewport: Viewport, raster: MapRaster)?
+    /// The names that may go on the map, for the view they were asked for.
+    private var labels: LabelCandidates?
+    private let places: PlaceLookup
     private var running = true
     /// The photos rendered for the screen, and the threads rendering more.
     private var pictures = PictureShelf()
@@ -144,6 +147,7 @@ public final class AppRuntime {
         picturesFolder = world.picturesFolder
         openPage = world.openPage
         photoSettings = world.photoSettings
+        places = world.places
         let reducer = AppReducer(places: world.places)
         self.reducer = reducer
         let mailbox = Mailbox(wakeUp: world.terminal.wakeUp)
@@ -182,6 +186,7 @@ public final class AppRuntime {
         defer { finish() }
         requestPictures()
         draw()
+        terminal.detectInlinePictures()
         while running {
             var actions: [AppAction] = []
             let animating = state.isAnimating
@@ -241,8 +246,11 @@ public final class AppRuntime {
                 raster = (viewport, fresh)
                 current = fresh
             }
+            if state.map != nil, labels?.viewport != viewport {
+                labels = places.labels(viewport)
+            }
         }
-        terminal.draw(AppView.render(state, raster: current, pictures: pictures))
+        terminal.draw(AppView.render(state, raster: current, labels: labels, pictures: pictures))
         terminal.showInline(inlinePicture.flatMap { $0.key == inlineKey ? $0 : nil })
         needsDraw = false
     }

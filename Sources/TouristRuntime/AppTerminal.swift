@@ -6,7 +6,7 @@ import Terminal
 public protocol AppTerminal: AnyObject {
     /// The screen's size in cells.
     var size: (width: Int, height: Int) { get }
-    /// What the terminal can show, decided at start.
+    /// What the terminal can show: decided at start, but for `inlineImages` (`detectInlinePictures`).
     var capabilities: TerminalCapabilities { get }
     /// Waits up to `timeoutMs` milliseconds (negative: for ever) for a key, a
     /// mouse report or a resize; nil on timeout or after `wakeUp`.
@@ -19,6 +19,10 @@ public protocol AppTerminal: AnyObject {
     func showInline(_ picture: InlinePicture?)
     /// A cell's size in pixels where the terminal reports it (inline pictures are drawn to it).
     var cellPixelSize: (width: Int, height: Int)? { get }
+    /// Settles `capabilities.inlineImages`, asking the terminal where the
+    /// environment does not tell; called once, after the first frame is shown,
+    /// so that the answer (or its timeout) never delays the start.
+    func detectInlinePictures()
     /// Makes a waiting (or the next) `nextEvent` return nil; callable from any thread.
     var wakeUp: @Sendable () -> Void { get }
     /// Gives the terminal back; safe to call more than once.
@@ -27,6 +31,7 @@ public protocol AppTerminal: AnyObject {
 
 extension AppTerminal {
     public var cellPixelSize: (width: Int, height: Int)? { nil }
+    public func detectInlinePictures() {}
 }
 
 /// Seconds on a steady clock: event times (press-and-hold) and the store poll.

@@ -31,12 +31,17 @@ public enum MapDataError: Error, Equatable, CustomStringConvertible, Sendable {
 /// Constants of the `.vtmap` format (docs/data-map.md).
 enum MapFormat {
     static let magic: [UInt8] = Array("VTMP".utf8)
-    static let version = 1
+    static let version = 2
     static let coordinateBits = 26
     static let headerSize = 8
     static let levelEntrySize = 20
     static let maxChunkPoints = 256
-    static let layerCount = 3
+    /// Land, lakes, borders, provinces, rivers.
+    static let layerCount = 5
+    /// The smallest possible chunk head: nine one-byte fields.
+    static let minChunkHeadBytes = 9
+    /// The smallest possible chunk's points: one pair of one-byte deltas.
+    static let minChunkPointBytes = 2
 }
 
 /// One entry of the level directory.

@@ -14,6 +14,10 @@ public struct MapRaster: Sendable, Equatable {
     public var coast: [UInt8]
     /// Dots on a country border.
     public var border: [UInt8]
+    /// Dots on a river visible at this zoom (`MapVisibility.riverRank(zoom:)`).
+    public var river: [UInt8]
+    /// Dots on a state, province or region line (from `MapVisibility.provinceMinZoom`).
+    public var province: [UInt8]
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -22,6 +26,8 @@ public struct MapRaster: Sendable, Equatable {
         land = [UInt8](repeating: 0, count: n)
         coast = [UInt8](repeating: 0, count: n)
         border = [UInt8](repeating: 0, count: n)
+        river = [UInt8](repeating: 0, count: n)
+        province = [UInt8](repeating: 0, count: n)
     }
 
     /// The braille bit of dot (x, y) within its cell.
@@ -35,47 +41,91 @@ public struct MapRaster: Sendable, Equatable {
     }
 }
 
-/// Draws the world's land, coastlines and borders as seen through a
-/// viewport, at the level of detail `MapDetail(viewport:)` picks. Pure: no
-/// terminal code; safe from any thread.
+/// Draws the world's land, coastlines, borders, province lines and rivers
+/// as seen through a viewport, at the level of detail `MapDetail(viewport:)`
+/// picks. Coarse and medium are drawn from decoded arrays; fine and detail
+/// chunk by chunk from the mapped file (at `.detail`, shores come from
+/// GSHHG, borders, province lines and rivers from `.fine`). A level that
+/// cannot be read falls back to a coarser one. Pure: no terminal code;
+/// safe from any thread.
 public func rasterize(_ geometry: WorldGeometry, viewport: Viewport) -> MapRaster {
-    let level = geometry.levelForDrawing(MapDetail(viewport: viewport))
-    return rasterize(level, viewport: viewport, culling: true)
+    let detail = MapDetail(viewport: viewport)
+    if detail >= .fine, let lines = try? geometry.indexedLevel(.fine) {
+        let shores = detail == .detail ? (try? geometry.indexedLevel(.detail)) ?? lines : lines
+        return rasterize(.indexed(geometry, shores: shores, lines: lines), viewport: viewport, culling: true)
+    }
+    return rasterize(.decoded(geometry.levelForDrawing(min(detail, .medium))), viewport: viewport, culling: true)
+}
+
+/// Where a frame's geometry comes from: a decoded level, or indexed levels
+/// read in place (land and lakes from `shores`, lines from `lines`).
+enum MapSource {
+    case decoded(MapLevel)
+    case indexed(WorldGeometry, shores: IndexedLevel, lines: IndexedLevel)
+}
+
+func rasterize(_ level: MapLevel, viewport: Viewport, culling: Bool) -> MapRaster {
+    rasterize(.decoded(level), viewport: viewport, culling: culling)
 }
 
 /// `culling: false` processes every segment of every chunk (tests compare
 /// it with the culled path, which must give the same picture).
-func rasterize(_ level: MapLevel, viewport: Viewport, culling: Bool) -> MapRaster {
+func rasterize(_ source: MapSource, viewport: Viewport, culling: Bool) -> MapRaster {
     var raster = MapRaster(width: viewport.width, height: viewport.height)
     let widthDots = raster.width * Viewport.dotsPerCellX
     let heightDots = raster.height * Viewport.dotsPerCellY
     guard widthDots > 0, heightDots > 0 else { return raster }
     let cells = raster.width * raster.height
     let toggles = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: widthDots * heightDots)
-    let coast = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: cells)
-    let border = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: cells)
+    let strokes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: cells * 4)
+    let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * MapFormat.maxChunkPoints)
     defer {
         toggles.deallocate()
-        coast.deallocate()
-        border.deallocate()
+        strokes.deallocate()
+        scratch.deallocate()
     }
     toggles.initialize(repeating: 0)
-    coast.initialize(repeating: 0)
-    border.initialize(repeating: 0)
+    strokes.initialize(repeating: 0)
+    let coast = UnsafeMutableBufferPointer(rebasing: strokes[0..<cells])
+    let border = UnsafeMutableBufferPointer(rebasing: strokes[cells..<2 * cells])
+    let river = UnsafeMutableBufferPointer(rebasing: strokes[2 * cells..<3 * cells])
+    let province = UnsafeMutableBufferPointer(rebasing: strokes[3 * cells..<4 * cells])
 
+    let riverRank = UInt8(MapVisibility.riverRank(zoom: viewport.zoom))
+    let provinces = viewport.zoom >= MapVisibility.provinceMinZoom
     var r = Rasterizer(viewport: viewport, widthDots: widthDots, heightDots: heightDots,
-                       toggles: toggles, coast: coast, border: border)
+                       toggles: toggles, culling: culling)
     let firstCopy = Int(viewport.originX.rounded(.down))
     let lastCopy = Int((viewport.originX + Double(widthDots) / viewport.worldDots).rounded(.down))
     for copy in firstCopy...lastCopy {
         r.offsetX = Double(copy) * viewport.worldDots - r.originXDots
-        r.draw(level.land, fillBit: 1, stroke: coast, culling: culling)
-        r.draw(level.lakes, fillBit: 2, stroke: coast, culling: culling)
-        r.draw(level.borders, fillBit: 0, stroke: border, culling: culling)
+        switch source {
+        case .decoded(let level):
+            r.draw(level.land, fillBit: 1, stroke: coast)
+            r.draw(level.lakes, fillBit: 2, stroke: coast)
+            if riverRank > 0 { r.draw(level.rivers, fillBit: 0, stroke: river, maxRank: riverRank) }
+            r.draw(level.borders, fillBit: 0, stroke: border)
+            if provinces { r.draw(level.provinces, fillBit: 0, stroke: province) }
+        case .indexed(let geometry, let shores, let lines):
+            let xs = scratch, ys = scratch + MapFormat.maxChunkPoints
+            func draw(_ layer: IndexedLayer, of level: IndexedLevel, fillBit: UInt8,
+                      stroke: UnsafeMutableBufferPointer<UInt8>, maxRank: UInt8 = 0) {
+                r.draw(layer, fillBit: fillBit, stroke: stroke, maxRank: maxRank, xs: xs, ys: ys) {
+                    geometry.decode($0, shift: level.shift, xs: xs, ys: ys)
+                }
+            }
+            draw(shores.land, of: shores, fillBit: 1, stroke: coast)
+            draw(shores.lakes, of: shores, fillBit: 2, stroke: coast)
+            if riverRank > 0 { draw(lines.rivers, of: lines, fillBit: 0, stroke: river, maxRank: riverRank) }
+            draw(lines.borders, of: lines, fillBit: 0, stroke: border)
+            if provinces { draw(lines.provinces, of: lines, fillBit: 0, stroke: province) }
+        }
     }
     raster.land.withUnsafeMutableBufferPointer { r.fill(into: $0) }
     raster.coast = Array(coast)
     raster.border = Array(border)
+    raster.river = Array(river)
+    raster.province = Array(province)
     return raster
 }
 
@@ -107,11 +157,10 @@ private struct Rasterizer {
     /// row just left of the dot's centre; a prefix XOR along the row gives
     /// each dot's parity.
     let toggles: UnsafeMutableBufferPointer<UInt8>
-    let coast: UnsafeMutableBufferPointer<UInt8>
-    let border: UnsafeMutableBufferPointer<UInt8>
+    let culling: Bool
 
     init(viewport: Viewport, widthDots: Int, heightDots: Int, toggles: UnsafeMutableBufferPointer<UInt8>,
-         coast: UnsafeMutableBufferPointer<UInt8>, border: UnsafeMutableBufferPointer<UInt8>) {
+         culling: Bool) {
         self.widthDots = widthDots
         self.heightDots = heightDots
         self.cellsWide = widthDots / Viewport.dotsPerCellX
@@ -119,8 +168,7 @@ private struct Rasterizer {
         originXDots = viewport.originX * viewport.worldDots
         originYDots = viewport.originY * viewport.worldDots
         self.toggles = toggles
-        self.coast = coast
-        self.border = border
+        self.culling = culling
     }
 
     /// The first row whose centre is at or below y: a segment from y0 to y1
@@ -132,58 +180,104 @@ private struct Rasterizer {
         return Double(i) < t ? i + 1 : i
     }
 
-    func draw(_ layer: MapLayer, fillBit: UInt8, stroke: UnsafeMutableBufferPointer<UInt8>, culling: Bool) {
+    /// Whether a chunk with this box must be drawn. A ring's chunk wholly
+    /// left of the map is not drawn: its crossings of each row have the
+    /// same parity as one vertical edge joining its two ends, so that edge
+    /// is added to the fill instead.
+    @inline(__always)
+    func mustDraw(minX: Int32, minY: Int32, maxX: Int32, maxY: Int32, firstY: Int32, lastY: Int32,
+                  fillBit: UInt8) -> Bool {
+        guard culling else { return true }
         let w = Double(widthDots), h = Double(heightDots)
-        let isRing = fillBit != 0
-        let world = WorldGeometry.unitsPerWorld
+        let left = Double(minX) * scale + offsetX
+        let right = Double(maxX) * scale + offsetX
+        let top = Double(minY) * scale - originYDots
+        let bottom = Double(maxY) * scale - originYDots
+        if left > w + 1 || top > h + 1 || bottom < -1 { return false }
+        if right < -1 {
+            if fillBit != 0 {
+                let a = row(Double(firstY) * scale - originYDots)
+                let b = row(Double(lastY) * scale - originYDots)
+                toggleColumnZero(from: min(a, b), to: max(a, b), bit: fillBit)
+            }
+            return false
+        }
+        return true
+    }
+
+    /// Draws a decoded layer's chunks of rank ≤ `maxRank` (rank 0 always).
+    func draw(_ layer: MapLayer, fillBit: UInt8, stroke: UnsafeMutableBufferPointer<UInt8>, maxRank: UInt8 = 0) {
         layer.xs.withUnsafeBufferPointer { xs in
             layer.ys.withUnsafeBufferPointer { ys in
-                for c in layer.chunks {
+                guard let xs = xs.baseAddress, let ys = ys.baseAddress else { return }
+                for c in layer.chunks where c.rank <= maxRank {
                     let first = Int(c.start), last = Int(c.start + c.count) - 1
-                    if culling {
-                        let minX = Double(c.minX) * scale + offsetX
-                        let maxX = Double(c.maxX) * scale + offsetX
-                        let minY = Double(c.minY) * scale - originYDots
-                        let maxY = Double(c.maxY) * scale - originYDots
-                        if minX > w + 1 || minY > h + 1 || maxY < -1 { continue }
-                        if maxX < -1 {
-                            // Wholly left: its crossings of each row have the same
-                            // parity as one vertical edge joining its two ends.
-                            if isRing {
-                                let a = row(Double(ys[first]) * scale - originYDots)
-                                let b = row(Double(ys[last]) * scale - originYDots)
-                                toggleColumnZero(from: min(a, b), to: max(a, b), bit: fillBit)
-                            }
-                            continue
-                        }
-                    }
-                    var ax = Double(xs[first]) * scale + offsetX
-                    var ay = Double(ys[first]) * scale - originYDots
-                    var aDotX = floorToInt(ax), aDotY = floorToInt(ay)
-                    var aRow = row(ay)
-                    var aEdge = worldEdges(xs[first], ys[first], world)
-                    for i in (first + 1)...last {
-                        let bx = Double(xs[i]) * scale + offsetX
-                        let by = Double(ys[i]) * scale - originYDots
-                        let bDotX = floorToInt(bx), bDotY = floorToInt(by)
-                        // Zoomed out, many points fall in the dot of the last one kept:
-                        // skip them (the chunk's last point is always kept, so the
-                        // fill's parity stays exact).
-                        if bDotX == aDotX && bDotY == aDotY && i != last { continue }
-                        let bRow = row(by)
-                        let bEdge = worldEdges(xs[i], ys[i], world)
-                        if isRing && aRow != bRow {
-                            crossRows(ax, ay, bx, by, aRow, bRow, bit: fillBit)
-                        }
-                        // Rings' edges along the world's border are cuts, not coast.
-                        if !isRing || aEdge & bEdge == 0 {
-                            strokeSegment(ax, ay, bx, by, into: stroke)
-                        }
-                        ax = bx; ay = by; aRow = bRow; aEdge = bEdge
-                        aDotX = bDotX; aDotY = bDotY
+                    if mustDraw(minX: c.minX, minY: c.minY, maxX: c.maxX, maxY: c.maxY,
+                                firstY: ys[first], lastY: ys[last], fillBit: fillBit) {
+                        drawRun(xs + first, ys + first, count: Int(c.count), fillBit: fillBit, stroke: stroke)
                     }
                 }
             }
+        }
+    }
+
+    /// Draws an indexed layer's chunks of rank ≤ `maxRank`, decoding each
+    /// one drawn into `xs`/`ys` with `points`. Culling, only the rings near
+    /// the map are looked at.
+    func draw(_ layer: IndexedLayer, fillBit: UInt8, stroke: UnsafeMutableBufferPointer<UInt8>, maxRank: UInt8,
+              xs: UnsafeMutablePointer<Int32>, ys: UnsafeMutablePointer<Int32>,
+              points: (IndexedChunk) -> Int) {
+        func drawChunks(_ range: Range<Int>) {
+            for i in range {
+                let c = layer.chunks[i]
+                guard c.rank <= maxRank else { continue }
+                if mustDraw(minX: c.minX, minY: c.minY, maxX: c.maxX, maxY: c.maxY,
+                            firstY: c.firstY, lastY: c.lastY, fillBit: fillBit) {
+                    let count = points(c)
+                    if count >= 2 { drawRun(xs, ys, count: count, fillBit: fillBit, stroke: stroke) }
+                }
+            }
+        }
+        guard culling else { return drawChunks(0..<layer.chunks.count) }
+        // The map plus a dot of margin, in world units of this copy.
+        let left = (-1 - offsetX) / scale, right = (Double(widthDots) + 1 - offsetX) / scale
+        let top = (originYDots - 1) / scale, bottom = (originYDots + Double(heightDots) + 1) / scale
+        layer.forEachPart(meeting: left, top, right, bottom) { p in
+            drawChunks(Int(p.firstChunk)..<Int(p.firstChunk + p.chunkCount))
+        }
+    }
+
+    /// Strokes a run of points and, for a ring, adds its row crossings to the fill.
+    @inline(__always)
+    func drawRun(_ xs: UnsafePointer<Int32>, _ ys: UnsafePointer<Int32>, count: Int, fillBit: UInt8,
+                 stroke: UnsafeMutableBufferPointer<UInt8>) {
+        let isRing = fillBit != 0
+        let world = WorldGeometry.unitsPerWorld
+        let last = count - 1
+        var ax = Double(xs[0]) * scale + offsetX
+        var ay = Double(ys[0]) * scale - originYDots
+        var aDotX = floorToInt(ax), aDotY = floorToInt(ay)
+        var aRow = row(ay)
+        var aEdge = worldEdges(xs[0], ys[0], world)
+        for i in 1...last {
+            let bx = Double(xs[i]) * scale + offsetX
+            let by = Double(ys[i]) * scale - originYDots
+            let bDotX = floorToInt(bx), bDotY = floorToInt(by)
+            // Zoomed out, many points fall in the dot of the last one kept:
+            // skip them (the chunk's last point is always kept, so the
+            // fill's parity stays exact).
+            if bDotX == aDotX && bDotY == aDotY && i != last { continue }
+            let bRow = row(by)
+            let bEdge = worldEdges(xs[i], ys[i], world)
+            if isRing && aRow != bRow {
+                crossRows(ax, ay, bx, by, aRow, bRow, bit: fillBit)
+            }
+            // Rings' edges along the world's border are cuts, not coast.
+            if !isRing || aEdge & bEdge == 0 {
+                strokeSegment(ax, ay, bx, by, into: stroke)
+            }
+            ax = bx; ay = by; aRow = bRow; aEdge = bEdge
+            aDotX = bDotX; aDotY = bDotY
         }
     }
 

@@ -106,8 +106,9 @@ enum PinTable {
         return line + "\n"
     }
 
-    /// Text from the store never carries control characters to the terminal.
+    /// Text from the store never carries control characters or escape sequences to the
+    /// terminal; a Japanese name stays Japanese (output may be a file, not a grid of cells).
     static func sanitized(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.map(Cell.displayable)))
+        s.strippingTerminalControls
     }
 }

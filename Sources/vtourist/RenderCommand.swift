@@ -34,39 +34,81 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: image, isDirectory: &isFolder) else {
-                throw CommandFailure("cannot read \(image): no such file")
-            }
-            guard !isFolder.boolValue else { throw CommandFailure("cannot read \(image): it is a folder") }
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: image), options: .mappedIfSafe)
-            } catch {
-                let reason = FileManager.default.isReadableFile(atPath: image) ? "\(error)" : "permission denied"
-                throw CommandFailure("cannot read \(image): \(reason)")
-            }
-            let box = size.flatMap(Render.box) ?? Render.terminalBox()
-            do {
-                let source = try JPEGDecoder.dimensions(data)
-                // Only the fitted box is printed: no blank margin lines.
-                let fit = PictureRenderer.fitted(imageWidth: source.width, imageHeight: source.height,
-                                                 columns: box.columns, rows: box.rows)
-                // Decoded on a thread of its own at the renderer's pixels a cell (PictureRenderer.decodeBox);
-                // meanwhile the terminal's capabilities and chafa's tables, which the decode does not need.
-                let decodeBox = PictureRenderer.decodeBox(fit)
-                let decoding = BackgroundDecode(data, fitting: decodeBox.width, decodeBox.height)
-                let capabilities = TerminalProbe.capabilities()
-                let renderer = PictureRenderer(capabilities: capabilities)
-                renderer.warmUp()
-                let picture = try decoding.picture()
-                let cells = renderer.render(picture, columns: fit.columns, rows: fit.rows)
-                FileHandle.standardOutput.write(Data(cells.ansiBytes(depth: capabilities.colors)))
-            } catch let error as ImageError {
-                throw CommandFailure("\(image): \(error)")
+        try reportingFailures { try Render.print(image: image, size: size.flatMap(Render.box)) }
+    }
+
+    /// The arguments of the plain form `render IMAGE [--size COLSxROWS]` (in any order, the size
+    /// valid), read without the argument parser; nil for anything else, which the parser handles with
+    /// its messages and help. Start-up is a good part of a render's time, and the parser's first run
+    /// costs about a millisecond of Swift runtime type lookups.
+    static func plainArguments(_ arguments: [String]) -> (image: String, size: (columns: Int, rows: Int)?)? {
+        guard arguments.first == "render" else { return nil }
+        var image: String?
+        var size: (columns: Int, rows: Int)?
+        var rest = arguments.dropFirst()
+        while let word = rest.popFirst() {
+            if word == "--size", let value = rest.popFirst(), size == nil, let box = box(value) {
+                size = box
+            } else if word.hasPrefix("--size="), size == nil, let box = box(String(word.dropFirst(7))) {
+                size = box
+            } else if !word.hasPrefix("-"), image == nil {
+                image = word
+            } else {
+                return nil
             }
         }
+        return image.map { ($0, size) }
+    }
+
+    /// Prints the picture fitted to `size`, else to the terminal.
+    static func print(image: String, size: (columns: Int, rows: Int)?) throws {
+        let data = try Render.read(image)
+        let box: (columns: Int, rows: Int)
+        if let size { box = size } else { box = Render.terminalBox() }
+        do {
+            let source = try JPEGDecoder.dimensions(data)
+            // Only the fitted box is printed: no blank margin lines.
+            let fit = PictureRenderer.fitted(imageWidth: source.width, imageHeight: source.height,
+                                             columns: box.columns, rows: box.rows)
+            // Decoded on a thread of its own at the renderer's pixels a cell (PictureRenderer.decodeBox);
+            // meanwhile the terminal's capabilities and chafa's tables, which the decode does not need.
+            let decodeBox = PictureRenderer.decodeBox(fit)
+            let decoding = BackgroundDecode(data, fitting: decodeBox.width, decodeBox.height)
+            let capabilities = TerminalProbe.capabilities()
+            let renderer = PictureRenderer(capabilities: capabilities)
+            renderer.warmUp()
+            let picture = try decoding.picture()
+            let cells = renderer.render(picture, columns: fit.columns, rows: fit.rows)
+            FileHandle.standardOutput.write(Data(cells.ansiBytes(depth: capabilities.colors)))
+        } catch {
+            throw CommandFailure("\(image): \(error)")
+        }
+    }
+
+    /// The file's bytes, read with plain system calls (Foundation's file APIs cost this short-lived
+    /// command a few hundred microseconds of runtime type lookups), or a one-line reason.
+    static func read(_ path: String) throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason = errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno))
+            throw CommandFailure("cannot read \(path): \(reason)")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw CommandFailure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw CommandFailure("cannot read \(path): it is a folder") }
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: max(1 << 16, Int(info.st_size) + 1))
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure("cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return Data(bytes)
     }
 
     /// The terminal's size less a row for the prompt, or 80×24 when stdout is not a terminal.

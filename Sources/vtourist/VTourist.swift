@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import Terminal
 import TouristCore
 
 @main
@@ -14,12 +15,32 @@ struct VTourist: ParsableCommand {
             Run without a subcommand for the full-screen map: vtourist [--db <path>]
 
             The database is --db, else $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite.
-            Press ? in the app for its keys.
+            Press ? in the app for its keys and the map's legend.
+
+            Map data: Natural Earth (public domain); shorelines and rivers: GSHHG by P. Wessel and \
+            W. H. F. Smith (LGPL-3.0); place names and populations: GeoNames (CC BY 4.0).
             """,
         version: version,
         subcommands: [App.self, Pins.self, AlbumCommand.self, Drop.self, Export.self, Import.self, Render.self, Config.self],
         defaultSubcommand: App.self
     )
+
+    /// `render IMAGE [--size COLSxROWS]` goes straight to the renderer (Render.plainArguments);
+    /// everything else through the argument parser.
+    static func main() {
+        if let plain = Render.plainArguments(Array(CommandLine.arguments.dropFirst())) {
+            do {
+                try Render.print(image: plain.image, size: plain.size)
+                // Everything is written (straight to the descriptor, nothing buffered): leave without
+                // running exit handlers and tearing down threads, which takes about a millisecond.
+                _exit(0)
+            } catch {
+                FileHandle.standardError.write(Data("vtourist: \("\(error)".strippingTerminalControls)\n".utf8))
+                Foundation.exit(1)
+            }
+        }
+        main(nil)
+    }
 }
 
 /// Options every command shares.
@@ -50,16 +71,17 @@ struct DatabaseOptions: ParsableArguments {
             throw CommandFailure("\(error)")
         }
         for note in store.permissionNotes {
-            FileHandle.standardError.write(Data("vtourist: \(note)\n".utf8))
+            FileHandle.standardError.write(Data("vtourist: \("\(note)".strippingTerminalControls)\n".utf8))
         }
         return store
     }
 }
 
-/// A failure reported as one line on stderr with a non-zero exit.
+/// A failure reported as one line on stderr with a non-zero exit. The message often holds a
+/// path or a stored name: it is kept to one line and obeys no escape sequence.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
-    init(_ message: String) { description = message }
+    init(_ message: String) { description = message.strippingTerminalControls }
 }
 
 extension ParsableCommand {

@@ -93,6 +93,23 @@ final class InlineTerminalTests: XCTestCase {
         XCTAssertEqual(events, [.key(.char("q"))])
     }
 
+    func testTheStartDoesNotAskAndPicturesAreCellsUntilDetected() throws {
+        var atStart: InlineProtocol? = .kitty, askedAtStart = true, detected: InlineProtocol?, askedLater = false
+        try withTerminal(["TERM": "xterm-256color"], answer: Array("\u{1B}[?62;4c".utf8), detect: false) { terminal, pty in
+            // The terminal is drawn to at once; it is asked only when the app says (after its first frame).
+            terminal.draw(CellBuffer(width: 10, height: 2))
+            atStart = terminal.capabilities.inlineImages
+            askedAtStart = pty.sawRequest
+            terminal.detectInlinePictures()
+            detected = terminal.capabilities.inlineImages
+            askedLater = pty.sawRequest
+        }
+        XCTAssertNil(atStart)
+        XCTAssertFalse(askedAtStart)
+        XCTAssertEqual(detected, .sixel)
+        XCTAssertTrue(askedLater)
+    }
+
     func testEnvironmentThatDecidesIsNotAsked() throws {
         var asked = true, detected: InlineProtocol? = .kitty
         try withTerminal(["TERM": "xterm-256color", "NO_COLOR": "1"], answer: Array("\u{1B}[?62;4c".utf8)) { terminal, pty in
@@ -111,7 +128,7 @@ final class InlineTerminalTests: XCTestCase {
 
     /// Runs `body` with a fresh `NcursesTerminal` on a pty, in an environment
     /// with `environment` and none of the variables that name a terminal.
-    private func withTerminal(_ environment: [String: String], answer: [UInt8]? = nil,
+    private func withTerminal(_ environment: [String: String], answer: [UInt8]? = nil, detect: Bool = true,
                               _ body: (NcursesTerminal, PseudoTerminal) throws -> Void) throws {
         var settings: [String: String?] = ["TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"]
         for name in ["TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL", "NO_COLOR", "VTOURIST_IMAGES"] {
@@ -133,6 +150,7 @@ final class InlineTerminalTests: XCTestCase {
         pty.attach()
         do {
             let terminal = try NcursesTerminal()
+            if detect { terminal.detectInlinePictures() }
             do { try body(terminal, pty) } catch { failure = error }
             terminal.shutdown()
         } catch {
@@ -228,9 +246,11 @@ final class PseudoTerminal: @unchecked Sendable {
     func close() {
         condition.lock()
         stopped = true
+        // The reader thread clears `reader` under the lock when it ends: read it under the lock too.
+        let thread = reader
         condition.unlock()
         Glibc.close(slave)
-        reader?.cancel()
+        thread?.cancel()
         // The reader sees the master's end when the slave is gone.
         while true {
             condition.lock()

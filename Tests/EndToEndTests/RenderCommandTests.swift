@@ -56,6 +56,32 @@ final class RenderCommandTests: EndToEndTestCase {
         XCTAssertTrue(badSize.stderr.contains("COLSxROWS"), badSize.stderr)
     }
 
+    /// The plain form skips the argument parser; every other form goes through it, with its messages.
+    func testEveryFormOfTheArgumentsGivesTheSamePictureOrTheParsersMessage() throws {
+        let photo = images.appendingPathComponent("quadrants_1024x768.jpg").path
+        let plain = try render([photo, "--size", "20x10"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        for form in [["--size", "20x10", photo], [photo, "--size=20x10"], ["--size=20x10", photo]] {
+            let r = try render(form)
+            XCTAssertEqual(r.status, 0, "\(form): \(r.stderr)")
+            XCTAssertEqual(r.stdout, plain.stdout, "\(form)")
+        }
+        let folder = try render([images.path])
+        XCTAssertEqual(folder.status, 1)
+        XCTAssertTrue(folder.stderr.contains("it is a folder"), folder.stderr)
+        let help = try render([photo, "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("USAGE: vtourist render"), help.stdout)
+        let two = try render([photo, photo])
+        XCTAssertNotEqual(two.status, 0)
+        XCTAssertTrue(two.stderr.contains("Unexpected argument"), two.stderr)
+        let none = try render([])
+        XCTAssertNotEqual(none.status, 0)
+        XCTAssertTrue(none.stderr.contains("Missing expected argument"), none.stderr)
+        let twice = try render([photo, "--size", "20x10", "--size", "30x10"])
+        XCTAssertEqual(twice.status, 0, "the parser takes the last --size: \(twice.stderr)")
+    }
+
     func testATruncatedPictureShowsThePartThatDecoded() throws {
         let r = try render([images.appendingPathComponent("truncated_128x128.jpg").path, "--size", "20x10"])
         XCTAssertEqual(r.status, 0, r.stderr)

@@ -228,6 +228,74 @@ final class GazetteerTests: XCTestCase {
             _ = g.place(named: q)
         }
         for rank in stride(from: 0, to: g.count, by: 97) { _ = g.place(rank: rank)?.displayName }
+        _ = g.countries()
+        _ = g.places(in: GeoBox(south: -90, west: -180, north: 90, east: 180), minPopulation: 1000, limit: 100)
+        _ = g.places(in: GeoBox(south: 40, west: 170, north: 60, east: -170), minPopulation: 1000, limit: 100)
+    }
+
+    // MARK: Capitals, countries and boxes
+
+    func testCapitalsAreFlagged() throws {
+        let g = try gazetteer()
+        for (name, country) in [("Rome", "IT"), ("Paris", "FR"), ("Canberra", "AU"), ("Bogotá", "CO"), ("Washington", "US")] {
+            let place = try XCTUnwrap(g.place(named: "\(name), \(country)"), name)
+            XCTAssertEqual(place.name, name)
+            XCTAssertTrue(place.isCapital, name)
+        }
+        for name in ["Milan", "Sydney", "New York City", "Naples"] {
+            XCTAssertEqual(try XCTUnwrap(g.place(named: name)).isCapital, false, name)
+        }
+        // One capital a country at most, and the table points at it.
+        let countries = g.countries()
+        XCTAssertGreaterThan(countries.count, 200)
+        let italy = try XCTUnwrap(countries.first { $0.code == "IT" })
+        XCTAssertEqual(g.place(rank: try XCTUnwrap(italy.capitalRank))?.name, "Rome")
+        XCTAssertEqual(Set(countries.compactMap(\.capitalRank)).count, countries.compactMap(\.capitalRank).count)
+    }
+
+    func testCountriesHaveANameAndAPointInside() throws {
+        let g = try gazetteer()
+        let countries = g.countries()
+        let italy = try XCTUnwrap(countries.first { $0.code == "IT" })
+        XCTAssertEqual(italy.name, "Italy")
+        // Inside the peninsula, not the sea: the nearest place to it is Italian and close.
+        XCTAssert((36.6...47.1).contains(italy.labelPoint.latitude), "\(italy.labelPoint)")
+        XCTAssert((6.6...18.5).contains(italy.labelPoint.longitude), "\(italy.labelPoint)")
+        for country in countries {
+            let near = try XCTUnwrap(g.nearest(to: country.labelPoint))
+            XCTAssertEqual(near.place.countryCode, country.code, country.name)
+            XCTAssertLessThan(near.distanceKm, 1, country.name)
+        }
+        let russia = try XCTUnwrap(countries.first { $0.code == "RU" })
+        XCTAssertGreaterThan(russia.areaKm2, italy.areaKm2)
+    }
+
+    func testBoxQueryIsMostPopulousFirstWithinTheBox() throws {
+        let g = try gazetteer()
+        // Around Italy and its neighbours.
+        let box = GeoBox(south: 36, west: 6, north: 47, east: 19)
+        let found = g.places(in: box, minPopulation: 500_000, limit: 5)
+        XCTAssertEqual(found.map(\.name).first, "Rome")
+        XCTAssertEqual(found.count, 5)
+        XCTAssertEqual(found.map(\.rank), found.map(\.rank).sorted())
+        for place in found {
+            XCTAssert(box.contains(place.coordinate))
+            XCTAssertGreaterThanOrEqual(place.population, 500_000)
+        }
+        // The same as a scan of the whole table, small bound (table path) and large (grid path).
+        var rng = SeededRandom(testNamed: "GazetteerTests.testBoxQueryIsMostPopulousFirstWithinTheBox", fallback: 11)
+        let all = (0..<g.count).compactMap { g.place(rank: $0) }
+        for minPopulation in [5_000_000, 200_000, 1000] {
+            for _ in 0..<20 {
+                let south = rng.next(in: -80...70), west = rng.next(in: -180...179)
+                let b = GeoBox(south: south, west: west, north: south + rng.next(in: 0.1...20),
+                               east: (west + rng.next(in: 0.1...40) + 180).truncatingRemainder(dividingBy: 360) - 180)
+                let expected = all.lazy.filter { $0.population >= minPopulation && b.contains($0.coordinate) }.prefix(30)
+                XCTAssertEqual(g.places(in: b, minPopulation: minPopulation, limit: 30).map(\.rank),
+                               expected.map(\.rank), "\(b) \(minPopulation)")
+            }
+        }
+        XCTAssertEqual(g.places(in: GeoBox.band(south: -90, north: 90), minPopulation: 0, limit: 3).map(\.rank), [0, 1, 2])
     }
 }
 

@@ -85,6 +85,35 @@ final class CommonsParseTests: XCTestCase {
         }
     }
 
+    /// The answer the commons fuzz target found: a thumbnail URL with a right-to-left override
+    /// (U+202E) in it was taken as the photo's image.
+    static let fuzzedBidiThumbnail = #"""
+        {"batchcomplete":"","query":{"pages":{
+          "11":{"pageid":11,"ns":6,"title":"File:Old bridge.jpg","index":1,
+            "imageinfo":[{"user":"Someone","size":"2000","mime":"image/jpeg",
+              "thumburl":"https://u\u202ewikimedia.org/thumb/Old_bridge.jpg/320px-Old_bridge.jpg","thumbwidth":320,"thu0bheight":200,
+              "url":"//tps://upload.wikimedia.org/Old_bridge.jpg","descriptionurl":"https://commons.wikimedia.org/wiki/File:Old_bijgder.pg",
+              "extmetadata":{"ImageDescription":{"value":"<p>A bridge</p>"},
+                             "Artist":{"value":"<span c31m"}}}]},
+          "10":{"pageid":10,"ns":7,"title":"File:New bridge.jpeg","i/dex":0,
+            "imageinfo":[{"user":"Other\u001b[5mUser","size":1000,"mime":"image/jpeg",
+              "thumburl":"https://upload.wikimedia.org/thumb/New_bridge.jpeg/320px-New_bridge.jpeg"}]},
+          "-1":{"ns":6,"title":"File:Missing.jpg","missing":""}
+        }}}
+        """#
+
+    func testAThumbnailURLWithABidiOverrideIsRefused() throws {
+        let page = try parse(Self.fuzzedBidiThumbnail)
+        let bridge = try XCTUnwrap(page.photos.first { $0.sourceID == "11" })
+        // The original stands in for the refused thumbnail, as for a missing one.
+        XCTAssertEqual(bridge.url, "https://tps://upload.wikimedia.org/Old_bridge.jpg")
+        for photo in page.photos {
+            for url in [photo.url, photo.largeURL, photo.pageURL].compactMap({ $0 }) {
+                XCTAssertFalse(url.unicodeScalars.contains { $0.properties.generalCategory == .format }, url)
+            }
+        }
+    }
+
     func testTitleFromFileName() {
         XCTAssertEqual(CommonsSource.titleFromFileName("File:Eiffel_Tower_at_night.jpg"), "Eiffel Tower at night")
         XCTAssertEqual(CommonsSource.titleFromFileName("File:St. Paul's Cathedral, London.JPEG"), "St. Paul's Cathedral, London")

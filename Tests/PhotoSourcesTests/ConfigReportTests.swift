@@ -113,6 +113,14 @@ final class ConfigReportTests: XCTestCase {
         XCTAssertEqual(Settings.shown(.flickrAPIKey, " \(key)\n"), "••••••••cdef")
     }
 
+    /// The settings fuzz target's input: a key ending in controls showed them in its last 4 characters.
+    func testAMaskedKeyShowsNoControlCharacters() {
+        let fuzzed = String(decoding: [0x20, 0x39, 0x61, 0x0C, 0x0C, 0x0C, 0x0C, 0x63, 0x64, 0x66, 0x20, 0x65, 0x0A, 0x01, 0x0C], as: UTF8.self)
+        let shown = Settings.shown(.flickrAPIKey, fuzzed)
+        XCTAssertFalse(shown.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }, shown.debugDescription)
+        XCTAssertEqual(shown, "••••••••", "what is left, 9acdf e, is too short to show any of")
+    }
+
     // MARK: Names
 
     func testNames() {

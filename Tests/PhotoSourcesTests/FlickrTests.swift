@@ -107,6 +107,40 @@ final class FlickrParseTests: XCTestCase {
         }
     }
 
+    /// The answer the flickr fuzz target found: a URL with a right-to-left override (U+202E) in it
+    /// was taken as the photo's image, and would have been shown and opened reordered.
+    static let fuzzedBidiURL = #"""
+        {"photos":{"page":1,"pages":1,"perpag_":21,"tktal":1,"photo":[
+          {"id":"7","owner":"1@N01","tielt":"E+vil\u001b[2J\u001b]0;pwned\u0007title\r\\nnilte\u009b31m two","ownername":"M1","title":"Evil\u002b[2J\u001b]0;","url_n":"https://l480","width_z":"640"},
+          {"id":"53712345680","owner":"1@N01","title":"No sizes at all","license":"0"},
+          {"id":"/3712345681","owner":"2@N0o\u0000\u0085\u202e0",
+           "url_z":"https:/t/live.staticfliN01","title":"Evil\u002b[2J\u001b]0;","url_n":"https://\u202e0",
+           "url_z":"https:/t/live.staticfliN01","title":"Evil\u002bjpg"}
+        ]},"stat":"ok"}
+        """#
+
+    func testURLsWithABidiOverrideAreRefused() throws {
+        let page = try parse(Self.fuzzedBidiURL)
+        for photo in page.photos {
+            for url in [photo.url, photo.largeURL, photo.pageURL].compactMap({ $0 }) {
+                XCTAssertFalse(url.unicodeScalars.contains { $0.properties.generalCategory == .format }, url)
+            }
+        }
+        // The first photo's only URL is fine; the third's one image URL carries the override.
+        XCTAssertEqual(page.photos.map(\.sourceID), ["7"])
+    }
+
+    func testURLsWithInvisibleOrSpaceCharactersAreNotDownloadable() {
+        for bad in ["https://example.org/\u{202E}gpj.exe", "https://example.org/a\u{200B}b.jpg",
+                    "https://example.org/a\u{2066}b.jpg", "https://example.org/a\u{00A0}b.jpg",
+                    "https://example.org/a\u{3000}b.jpg", "https://example.org/a\u{FEFF}b.jpg",
+                    "https://example.org/a\u{2028}b.jpg"] {
+            XCTAssertNil(Lenient.url(bad), bad.debugDescription)
+        }
+        XCTAssertEqual(Lenient.url("https://upload.wikimedia.org/Caf%C3%A9.jpg"), "https://upload.wikimedia.org/Caf%C3%A9.jpg")
+        XCTAssertEqual(Lenient.url("https://example.org/Café.jpg"), "https://example.org/Café.jpg")
+    }
+
     func testUnknownLicenceIdIsNamedPlainly() {
         XCTAssertEqual(FlickrSource.licenseName("99"), "Flickr licence 99")
         XCTAssertEqual(FlickrSource.licenseName("0"), "All Rights Reserved")

@@ -13,7 +13,9 @@ final class TextCleanerTests: XCTestCase {
         XCTAssertEqual(TextCleaner.clean("x\u{1B}]8;;http://e\u{1B}\\link\u{1B}]8;;\u{1B}\\y"), "xlinky")
         XCTAssertEqual(TextCleaner.clean("x\u{1B}cy\u{1B}(Bz"), "xyz")
         XCTAssertEqual(TextCleaner.clean("a\u{9B}2Jb"), "ab")
-        XCTAssertEqual(TextCleaner.clean("bell\u{07}\u{08}\u{00}\u{7F}\u{90}done"), "belldone")
+        XCTAssertEqual(TextCleaner.clean("bell\u{07}\u{08}\u{00}\u{7F}\u{8F}done"), "belldone")
+        // C1 DCS, like ESC P, starts a string that runs to ST: its payload is no text.
+        XCTAssertEqual(TextCleaner.clean("a\u{90}secret\u{9C}b"), "ab")
         XCTAssertEqual(TextCleaner.clean("trailing escape\u{1B}"), "trailing escape")
         XCTAssertEqual(TextCleaner.clean("\u{1B}[é"), "é")
         XCTAssertEqual(TextCleaner.clean("abc\u{202E}def\u{2066}"), "abcdef")

@@ -47,7 +47,7 @@ final class RuntimeTests: XCTestCase {
     /// Starts the loop on a thread of its own, as the app's main thread runs it.
     /// Tests never start a browser: `opener` stands in for it.
     func start(flickrEndpoint: String = nowhere, commonsEndpoint: String = nowhere, key: String? = nil,
-               view: MapViewState? = nil, painter: PicturePainter? = nil,
+               view: MapViewState? = nil, painter: PicturePainter? = nil, places: PlaceLookup = .none,
                opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in .failure(PageOpenFailure("no browser in tests")) }) throws {
         let geometry = try Self.geometry.get()
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": commonsEndpoint]
@@ -62,7 +62,7 @@ final class RuntimeTests: XCTestCase {
             let world = RuntimeWorld(terminal: terminal, clock: clock.clock, store: store, makeAlbums: { onEvent in
                 AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
                              settings: settings, userAgent: "vtourist-tests", onEvent: onEvent)
-            }, geometry: geometry, places: .none, log: .beside(databasePath: path),
+            }, geometry: geometry, places: places, log: .beside(databasePath: path),
                picturesFolder: pictures, openPage: opener, painter: painter,
                photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
             AppRuntime(world: world, start: begin).run()
@@ -93,6 +93,35 @@ final class RuntimeTests: XCTestCase {
         var config = Configuration()
         config.busyMode = .timeout(600)  // waits for the app's writes, as vtourist does, rather than failing
         return try DatabaseQueue(path: path, configuration: config)
+    }
+
+    // MARK: - Labels
+
+    func testMapLabelsAreAskedForOncePerView() throws {
+        let asked = LockedCounter()
+        let home = GeoPoint(latitude: 41.9, longitude: 12.5)
+        let places = PlaceLookup(nearest: { _ in nil }, complete: { _, _ in [] }, named: { _ in nil }, labels: { viewport in
+            asked.increment()
+            return LabelCandidates(viewport: viewport, items: [
+                LabelCandidate(name: "Testville", coordinate: GeoPoint(latitude: 41.7, longitude: 12.7), kind: .place,
+                               isMajor: false, priority: 0),
+            ])
+        })
+        try start(view: MapViewState(center: home, zoom: 8, cursor: home), places: places)
+        let first = try XCTUnwrap(terminal.frame(showing: "Testville"))
+        XCTAssertEqual(asked.value, 1)
+        // Cursor moves keep the view: the candidates are not asked for again.
+        var mark = terminal.frameCount
+        terminal.press(.left, .left, .up)
+        let status = first.height - 1
+        let moved = try XCTUnwrap(terminal.frame(after: mark) { $0.rowText(status) != first.rowText(status) })
+        XCTAssertTrue(moved.text.contains("Testville"))
+        XCTAssertEqual(asked.value, 1)
+        // A pan is a new view.
+        mark = terminal.frameCount
+        terminal.press(.char("L"))
+        XCTAssertNotNil(terminal.frame(after: mark, where: { _ in asked.value == 2 }))
+        XCTAssertEqual(asked.value, 2)
     }
 
     // MARK: - Pins
@@ -414,4 +443,14 @@ final class RuntimeTests: XCTestCase {
         XCTAssertNotNil(waitFor { (try? store.photos(pinID: pin.id))?.contains { $0.id == photo.id } == false ? true : nil },
                         "the photo is deleted from the store")
     }
+}
+
+/// A count shared with the runtime's thread.
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    func increment() { lock.withLock { count += 1 } }
 }

@@ -20,6 +20,9 @@ public final class PhotoServer: Sendable {
         case holdImages = "hold-images"
         /// Every search fails (Flickr `stat: fail` 105, Commons HTTP 503).
         case searchDown = "search-down"
+        /// Titles, authors and licences are hostile text (escape sequences, C1, bidi overrides,
+        /// combining, wide and zero-width characters, very long text).
+        case hostileText = "hostile-text"
     }
 
     /// The environment the server runs with: nothing from the caller's.

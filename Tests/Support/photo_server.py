@@ -17,7 +17,10 @@ Switches the test turns on and off as files in --control-dir:
 - `hold-images`: every image request waits while the file exists (only
   images numbered from N on, if the file holds N), so "still downloading"
   and "half downloaded" are states the test ends, not races it hopes to win;
-- `search-down`: every search fails (Flickr stat fail 105, Commons HTTP 503).
+- `search-down`: every search fails (Flickr stat fail 105, Commons HTTP 503);
+- `hostile-text`: every title, author and licence (Flickr and Commons) is one
+  of HOSTILE: escape sequences, C1 controls, bidi overrides, combining marks,
+  wide and zero-width characters, very long text.
 
 It is also the trap for requests that would leave the machine: tests point
 every proxy variable at it, and curl fetches loopback hosts directly, so any
@@ -33,6 +36,24 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
+
+# Text that would take over a terminal shown raw; `hostile-text` serves it. Each one names
+# what it tries after the attack, so a screen shows which survived how.
+HOSTILE = [
+    "\x1b]0;pwned\x07OSC title",
+    "\x1b]8;;http://pwned/\x1b\\OSC link\x1b]8;;\x1b\\",
+    "Clear\x1b[2Jscreen \x1b[31;7;5mSGR\x1b[0m",
+    "\x1b[?1049l\x1b[?25l\x1b[10;10Hcursor",
+    "\x1bP1;2|pwned\x1b\\DCS",
+    "\x1b_Gpwned\x1b\\APC \x1b^pwned\x1b\\PM \x1bXpwned\x1b\\SOS",
+    "\u202eRTL override\u202c \u2066isolate\u2069 \u200e\u200f\u061cmarks",
+    "C1 \u009b31mred \u009d0;pwned\u0007 \u0090pwned\u009c\u0085end",
+    "e" + "\u0301" * 200 + " combining",
+    "\u6771\u4eac \U0001F44D\U0001F3FD \U0001F468\u200d\U0001F469\u200d\U0001F467 \U0001F1EB\U0001F1F7 \uff37ide",
+    "zero\u200bwidth\u200djoin\u2060\ufeffer \u2764\ufe0f",
+    "bell\x07bs\x08nul\x00 tab\tnewline\r\nend",
+    "long " + "x" * 5000,
+]
 
 STATE = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "image_requests": 0, "max_images_in_flight": 0,
          "images_in_flight": 0}
@@ -192,11 +213,14 @@ class Handler(BaseHTTPRequestHandler):
             if i == 0 and key.startswith("img-"):
                 name = f"{key[4:]}-{n}.jpg"
             title = f"Photo {n} near {q.get('bbox', '?')}"
+            owner = f"Photographer {n % 7}"
             if key == "escapes":
                 title = f"Evil\x1b[2J\x1b]0;pwned\x07title {n}\r\nline"
+            if self.control("hostile-text"):
+                title, owner = HOSTILE[n % len(HOSTILE)], HOSTILE[(n + 1) % len(HOSTILE)]
             photos.append({
                 "id": str(9000000 + n), "owner": "1@N01", "secret": "abc", "server": "1", "farm": 1,
-                "title": title, "ispublic": 1, "ownername": f"Photographer {n % 7}",
+                "title": title, "ispublic": 1, "ownername": owner,
                 "datetaken": "2024-05-0%d 10:00:00" % (1 + n % 9), "license": "4",
                 "url_q": f"{self.base()}/img/{name}", "height_q": "150", "width_q": 150,
                 "url_z": f"{self.base()}/img/{name}", "height_z": "480", "width_z": "640",
@@ -220,8 +244,12 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             lat, lon = 0.0, 0.0
         pages = {}
+        hostile = self.control("hostile-text")
         for n in range(count):
-            page = {"pageid": 100 + n, "ns": 6, "title": f"File:Place {n}.jpg", "index": n,
+            name = HOSTILE[n % len(HOSTILE)] if hostile else f"Place {n}"
+            artist = HOSTILE[(n + 1) % len(HOSTILE)] if hostile else f"Artist {n}"
+            licence = HOSTILE[(n + 2) % len(HOSTILE)] if hostile else "CC BY-SA 4.0"
+            page = {"pageid": 100 + n, "ns": 6, "title": f"File:{name}.jpg", "index": n,
                     "coordinates": [{"lat": lat + n * 1e-4, "lon": lon, "primary": "", "globe": "earth",
                                      "dist": round(n * 11.1, 1)}]}
             if ii_start <= n < ii_end:
@@ -231,9 +259,9 @@ class Handler(BaseHTTPRequestHandler):
                     "thumburl": f"{self.base()}/img/{n}.jpg", "thumbwidth": 320, "thumbheight": 240,
                     "url": f"{self.base()}/img/{n}.jpg",
                     "descriptionurl": f"{self.base()}/wiki/File:Place_{n}.jpg",
-                    "extmetadata": {"Artist": {"value": f"<a href='x'>Artist {n}</a>"},
-                                    "LicenseShortName": {"value": "CC BY-SA 4.0"},
-                                    "ObjectName": {"value": f"Place {n}"}},
+                    "extmetadata": {"Artist": {"value": f"<a href='x'>{artist}</a>"},
+                                    "LicenseShortName": {"value": licence},
+                                    "ObjectName": {"value": name}},
                 }]
             pages[str(100 + n)] = page
         body = {"query": {"pages": pages}}

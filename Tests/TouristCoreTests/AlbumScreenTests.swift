@@ -143,6 +143,27 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertTrue(wide.hasSuffix("rows 1-2 of 7 "), wide)
     }
 
+    func testAResizeStormLeavesTheGridScrolledWhereItWas() {
+        var s = openState((1...21).map { photo($0) })
+        _ = reducer.reduce(&s, .event(.resize(width: 100, height: 30), time: 0))
+        send(&s, .down)
+        let before = AppView.render(s, raster: nil)
+        XCTAssertEqual(s.album?.topRow, 0)
+        for size in [(1, 1), (100, 12), (40, 13), (200, 1), (100, 14)] {
+            _ = reducer.reduce(&s, .event(.resize(width: size.0, height: size.1), time: 0))
+        }
+        _ = reducer.reduce(&s, .event(.resize(width: 100, height: 30), time: 0))
+        XCTAssertEqual(AppView.render(s, raster: nil), before)
+        // A key makes the scroll the last size needed the user's.
+        _ = reducer.reduce(&s, .event(.resize(width: 100, height: 14), time: 0))
+        let scrolled = s.album?.topRow
+        XCTAssertNotEqual(scrolled, 0)
+        send(&s, .char("?"))
+        send(&s, .escape)
+        _ = reducer.reduce(&s, .event(.resize(width: 100, height: 30), time: 0))
+        XCTAssertEqual(s.album?.topRow, scrolled)
+    }
+
     func testAlbumScreenRendering() throws {
         let s = openState([photo(1), photo(2, .pending), photo(3, .failed(reason: "HTTP 404"), title: "Evil\u{1B}[2Jtitle")], status: .downloading)
         XCTAssertEqual(s.album?.snapshot?.isNewCollectionEnabled, false)

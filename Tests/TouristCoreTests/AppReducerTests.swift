@@ -1,5 +1,6 @@
 import AlbumMachine
 import Terminal
+import TestSupport
 @testable import TouristCore
 import WorldMap
 import XCTest
@@ -234,6 +235,30 @@ final class AppReducerTests: XCTestCase {
         _ = reducer.reduce(&state, .event(.resize(width: 100, height: 30), time: 0))
         XCTAssertFalse(state.isTooSmall)
         XCTAssertEqual(send(&state, .char("q")), [.quit])
+    }
+
+    func testAResizeStormLeavesTheMapWhereItWas() {
+        var state = makeState(at: GeoPoint(latitude: 20, longitude: 0), zoom: 1, width: 100, height: 30)
+        state.camera.jump(to: GeoPoint(latitude: 40.85, longitude: 14.27), width: 100, height: state.mapHeight)
+        _ = reducer.reduce(&state, .event(.resize(width: 100, height: 30), time: 0))
+        let before = state.camera
+        var random = SeededRandom(seed: 7)
+        for size in [(1, 1), (1, 60), (200, 1), (40, 12)] + (0..<200).map({ _ in
+            (Int(random.next() % 200) + 1, Int(random.next() % 60) + 1)
+        }) {
+            _ = reducer.reduce(&state, .event(.resize(width: size.0, height: size.1), time: 0))
+            let cell = state.cursorCell
+            if !state.isTooSmall { XCTAssertTrue(cell.row >= 0 && cell.row < state.mapHeight, "cursor off the map at \(size)") }
+        }
+        _ = reducer.reduce(&state, .event(.resize(width: 100, height: 30), time: 0))
+        XCTAssertEqual(state.camera, before)
+        // A key makes the fitted view the user's: the next sizes start from it.
+        _ = reducer.reduce(&state, .event(.resize(width: 50, height: 12), time: 0))
+        let fitted = state.camera
+        send(&state, .char("?"))
+        send(&state, .escape)
+        _ = reducer.reduce(&state, .event(.resize(width: 100, height: 30), time: 0))
+        XCTAssertEqual(state.cameraBeforeResize, fitted)
     }
 
     func testResizeDuringADragKeepsDragging() {

@@ -27,23 +27,6 @@ final class GoldenTests: XCTestCase {
         AppView.render(s, raster: rasterize(try geometry(), viewport: s.viewport))
     }
 
-    func assertGolden(_ buffer: CellBuffer, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
-        let url = dir.appendingPathComponent(name + ".txt")
-        let actual = buffer.text + "\n"
-        if ProcessInfo.processInfo.environment["VTOURIST_UPDATE_GOLDEN"] == "1" {
-            try actual.write(to: url, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        if actual != expected {
-            let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
-            let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
-            let first = zip(a, e).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, e.count)
-            XCTFail("\(name) differs from its golden file, first at row \(first):\nexpected: \(first < e.count ? String(e[first]) : "<none>")\nactual:   \(first < a.count ? String(a[first]) : "<none>")\n--- actual ---\n\(actual)", file: file, line: line)
-        }
-    }
-
     func testWorldView() throws {
         let s = state(center: GeoPoint(latitude: 20, longitude: 0), zoom: 1)
         let buffer = try render(s)
@@ -95,7 +78,8 @@ final class GoldenTests: XCTestCase {
     func testStatusLine() throws {
         let s = state(center: GeoPoint(latitude: 40.8522, longitude: 14.2681), zoom: 10)
         let status = try render(s).rowText(23)
-        XCTAssertTrue(status.hasPrefix(" 40.8522\u{00B0}N 14.2681\u{00B0}E \u{2502} z10 \u{2502} Naples, Campania, IT"), status)
+        let bar = try XCTUnwrap(MapScale(zoom: 10, latitude: 40.8522)).bar
+        XCTAssertTrue(status.hasPrefix(" 40.8522\u{00B0}N 14.2681\u{00B0}E \u{2502} z10 \u{2502} \(bar) \u{2502} Naples, Campania, IT"), status)
         XCTAssertTrue(status.hasSuffix("0 pins \u{2502} ? help "), status)
     }
 
@@ -129,7 +113,7 @@ final class GoldenTests: XCTestCase {
         s.screen = .map(MapScreen(mode: .confirmDelete(pin: 1)))
         let buffer = try render(s)
         XCTAssertFalse(buffer.cells.contains { $0.symbol.value < 0x20 || $0.symbol.value == 0x7F })
-        XCTAssertTrue(buffer.text.contains("Evil\u{FFFD}[2J\u{FFFD}name"))
+        XCTAssertTrue(buffer.text.contains("Evilname"))
     }
 
     /// The photo screen at 80×24: the title and position, the picture's place, every detail (the long

@@ -52,7 +52,8 @@ final class KeyTableTests: XCTestCase {
         var keys: Set<Key> = []
         for row in rows[(top + 1)...] {
             var text = String(row[(left + 2)..<min(row.count, left + 2 + 22)])
-            if text.hasPrefix("Any key closes") || text.hasPrefix("\u{2500}") { break }
+            // The keys end at a blank line (a legend or the closing line follows) or the frame.
+            if text.allSatisfy({ $0 == " " }) || text.hasPrefix("Any key closes") || text.hasPrefix("\u{2500}") { break }
             // `  /  ` only ever separates groups (`+ =  /  -`); a `/` key stands alone (`g  /`).
             while text.hasSuffix(" ") { text.removeLast() }
             text = text.replacingOccurrences(of: "  /  ", with: "  ")

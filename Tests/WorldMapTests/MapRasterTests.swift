@@ -24,15 +24,17 @@ final class MapRasterTests: XCTestCase {
         XCTAssertEqual(MapDetail(degreesPerDot: 1.4), .coarse)
         XCTAssertEqual(MapDetail(degreesPerDot: 0.05), .medium)
         XCTAssertEqual(MapDetail(degreesPerDot: 0.005), .fine)
+        XCTAssertEqual(MapDetail(degreesPerDot: 0.002), .detail)
         XCTAssertEqual(MapDetail(viewport: Viewport(centerX: 0.5, centerY: 0.5, zoom: 2, width: 10, height: 10)), .coarse)
         XCTAssertEqual(MapDetail(viewport: Viewport(centerX: 0.5, centerY: 0.5, zoom: 7, width: 10, height: 10)), .medium)
-        XCTAssertEqual(MapDetail(viewport: Viewport(centerX: 0.5, centerY: 0.5, zoom: 12, width: 10, height: 10)), .fine)
+        XCTAssertEqual(MapDetail(viewport: Viewport(centerX: 0.5, centerY: 0.5, zoom: 10, width: 10, height: 10)), .fine)
+        XCTAssertEqual(MapDetail(viewport: Viewport(centerX: 0.5, centerY: 0.5, zoom: 11, width: 10, height: 10)), .detail)
     }
 
     func testEmptyViewport() throws {
         let r = rasterize(try geometry(), viewport: Viewport(centerX: 0.5, centerY: 0.5, zoom: 3, width: 0, height: 5))
         XCTAssertEqual(r.width, 0)
-        XCTAssertTrue(r.land.isEmpty && r.coast.isEmpty && r.border.isEmpty)
+        XCTAssertTrue(r.land.isEmpty && r.coast.isEmpty && r.border.isEmpty && r.river.isEmpty && r.province.isEmpty)
     }
 
     func testWorldViewHasLandSeaCoastAndBorders() throws {
@@ -126,7 +128,9 @@ final class MapRasterTests: XCTestCase {
         let g = try geometry()
         let views: [(Double, Double, Int, Int, Int)] = [
             (40.85, 14.27, 12, 60, 20),   // Naples
+            (45.8, -82.0, 11, 60, 20),    // Manitoulin Island in Lake Huron
             (61.0, 5.5, 10, 50, 20),      // Norwegian fjords
+            (41.9, 12.48, 8, 60, 20),     // Rome
             (-2.0, 32.8, 9, 40, 15),      // Lake Victoria
             (42.0, 12.0, 7, 60, 20),      // Italy
             (48.0, 10.0, 5, 80, 24),      // Europe
@@ -136,14 +140,21 @@ final class MapRasterTests: XCTestCase {
             (10.0, 100.0, 2, 100, 30),
             (0.0, 0.0, 0, 120, 20),
         ]
+        let fine = try g.indexedLevel(.fine), detailed = try g.indexedLevel(.detail)
         for (lat, lon, zoom, w, h) in views {
             let vp = Viewport(center: GeoPoint(latitude: lat, longitude: lon), zoom: zoom, width: w, height: h)
-            let level = try g.level(MapDetail(viewport: vp))
-            let culled = rasterize(level, viewport: vp, culling: true)
-            let everything = rasterize(level, viewport: vp, culling: false)
-            XCTAssertTrue(culled.land == everything.land, "land at \(lat), \(lon) zoom \(zoom)")
-            XCTAssertTrue(culled.coast == everything.coast, "coast at \(lat), \(lon) zoom \(zoom)")
-            XCTAssertTrue(culled.border == everything.border, "borders at \(lat), \(lon) zoom \(zoom)")
+            let detail = MapDetail(viewport: vp)
+            let source: MapSource = detail >= .fine
+                ? .indexed(g, shores: detail == .detail ? detailed : fine, lines: fine)
+                : .decoded(try g.level(detail))
+            let culled = rasterize(source, viewport: vp, culling: true)
+            let everything = rasterize(source, viewport: vp, culling: false)
+            XCTAssertTrue(culled == everything, "at \(lat), \(lon) zoom \(zoom)")
+            XCTAssertEqual(culled, rasterize(g, viewport: vp))
+            if detail == .fine {
+                XCTAssertEqual(culled, rasterize(try g.level(.fine), viewport: vp, culling: true),
+                               "drawn in place or from decoded arrays, the fine level looks the same")
+            }
             XCTAssertGreaterThan(dotCount(culled.land), 0)
         }
     }
@@ -152,7 +163,7 @@ final class MapRasterTests: XCTestCase {
     /// at (nearly) every dot centre.
     func testFillAgreesWithPointInPolygon() throws {
         let g = try geometry()
-        for (lat, lon, zoom) in [(40.75, 14.3, 11), (45.0, -84.0, 7)] {
+        for (lat, lon, zoom) in [(40.75, 14.3, 10), (45.0, -84.0, 7)] {
             let vp = Viewport(center: GeoPoint(latitude: lat, longitude: lon), zoom: zoom, width: 30, height: 10)
             let detail = MapDetail(viewport: vp)
             let r = rasterize(try g.level(detail), viewport: vp, culling: true)

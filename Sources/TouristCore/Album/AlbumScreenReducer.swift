@@ -149,10 +149,15 @@ struct AlbumScreenReducer: Sendable {
         }
     }
 
-    /// After a resize: the selection stays on screen.
+    /// After a resize: the selection stays on screen, scrolled from where the user left the grid.
     func keepSelectionVisible(_ state: inout AppState) {
         let grid = AlbumGrid(area: state.layout.main)
-        state.updateAlbum { $0.keepSelectionVisible(grid) }
+        state.updateAlbum { album in
+            let chosen = album.topRowBeforeResize ?? album.topRow
+            album.topRowBeforeResize = chosen
+            album.topRow = chosen
+            album.keepSelectionVisible(grid)
+        }
     }
 }
 

@@ -52,25 +52,34 @@ public struct PlaceLookup: Sendable {
     public var nearest: @Sendable (GeoPoint) -> (name: String, distanceKm: Double)?
     public var complete: @Sendable (String, Int) -> [PlaceSuggestion]
     public var named: @Sendable (String) -> PlaceSuggestion?
+    /// The names that may go on the map for a view (the runtime asks once per view).
+    public var labels: @Sendable (Viewport) -> LabelCandidates
 
     public init(nearest: @escaping @Sendable (GeoPoint) -> (name: String, distanceKm: Double)?,
                 complete: @escaping @Sendable (String, Int) -> [PlaceSuggestion],
-                named: @escaping @Sendable (String) -> PlaceSuggestion?) {
+                named: @escaping @Sendable (String) -> PlaceSuggestion?,
+                labels: @escaping @Sendable (Viewport) -> LabelCandidates = { LabelCandidates(viewport: $0, items: []) }) {
         self.nearest = nearest
         self.complete = complete
         self.named = named
+        self.labels = labels
     }
 
     public static func live(_ gazetteer: Gazetteer) -> PlaceLookup {
         @Sendable func suggestion(_ p: Place) -> PlaceSuggestion {
             PlaceSuggestion(name: p.name, displayName: p.displayName, coordinate: p.coordinate, population: p.population)
         }
+        let countries = MapLabels.byArea(gazetteer.countries())
+        let capitals = countries.compactMap { $0.capitalRank.flatMap(gazetteer.place(rank:)) }
         return PlaceLookup(
             nearest: { point in
                 gazetteer.nearest(to: point).map { (name: $0.place.displayName, distanceKm: $0.distanceKm) }
             },
             complete: { text, limit in gazetteer.complete(text, limit: limit).map(suggestion) },
-            named: { text in gazetteer.place(named: text).map(suggestion) }
+            named: { text in gazetteer.place(named: text).map(suggestion) },
+            labels: { viewport in
+                MapLabels.candidates(for: viewport, gazetteer: gazetteer, countries: countries, capitals: capitals)
+            }
         )
     }
 

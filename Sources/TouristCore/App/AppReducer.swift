@@ -64,11 +64,15 @@ public struct AppReducer: Sendable {
         case let .resize(width, height):
             state.width = width
             state.height = height
+            let chosen = state.cameraBeforeResize ?? state.camera
+            state.cameraBeforeResize = chosen
+            state.camera = chosen
             state.camera.clampCenter(height: state.mapHeight)
             state.camera.scrollToCursor(width: state.width, height: state.mapHeight)
             album.keepSelectionVisible(&state)
             return []
         case let .key(key):
+            state.forgetResizes()
             if state.isTooSmall {
                 return key == .char("q") ? [.quit] : []
             }
@@ -85,6 +89,7 @@ public struct AppReducer: Sendable {
             case .settings: return settings.key(key, &state)
             }
         case let .mouse(mouse):
+            state.forgetResizes()
             if state.isTooSmall || state.overlay != nil { return [] }
             switch state.screen {
             case .map: return map.mouse(mouse, time: time, &state)
@@ -163,6 +168,12 @@ extension AppState {
     }
 
     /// Changes the open album's state, shown or under the photo shown; nothing on the map.
+    /// The user acts: the view the last resizes fitted (map and album grid) becomes the user's.
+    mutating func forgetResizes() {
+        cameraBeforeResize = nil
+        updateAlbum { $0.topRowBeforeResize = nil }
+    }
+
     mutating func updateAlbum(_ change: (inout AlbumScreen) -> Void) {
         switch screen {
         case var .album(album):

@@ -6,8 +6,10 @@ import WorldMap
 /// and draws the overlay on top.
 public enum AppView {
     /// `raster` is the map for `state.viewport` (the runtime caches it while
-    /// the view does not change); `pictures`, the photos rendered so far.
-    public static func render(_ state: AppState, raster: MapRaster?, pictures: PictureShelf = PictureShelf()) -> CellBuffer {
+    /// the view does not change); `labels`, the names that may go on it (for
+    /// the same view); `pictures`, the photos rendered so far.
+    public static func render(_ state: AppState, raster: MapRaster?, labels: LabelCandidates? = nil,
+                              pictures: PictureShelf = PictureShelf()) -> CellBuffer {
         var buffer = CellBuffer(width: state.width, height: state.height)
         let theme = Theme.forDepth(state.capabilities.colors)
         if state.isTooSmall {
@@ -17,7 +19,7 @@ public enum AppView {
         let layout = state.layout
         switch state.screen {
         case let .map(screen):
-            MapView.render(screen, state: state, raster: raster, theme: theme, layout: layout, into: &buffer)
+            MapView.render(screen, state: state, raster: raster, labels: labels, theme: theme, layout: layout, into: &buffer)
         case let .album(album):
             AlbumView.render(album, state: state, pictures: pictures, theme: theme, layout: layout, into: &buffer)
         case let .settings(screen):
@@ -28,8 +30,10 @@ public enum AppView {
         if let overlay = state.overlay {
             switch overlay {
             case .help:
+                var legend: [LegendRow] = []
+                if case .map = state.screen { legend = MapLegend.rows(theme: theme, capabilities: state.capabilities) }
                 let help = HelpOverlay(rows: helpRows(for: state.screen, unicode: state.capabilities.unicode),
-                                       theme: theme)
+                                       legend: legend, theme: theme)
                 buffer.render(help, in: layout.main)
             }
         }

@@ -5,8 +5,8 @@ import WorldMap
 /// The map screen: the map, its pins and cursor, the status line, the
 /// message line, and the dialog of the moment.
 enum MapView {
-    static func render(_ screen: MapScreen, state: AppState, raster: MapRaster?, theme: Theme,
-                       layout: ScreenLayout, into buffer: inout CellBuffer) {
+    static func render(_ screen: MapScreen, state: AppState, raster: MapRaster?, labels: LabelCandidates?,
+                       theme: Theme, layout: ScreenLayout, into buffer: inout CellBuffer) {
         let area = layout.main
         if let raster, raster.width == area.width, raster.height == area.height {
             buffer.render(MapWidget(raster: raster, theme: theme, capabilities: state.capabilities), in: area)
@@ -15,8 +15,16 @@ enum MapView {
         }
         var dragged: Pin.ID?
         if case let .dragging(id, _) = screen.mode { dragged = id }
+        let viewport = state.camera.viewport(width: area.width, height: area.height)
+        let pinLayout = PinLayout(pins: state.pins, viewport: viewport, excluding: dragged)
+        if let labels, labels.viewport == viewport {
+            let placed = MapLabels.place(labels.items, viewport: viewport, pins: state.pins, excluding: dragged,
+                                         markers: pinLayout.markers, cursor: state.camera.cursorCell(width: area.width, height: area.height),
+                                         unicode: state.capabilities.unicode)
+            buffer.render(LabelsWidget(labels: placed, theme: theme), in: area)
+        }
         buffer.render(PinsWidget(pins: state.pins, camera: state.camera, dragged: dragged,
-                                 capabilities: state.capabilities, theme: theme), in: area)
+                                 capabilities: state.capabilities, theme: theme, layout: pinLayout), in: area)
         let status = StatusLine(cursor: state.camera.cursor, zoom: state.camera.zoom, place: state.cursorPlace,
                                 pinCount: state.pins.count, moving: dragged != nil,
                                 unicode: state.capabilities.unicode, theme: theme)
@@ -39,16 +47,21 @@ enum MapView {
 
 /// Pins, clusters and the cursor over the map, seen through the camera.
 struct PinsWidget: Widget {
+    static let pinSymbol: Unicode.Scalar = "\u{25CF}"
+    static let cursorSymbol: Unicode.Scalar = "\u{253C}"
+
     var pins: [Pin]
     var camera: MapCamera
     /// The pin being moved: drawn at the cursor, not where it was.
     var dragged: Pin.ID?
     var capabilities: TerminalCapabilities
     var theme: Theme
+    /// The pins' layout when already made for this area (the labels keep clear of it).
+    var layout: PinLayout? = nil
 
     func render(area: Rect, into buffer: inout CellBuffer) {
-        let layout = PinLayout(pins: pins, viewport: camera.viewport(width: area.width, height: area.height),
-                               excluding: dragged)
+        let layout = self.layout ?? PinLayout(pins: pins, viewport: camera.viewport(width: area.width, height: area.height),
+                                              excluding: dragged)
         let cursor = camera.cursorCell(width: area.width, height: area.height)
         var cursorOnMarker = false
         for marker in layout.markers {
@@ -64,18 +77,18 @@ struct PinsWidget: Widget {
                 style.fg = pinStyle.fg
                 style.attributes = pinStyle.attributes
                 if underCursor || capabilities.colors == .none { style.bg = pinStyle.bg }
-                buffer[x, y] = Cell("\u{25CF}", style: style)
+                buffer[x, y] = Cell(PinsWidget.pinSymbol, style: style)
             }
         }
         let x = area.x + cursor.col, y = area.y + cursor.row
         guard area.contains(x: x, y: y) else { return }
         if dragged != nil {
-            buffer[x, y] = Cell("\u{25CF}", style: theme.highlight)
+            buffer[x, y] = Cell(PinsWidget.pinSymbol, style: theme.highlight)
         } else if !cursorOnMarker {
             var style = buffer[x, y].style
             style.fg = theme.cursor.fg
             style.attributes = theme.cursor.attributes
-            buffer[x, y] = Cell("\u{253C}", style: style)
+            buffer[x, y] = Cell(PinsWidget.cursorSymbol, style: style)
         }
     }
 }
@@ -97,6 +110,7 @@ struct StatusLine: Widget {
         let sep = " \u{2502} "
         // Without UTF-8 the degree sign is left out, not replaced: the table's `o` would read as a letter.
         var left = " \(cursor.formatted(.hemispheres(degreeSign: unicode)))\(sep)z\(zoom)"
+        if let scale = MapScale(zoom: zoom, latitude: cursor.latitude) { left += sep + scale.bar }
         if moving { left += "\(sep)MOVING PIN" }
         var placeText = ""
         if let near = place {

@@ -1,0 +1,1 @@
+// Nothing here: the header declares a function of libclang_rt.fuzzer.

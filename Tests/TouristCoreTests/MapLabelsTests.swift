@@ -1,0 +1,245 @@
+import Foundation
+import Gazetteer
+import Terminal
+import TestSupport
+import TouristCore
+import WorldMap
+import XCTest
+
+/// Place names on the map: which, where, and that they never collide or jump.
+final class MapLabelsTests: XCTestCase {
+    static let lookup: PlaceLookup? = (try? Gazetteer.bundled()).map(PlaceLookup.live)
+
+    func lookup() throws -> PlaceLookup { try XCTUnwrap(Self.lookup, "the bundled gazetteer did not load") }
+
+    func state(center: GeoPoint, zoom: Int, width: Int = 100, height: Int = 30, cursor: GeoPoint? = nil,
+               unicode: Bool = true, colors: TerminalCapabilities.ColorDepth = .indexed256) -> AppState {
+        let c = Mercator.project(center)
+        let k = Mercator.project(cursor ?? center)
+        return AppState(camera: MapCamera(centerX: c.x, centerY: c.y, zoom: zoom, cursorX: k.x, cursorY: k.y),
+                        width: width, height: height, capabilities: TerminalCapabilities(unicode: unicode, colors: colors))
+    }
+
+    func render(_ s: AppState) throws -> CellBuffer {
+        let geometry = try XCTUnwrap(GoldenTests.geometry, "the bundled map did not load")
+        return AppView.render(s, raster: rasterize(geometry, viewport: s.viewport), labels: try lookup().labels(s.viewport))
+    }
+
+    /// The labels the map view would place for a state.
+    func labels(_ s: AppState, candidates: LabelCandidates? = nil) throws -> [MapLabel] {
+        let vp = s.viewport
+        let layout = PinLayout(pins: s.pins, viewport: vp)
+        return MapLabels.place((try candidates ?? lookup().labels(vp)).items, viewport: vp, pins: s.pins,
+                               markers: layout.markers, cursor: s.cursorCell, unicode: s.capabilities.unicode)
+    }
+
+    // MARK: Golden views
+
+    static let italy = GeoPoint(latitude: 43.0, longitude: 12.0)
+
+    func testGoldenLabelsAtThreeZooms() throws {
+        for (zoom, name) in [(3, "labels-europe-z3"), (6, "labels-italy-z6"), (10, "labels-rome-z10")] {
+            let center = zoom == 10 ? GeoPoint(latitude: 41.9, longitude: 12.5) : Self.italy
+            let s = state(center: center, zoom: zoom, cursor: GeoPoint(latitude: center.latitude - 3 / Double(1 << zoom),
+                                                                        longitude: center.longitude))
+            let buffer = try render(s)
+            try assertGolden(buffer, name)
+            // The same view always gives the same labels.
+            XCTAssertEqual(try render(s), buffer)
+        }
+    }
+
+    func testParisAtZoomTenIsNamed() throws {
+        let paris = GeoPoint(latitude: 48.8534, longitude: 2.3488)
+        let s = state(center: paris, zoom: 10, cursor: GeoPoint(latitude: 48.80, longitude: 2.20))
+        let buffer = try render(s)
+        let rows = (0..<s.mapHeight).map(buffer.rowText)
+        XCTAssertTrue(rows.contains { $0.contains("\u{2022}Paris") }, rows.joined(separator: "\n"))
+        // With the cursor on Paris (as the go-to prompt leaves it) the cursor stands in for the dot.
+        let on = state(center: paris, zoom: 10)
+        let label = try XCTUnwrap(try labels(on).first { $0.text == "Paris" })
+        XCTAssertNil(label.dotCol)
+        let drawn = try render(on)
+        XCTAssertEqual(drawn[on.cursorCell.col, on.cursorCell.row].symbol, "\u{253C}")
+        XCTAssertTrue(drawn.rowText(label.row).contains("Paris"))
+        // A pin dropped on Paris stands in for its dot too; the name goes beside it.
+        var pinned = s
+        pinned.pins = [Pin(id: 1, coordinate: paris, name: "Paris")]
+        let beside = try XCTUnwrap(try labels(pinned).first { $0.text == "Paris" })
+        XCTAssertNil(beside.dotCol)
+        let pin = pinned.viewport.cell(for: paris)
+        XCTAssertTrue(beside.col == pin.col + 1 || beside.col + 5 == pin.col || beside.row != pin.row, "\(beside) \(pin)")
+        let withPin = try render(pinned)
+        XCTAssertEqual(withPin[pin.col, pin.row].symbol, "\u{25CF}")
+        XCTAssertTrue(withPin.rowText(beside.row).contains("Paris"))
+    }
+
+    func testRomeAtZoomSixIsMajor() throws {
+        let s = state(center: GeoPoint(latitude: 42, longitude: 13), zoom: 6, cursor: GeoPoint(latitude: 45, longitude: 8))
+        let placed = try labels(s)
+        let rome = try XCTUnwrap(placed.first { $0.text == "Rome" }, "\(placed.map(\.text))")
+        XCTAssertTrue(rome.isMajor)
+        XCTAssertEqual(rome.kind, .capital)
+        let buffer = try render(s)
+        let theme = Theme.forDepth(.indexed256)
+        XCTAssertEqual(buffer[rome.col, rome.row].symbol, "R")
+        XCTAssertEqual(buffer[rome.col, rome.row].style.fg, theme.labelMajor.fg)
+        XCTAssertTrue(buffer[rome.col, rome.row].style.attributes.contains(.bold))
+        // Without colours, bold still tells it.
+        var plain = s
+        plain.capabilities.colors = .none
+        XCTAssertTrue(try render(plain)[rome.col, rome.row].style.attributes.contains(.bold))
+        // A small place is not major.
+        let minor = try XCTUnwrap(placed.first { $0.kind == .place && !$0.isMajor }, "\(placed.map(\.text))")
+        XCTAssertFalse(try render(plain)[minor.col, minor.row].style.attributes.contains(.bold))
+    }
+
+    func testWithoutUTF8NamesAreFoldedToASCII() throws {
+        XCTAssertEqual(asciiSpelling("Zürich"), "Zurich")
+        XCTAssertEqual(asciiSpelling("Łódź"), "Lodz")
+        XCTAssertEqual(asciiSpelling("Straße"), "Strasse")
+        XCTAssertEqual(asciiSpelling("Ærøskøbing"), "Aeroskobing")
+        XCTAssertEqual(asciiSpelling("Saint-Étienne"), "Saint-Etienne")
+        // With UTF-8, marks that compose with nothing are left out: one scalar per cell.
+        XCTAssertEqual(LabelCandidate(name: "H\u{331}ulda", coordinate: GeoPoint(latitude: 0, longitude: 0), kind: .place,
+                                      isMajor: false, priority: 0).name, "Hulda")
+        XCTAssertEqual(LabelCandidate(name: "Zu\u{308}rich", coordinate: GeoPoint(latitude: 0, longitude: 0), kind: .place,
+                                      isMajor: false, priority: 0).name, "Zürich")
+        let zurich = GeoPoint(latitude: 47.3667, longitude: 8.55)
+        let s = state(center: zurich, zoom: 9, cursor: GeoPoint(latitude: 47.2, longitude: 8.3), unicode: false, colors: .none)
+        let buffer = try render(s)
+        XCTAssertTrue(buffer.cells.allSatisfy { $0.symbol.isASCII })
+        let rows = (0..<s.mapHeight).map(buffer.rowText)
+        XCTAssertTrue(rows.contains { $0.contains("Zurich") }, rows.joined(separator: "\n"))
+        var unicode = s
+        unicode.capabilities = TerminalCapabilities(unicode: true, colors: .indexed256)
+        XCTAssertTrue((0..<s.mapHeight).map(try render(unicode).rowText).contains { $0.contains("Zürich") })
+    }
+
+    func testCountriesAtWorldZoom() throws {
+        let s = state(center: GeoPoint(latitude: 20, longitude: 0), zoom: 2, width: 200, height: 60)
+        let placed = try labels(s)
+        let countries = Set(placed.filter { $0.kind == .country }.map(\.text))
+        for name in ["RUSSIA", "CANADA", "BRAZIL", "AUSTRALIA"] {
+            XCTAssertTrue(countries.contains(name), "\(countries.sorted())")
+        }
+        XCTAssertTrue((10...80).contains(placed.count), "\(placed.count) labels: \(placed.map(\.text))")
+    }
+
+    // MARK: Properties
+
+    func testLabelsNeverCollideOrLeaveTheMap() throws {
+        var rng = SeededRandom(testNamed: "MapLabelsTests.testLabelsNeverCollideOrLeaveTheMap", fallback: 9)
+        var total = 0
+        for _ in 0..<500 {
+            let zoom = Int.random(in: 0...15, using: &rng)
+            let width = Int.random(in: 20...220, using: &rng), height = Int.random(in: 8...70, using: &rng)
+            // Centres where places are, mostly: near a random big place.
+            let center = GeoPoint(latitude: Double.random(in: -60...70, using: &rng), longitude: Double.random(in: -180..<180, using: &rng))
+            var s = state(center: center, zoom: zoom, width: width, height: height + 1)
+            let vp = s.viewport
+            let span = vp.geoPoint(col: 0, row: 0)
+            let far = vp.geoPoint(col: width - 1, row: height - 1)
+            let pinCount = Int.random(in: 0...40, using: &rng)
+            s.pins = (0..<pinCount).map { i in
+                let lat = Double.random(in: min(span.latitude, far.latitude)...max(span.latitude, far.latitude), using: &rng)
+                let lon = span.longitude + Double.random(in: 0...1, using: &rng) * (far.longitude - span.longitude)
+                return Pin(id: Int64(i + 1), coordinate: GeoPoint(latitude: lat, longitude: lon), name: nil)
+            }
+            s.camera.jump(to: vp.geoPoint(col: Int.random(in: 0..<width, using: &rng), row: Int.random(in: 0..<height, using: &rng)),
+                          width: width, height: height)
+            let placed = try labels(s)
+            total += placed.count
+            let markers = PinLayout(pins: s.pins, viewport: s.viewport).markers
+            let cursor = s.cursorCell
+            var taken = Set<Int>()
+            for label in placed {
+                for cell in label.cells {
+                    XCTAssert(cell.col >= 0 && cell.col < width && cell.row >= 0 && cell.row < height, "\(label) outside \(width)x\(height)")
+                    XCTAssertFalse(cell.col == cursor.col && cell.row == cursor.row, "\(label) on the cursor")
+                    XCTAssertFalse(markers.contains { $0.covers(col: cell.col, row: cell.row) }, "\(label) on a pin")
+                    XCTAssertTrue(taken.insert(cell.row * 10_000 + cell.col).inserted, "\(label) overlaps another label")
+                }
+            }
+            XCTAssertLessThanOrEqual(placed.count, max(4, width * height / MapLabels.cellsPerLabel))
+        }
+        XCTAssertGreaterThan(total, 500)
+    }
+
+    func testAPanShiftsLabelsByOneCell() throws {
+        var rng = SeededRandom(testNamed: "MapLabelsTests.testAPanShiftsLabelsByOneCell", fallback: 5)
+        let towns = [GeoPoint(latitude: 48.85, longitude: 2.35), GeoPoint(latitude: 41.9, longitude: 12.5),
+                     GeoPoint(latitude: 35.68, longitude: 139.7), GeoPoint(latitude: 40.7, longitude: -74.0),
+                     GeoPoint(latitude: -23.5, longitude: -46.6), GeoPoint(latitude: 28.6, longitude: 77.2)]
+        var compared = 0, lost = 0
+        for _ in 0..<120 {
+            // From z3: at z2 the world is narrower than the widened area, and a place near its
+            // edge may be drawn from the other copy of the world after a pan.
+            let zoom = Int.random(in: 3...14, using: &rng)
+            let town = towns[Int.random(in: 0..<towns.count, using: &rng)]
+            let before = Viewport(center: town, zoom: zoom, width: 160, height: 48)
+            let (dx, dy) = [(1, 0), (-1, 0), (0, 1), (0, -1)][Int.random(in: 0..<4, using: &rng)]
+            // Exactly one cell, as a pan or a scroll at the edge moves the map.
+            var after = before
+            after.centerX += Double(dx * Viewport.dotsPerCellX) / before.worldDots
+            after.centerY += Double(dy * Viewport.dotsPerCellY) / before.worldDots
+            // Leave the cursor out: it only ever removes the label it touches.
+            let old = try MapLabels.place(lookup().labels(before).items, viewport: before, pins: [], markers: [],
+                                          cursor: nil, unicode: true)
+            let new = try MapLabels.place(lookup().labels(after).items, viewport: after, pins: [], markers: [],
+                                          cursor: nil, unicode: true)
+            // Names that two places share are left out: which is which cannot be told by text.
+            let shared = Set(Dictionary(grouping: old + new, by: \.text).filter { $0.value.count > 2 }.keys)
+            let newByText = Dictionary(new.map { ($0.text, $0) }, uniquingKeysWith: { a, _ in a })
+            for label in old where !shared.contains(label.text) {
+                guard let moved = newByText[label.text] else {
+                    // Gone: only near an edge, where a name entering or leaving can take its room.
+                    if label.col > 30 && label.col + label.text.count < 130 && label.row > 6 && label.row < 42 { lost += 1 }
+                    continue
+                }
+                XCTAssertEqual(moved.col, label.col - dx, "\(label.text) at z\(zoom)")
+                XCTAssertEqual(moved.row, label.row - dy, "\(label.text) at z\(zoom)")
+                compared += 1
+            }
+        }
+        print("pan: \(compared) labels moved, \(lost) lost away from the edges")
+        XCTAssertLessThanOrEqual(lost * 100, compared, "more than 1 % of the labels away from the edges changed")
+        XCTAssertGreaterThan(compared, 500)
+    }
+
+    func testMovingTheCursorChangesAtMostTheLabelItTouches() throws {
+        let s = state(center: Self.italy, zoom: 6)
+        let candidates = try lookup().labels(s.viewport)
+        let free = try labels(s, candidates: candidates)
+        for label in free.prefix(10) {
+            var on = s
+            on.camera.jump(to: on.viewport.geoPoint(col: label.col, row: label.row), width: s.width, height: s.mapHeight)
+            let placed = try labels(on, candidates: candidates)
+            XCTAssertFalse(placed.contains(label))
+            XCTAssertEqual(placed, free.filter { $0 != label && !$0.covers(col: on.cursorCell.col, row: on.cursorCell.row) })
+        }
+    }
+
+    func testDensityStaysReadable() throws {
+        let views: [(GeoPoint, Int)] = [
+            (GeoPoint(latitude: 20, longitude: 0), 2), (GeoPoint(latitude: 48, longitude: 8), 4),
+            (GeoPoint(latitude: 42, longitude: 13), 6), (GeoPoint(latitude: 41.9, longitude: 12.5), 8),
+            (GeoPoint(latitude: 48.85, longitude: 2.35), 10), (GeoPoint(latitude: 48.85, longitude: 2.35), 12),
+            (GeoPoint(latitude: 40.7, longitude: -74), 13), (GeoPoint(latitude: 51.5, longitude: -0.12), 15),
+        ]
+        for (center, zoom) in views {
+            let placed = try labels(state(center: center, zoom: zoom, width: 200, height: 61, cursor: GeoPoint(latitude: 0, longitude: 0)))
+            print("z\(zoom) \(center): \(placed.count) labels")
+            XCTAssertLessThan(placed.count, 200 * 60 / MapLabels.cellsPerLabel, "z\(zoom): the cap, not the spacing, decided")
+            if zoom <= 13 { XCTAssertGreaterThanOrEqual(placed.count, 8, "z\(zoom): \(placed.map(\.text))") }
+        }
+    }
+
+    func testPlacementIsFast() throws {
+        let s = state(center: GeoPoint(latitude: 48.85, longitude: 2.35), zoom: 8, width: 200, height: 61)
+        let candidates = try lookup().labels(s.viewport)
+        let start = Date()
+        for _ in 0..<20 { _ = try labels(s, candidates: candidates) }
+        print("placement: \(candidates.items.count) candidates, \(Date().timeIntervalSince(start) / 20 * 1000) ms (debug build)")
+    }
+}
