@@ -148,13 +148,18 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
     /// The first frame drawn at index `mark` or later that satisfies `matches`, waiting for
     /// frames as they are drawn; nil if the terminal was shut down without one.
     func frame(after mark: Int = 0, where matches: (CellBuffer) -> Bool) -> CellBuffer? {
-        // Only ends a hang (a frame that never comes fails the test instead of stalling the suite).
+        // The wait only ends a hang (a frame that never comes fails the test instead of stalling the suite).
+        frameIndex(after: mark, where: matches).map { index in locked { frames[index] } }
+    }
+
+    /// The index of the first frame from `mark` on that satisfies `matches`, waiting as `frame` does.
+    func frameIndex(after mark: Int = 0, where matches: (CellBuffer) -> Bool) -> Int? {
         let giveUp = Date().addingTimeInterval(TestTerminal.hangLimit)
         return locked {
             var next = mark
             while true {
                 while next < frames.count {
-                    if matches(frames[next]) { return frames[next] }
+                    if matches(frames[next]) { return next }
                     next += 1
                 }
                 if isShutDown || !condition.wait(until: giveUp) { return nil }
