@@ -48,6 +48,8 @@ let package = Package(
         // Pins, photos, their states and the validated settings: what every layer speaks of.
         .target(name: "Model", dependencies: ["WorldMap"]),
         .target(name: "Terminal"),
+        // A lock the thread sanitizer sees (docs/reliability.md, "Sanitizers").
+        .target(name: "Locking"),
         .target(name: "WorldMap"),
         .target(name: "Gazetteer", dependencies: ["WorldMap"]),
         // GeoJSON and GPX pin files: what `export` writes and `import` reads.
@@ -63,14 +65,14 @@ let package = Package(
         // Flickr and Wikimedia Commons searches over any HTTP fetcher.
         .target(name: "PhotoSources", dependencies: ["Model", "WorldMap", "HTTP", "Terminal"]),
         // The only module that talks to libcurl.
-        .target(name: "HTTP", dependencies: ["CCurl"]),
+        .target(name: "HTTP", dependencies: ["CCurl", "Locking"]),
 
         // Runs albums: the machine's effects over the photo sources, libcurl and the store.
         .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "WorldMap"]),
 
         // The UI loop and the effect interpreter; the terminal, clock, store and albums are passed in.
         .target(name: "TouristRuntime", dependencies: [
-            "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine", "Imaging", "PhotoSources",
+            "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine", "Imaging", "PhotoSources", "Locking",
         ]),
 
         // The only module that talks to ncurses.
@@ -81,7 +83,7 @@ let package = Package(
             "Imaging",
             "Model", "TouristCore", "Store", "Curses", "Terminal", "WorldMap", "Gazetteer",
             "AlbumService", "AlbumMachine", "PhotoSources", "HTTP",
-            "TouristRuntime", "PinFiles",
+            "TouristRuntime", "PinFiles", "Locking",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: [
             // Release: the Swift runtime and Foundation linked in (no toolchain libraries needed at run

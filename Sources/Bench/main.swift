@@ -128,6 +128,6 @@ do {
         try frameBenchmark()
     }
 } catch {
-    FileHandle.standardError.write(Data("vtourist-bench: \(error)\n".utf8))
+    StandardStream.error.write("vtourist-bench: \(error)\n")
     exit(1)
 }

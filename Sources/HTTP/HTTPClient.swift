@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Fetches over libcurl's multi interface on one background thread.
 ///
@@ -72,7 +72,7 @@ public final class HTTPClient: Sendable {
 
 /// Bridges task cancellation, which may come before `start` has returned an id.
 private final class PendingFetch: Sendable {
-    private let state = Mutex<(id: TransferID?, isCancelled: Bool)>((nil, false))
+    private let state = Locked<(id: TransferID?, isCancelled: Bool)>((nil, false))
 
     /// True when the task was cancelled before the transfer existed.
     func started(_ id: TransferID) -> Bool {

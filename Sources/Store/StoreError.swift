@@ -70,7 +70,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .locked(let path):
             return "database \(path) is busy: another program is writing to it; try again when it has finished"
         case .diskFull(let path):
-            return "cannot write database \(path): the disk is full"
+            return "cannot write database \(path): the disk is full (or the file may not grow any more)"
         case .invalidCoordinate(let latitude, let longitude):
             return "invalid coordinate \(latitude), \(longitude): latitude must be within −90…90 and longitude within −180…180"
         case .invalidMapView(let view):
@@ -106,10 +106,41 @@ extension StoreError {
             return .readOnlyFile(path: path)
         case .SQLITE_FULL:
             return .diskFull(path: path)
+        case .SQLITE_IOERR where Self.fileCouldNotGrow.contains(dbError.extendedResultCode):
+            // A write refused outright (no byte written, so SQLite cannot tell it is a full disk),
+            // or the process may not make the file bigger (a file-size limit).
+            return .diskFull(path: path)
         case .SQLITE_PERM, .SQLITE_AUTH:
             return .unreadable(path: path)
         default:
             return .failure(path: path, detail: detail)
+        }
+    }
+
+    /// The I/O errors of writing or growing the database, its journal or its shared-memory file:
+    /// on a full disk (or past a file-size limit) these are what SQLite reports.
+    static let fileCouldNotGrow: [ResultCode] = [
+        .SQLITE_IOERR_WRITE, .SQLITE_IOERR_TRUNCATE, .SQLITE_IOERR_SHMSIZE, .SQLITE_IOERR_SHMOPEN,
+    ]
+
+    /// Whether the same write may work later without anything changing in vtourist: another
+    /// program finishes writing, space is freed. The app keeps such a write and tries it again.
+    public var isTransient: Bool {
+        switch self {
+        case .locked, .diskFull: true
+        default: false
+        }
+    }
+
+    /// What the user reads while a transient failure keeps a write waiting (nil when it is not one).
+    public var waitingDescription: String? {
+        switch self {
+        case .locked(let path):
+            "another program is writing to the database \(path); vtourist tries again until it has finished"
+        case .diskFull(let path):
+            "the disk holding \(path) is full; vtourist tries again every second, free some space"
+        default:
+            nil
         }
     }
 

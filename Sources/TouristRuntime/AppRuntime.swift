@@ -86,6 +86,7 @@ public final class AppRuntime {
     private let store: AppDatabase
     private let geometry: WorldGeometry
     private let log: AppLog
+    private let retry = WriteRetry()
     private let picturesFolder: URL
     private let openPage: @Sendable (String) -> Result<Void, PageOpenFailure>
     private let photoSettings: (@Sendable (Settings) -> PhotoSourceSettings)?
@@ -224,6 +225,7 @@ public final class AppRuntime {
 
     private func finish() {
         albums.shutdown()
+        retry.stop()  // a write still waiting gets one more try
         if let view = viewToSave {
             viewToSave = nil
             // No screen is left to show a failure on: the log keeps it.
@@ -233,6 +235,11 @@ public final class AppRuntime {
         }
         storeQueue.sync {}  // let pending writes finish before the process ends
         terminal.shutdown()
+        // What the user did and could not be saved is said where they look now, the shell.
+        for text in retry.unsaved {
+            log.write(text)
+            StandardStream.error.write("vtourist: \(text)\n")
+        }
     }
 
     private func draw() {
@@ -439,14 +446,19 @@ public final class AppRuntime {
         }
     }
 
-    /// Runs a store write off the UI thread and posts its outcome back.
+    /// Runs a store write off the UI thread and posts its outcome back. A write that fails for a
+    /// passing reason waits and is tried again (`WriteRetry`); the status line says so meanwhile.
     private func write(_ body: @escaping @Sendable (AppDatabase) throws(StoreError) -> AppAction) {
         writes += 1
-        storeQueue.async { [store, mailbox] in
-            do {
-                mailbox.post(try body(store))
+        storeQueue.async { [store, mailbox, retry] in
+            do throws(StoreError) {
+                let (action, waited) = try retry.attempt({ () throws(StoreError) in try body(store) },
+                                                         waiting: AppRuntime.sayWaiting(mailbox))
+                mailbox.post(action)
+                if waited { mailbox.post(.message(StatusMessage("Saved: the database takes writes again."))) }
             } catch {
                 mailbox.post(.storeFailed("Could not save: \(error)"))
+                if error.isTransient { retry.gaveUp("not saved: \(error)") }
                 // Show what the store has; if it cannot be read either, the failure above is on screen.
                 if let pins = try? store.pins() { mailbox.post(.pinsLoaded(pins)) }
             }
@@ -458,12 +470,20 @@ public final class AppRuntime {
         guard !isSavingView, let view = viewToSave else { return }
         viewToSave = nil
         isSavingView = true
-        storeQueue.async { [store, mailbox] in
-            do { try store.saveMapView(view) } catch {
+        storeQueue.async { [store, mailbox, retry] in
+            do {
+                _ = try retry.attempt({ () throws(StoreError) in try store.saveMapView(view) },
+                                      waiting: AppRuntime.sayWaiting(mailbox))
+            } catch {
                 mailbox.post(.storeFailed("Could not save the map view: \(error)"))
             }
             mailbox.post(.mapViewSaved)
         }
+    }
+
+    /// Puts a write kept waiting by a passing failure on the status line.
+    private static func sayWaiting(_ mailbox: Mailbox) -> (StoreError) -> Void {
+        { error in mailbox.post(.storeFailed("Not saved yet: " + (error.waitingDescription ?? "\(error)"))) }
     }
 
     /// Reads the open album again (once the read under way, if any, is done).

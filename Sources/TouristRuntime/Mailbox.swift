@@ -1,5 +1,5 @@
 import Store
-import Synchronization
+import Locking
 import Terminal
 import TouristCore
 
@@ -31,7 +31,7 @@ enum PollOutcome: Sendable {
 /// The one channel from other threads back to the UI loop: messages are taken
 /// in the order they were posted, and each post wakes the loop.
 final class Mailbox: Sendable {
-    private let messages = Mutex<[RuntimeMessage]>([])
+    private let messages = Locked<[RuntimeMessage]>([])
     private let wakeUp: @Sendable () -> Void
 
     init(wakeUp: @escaping @Sendable () -> Void) {

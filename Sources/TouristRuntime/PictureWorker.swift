@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Imaging
-import Synchronization
+import Locking
 import Terminal
 import TouristCore
 
@@ -56,7 +56,7 @@ final class PictureWorker: Sendable {
         var threads = 0
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let threads: Int
     private let render: @Sendable (PictureKey) -> Picture?
     private let deliver: @Sendable (PictureKey, Picture) -> Void

@@ -3,7 +3,7 @@ import AlbumService
 import ArgumentParser
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 import Gazetteer
 import HTTP
 import PhotoSources
@@ -150,7 +150,7 @@ struct Drop: ParsableCommand {
                 throw CommandFailure("no place called \u{201C}\(text)\u{201D}, and not LAT LON either (e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W)")
             }
             let p = place.coordinate
-            FileHandle.standardError.write(Data("\(PinTable.sanitized(place.displayName)) (\(p.formatted()))\n".utf8))
+            StandardStream.error.write("\(PinTable.sanitized(place.displayName)) (\(p.formatted()))\n")
             return p
         }
     }
@@ -168,12 +168,12 @@ final class WaitedAlbums {
 
     private final class Signals: Sendable {
         let changed = DispatchSemaphore(value: 0)
-        let storeFailure = Mutex<String?>(nil)
+        let storeFailure = Locked<String?>(nil)
     }
 
     init(store: AppDatabase) throws {
         let (stored, settings) = try readSettings(store)
-        for problem in settings.problems { FileHandle.standardError.write(Data("vtourist: \(problem)\n".utf8)) }
+        for problem in settings.problems { StandardStream.error.write("vtourist: \(problem)\n") }
         let signals = Signals()
         self.signals = signals
         service = AlbumService(store: store, http: makeHTTPClient(stored), settings: settings,
@@ -211,11 +211,11 @@ final class ProgressLine {
         }
         guard line != last else { return }
         last = line
-        FileHandle.standardError.write(Data((enabled ? "\r\u{1B}[K" + line : line + "\n").utf8))
+        StandardStream.error.write(enabled ? "\r\u{1B}[K" + line : line + "\n")
     }
 
     func finish() {
-        if enabled, !last.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
+        if enabled, !last.isEmpty { StandardStream.error.write("\n") }
     }
 }
 

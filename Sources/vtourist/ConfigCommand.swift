@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Terminal
 import Model
 import PhotoSources
 import Store
@@ -34,7 +35,7 @@ private func storedTexts(_ store: AppDatabase) throws -> [SettingKey: String] {
 
 /// Stored values and variables that were ignored, one line each on stderr.
 private func reportProblems(_ report: ConfigReport) {
-    for problem in report.problems { FileHandle.standardError.write(Data("vtourist: \(problem)\n".utf8)) }
+    for problem in report.problems { StandardStream.error.write("vtourist: \(problem)\n") }
 }
 
 /// A setting's name, refused (one line) before the database is opened when it is none.

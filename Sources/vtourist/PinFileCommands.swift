@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Terminal
 import Model
 import PinFiles
 import Store
@@ -27,7 +28,7 @@ struct Export: ParsableCommand {
             let pins: [Pin]
             do { pins = try store.pins() } catch { throw CommandFailure("\(error)") }
             let text = PinFileWriter.write(pins, as: format, creator: "vtourist \(VTourist.version)")
-            FileHandle.standardOutput.write(Data(text.utf8))
+            StandardStream.output.write(text)
         }
     }
 }
@@ -65,7 +66,7 @@ struct Import: ParsableCommand {
             defer { try? store.close() }
             let outcome: PinImport
             do { outcome = try store.importPins(contents.points) } catch { throw CommandFailure("\(error)") }
-            FileHandle.standardError.write(Data((Import.summary(outcome, notPoints: contents.notPoints) + "\n").utf8))
+            StandardStream.error.write(Import.summary(outcome, notPoints: contents.notPoints) + "\n")
             if wait, !outcome.added.isEmpty { try waitForAlbums(outcome.added, store: store) }
         }
     }
@@ -100,7 +101,7 @@ struct Import: ParsableCommand {
             let line = "Albums \(done.count)/\(pins.count) done"
             if line != last {
                 last = line
-                FileHandle.standardError.write(Data((onTerminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
+                StandardStream.error.write(onTerminal ? "\r\u{1B}[K" + line : line + "\n")
             }
             if done.count == pins.count {
                 failed = pins.filter { $0.albumState == .failed }
@@ -108,7 +109,7 @@ struct Import: ParsableCommand {
             }
             albums.waitForChange()
         }
-        if onTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        if onTerminal { StandardStream.error.write("\n") }
         if let first = failed.first {
             let reason = first.albumStatus.reason.map { ": \(PinTable.sanitized($0))" } ?? ""
             throw CommandFailure("the photo search failed for \(failed.count) of \(ids.count) imported pins (pin \(first.id)\(reason))")

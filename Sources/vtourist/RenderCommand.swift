@@ -79,7 +79,7 @@ struct Render: ParsableCommand {
             renderer.warmUp()
             let picture = try decoding.picture()
             let cells = renderer.render(picture, columns: fit.columns, rows: fit.rows)
-            FileHandle.standardOutput.write(Data(cells.ansiBytes(depth: capabilities.colors)))
+            StandardStream.output.write(cells.ansiBytes(depth: capabilities.colors))
         } catch {
             throw CommandFailure("\(image): \(error)")
         }

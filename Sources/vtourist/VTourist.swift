@@ -35,10 +35,13 @@ struct VTourist: ParsableCommand {
                 // running exit handlers and tearing down threads, which takes about a millisecond.
                 _exit(0)
             } catch {
-                FileHandle.standardError.write(Data("vtourist: \("\(error)".strippingTerminalControls)\n".utf8))
+                StandardStream.error.write("vtourist: \("\(error)".strippingTerminalControls)\n")
                 Foundation.exit(1)
             }
         }
+        // A file that may not grow (a file-size limit) makes the write fail with EFBIG, which
+        // the store reports as a full disk, instead of killing the process with SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
         main(nil)
     }
 }
@@ -71,7 +74,7 @@ struct DatabaseOptions: ParsableArguments {
             throw CommandFailure("\(error)")
         }
         for note in store.permissionNotes {
-            FileHandle.standardError.write(Data("vtourist: \("\(note)".strippingTerminalControls)\n".utf8))
+            StandardStream.error.write("vtourist: \("\(note)".strippingTerminalControls)\n")
         }
         return store
     }
@@ -90,7 +93,7 @@ extension ParsableCommand {
         do {
             try body()
         } catch let error as CommandFailure {
-            FileHandle.standardError.write(Data("vtourist: \(error.description)\n".utf8))
+            StandardStream.error.write("vtourist: \(error.description)\n")
             throw ExitCode(1)
         }
     }

@@ -1,0 +1,47 @@
+import Dispatch
+import Locking
+import Store
+
+/// Keeps a store write that failed for a passing reason (another program holding the database's
+/// write lock past the busy timeout, a full disk) and tries it again until it works, so what the
+/// user did is not lost. The store queue is serial and waits with it: later writes stay behind it,
+/// in the order they were made. Once the app is quitting, a failing write is given up and said.
+final class WriteRetry: Sendable {
+    /// Between tries when a failure comes at once (a full disk); a locked database already waited
+    /// its busy timeout in each try.
+    static let pause: Double = 1
+
+    private let state = Locked<(stopping: Bool, unsaved: [String])>((false, []))
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Runs `body` until it works or fails for good; `waiting` is told once, on the first passing
+    /// failure. The result says whether the write had to wait.
+    func attempt<T>(_ body: () throws(StoreError) -> T,
+                    waiting: (StoreError) -> Void) throws(StoreError) -> (value: T, waited: Bool) {
+        var waited = false
+        while true {
+            do {
+                return (try body(), waited)
+            } catch where error.isTransient && !isStopping {
+                if !waited { waiting(error) }
+                waited = true
+                if case .diskFull = error { _ = wake.wait(timeout: .now() + WriteRetry.pause) }
+            }
+        }
+    }
+
+    /// The app is quitting: each waiting write gets one more try, then is given up.
+    func stop() {
+        state.withLock { $0.stopping = true }
+        wake.signal()
+    }
+
+    /// Keeps what could not be saved in the end, to be said once the screen is given back.
+    func gaveUp(_ text: String) {
+        state.withLock { $0.unsaved.append(text) }
+    }
+
+    var unsaved: [String] { state.withLock { $0.unsaved } }
+
+    private var isStopping: Bool { state.withLock { $0.stopping } }
+}
