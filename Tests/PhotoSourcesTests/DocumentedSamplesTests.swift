@@ -9,22 +9,21 @@ import XCTest
 /// The parsers against response samples from Flickr's and MediaWiki's own documentation
 /// (Tests/Fixtures/api-samples; its README says where each comes from).
 final class DocumentedSamplesTests: XCTestCase {
-    private func flickr(_ name: String, perPage: Int = 10) throws -> Result<SearchPage, PhotoSourceError> {
+    private func parsed(_ name: String, _ parse: (Data) throws(PhotoSourceError) -> SearchPage) throws -> Result<SearchPage, PhotoSourceError> {
         let data = try APISamples.data(name)
         do throws(PhotoSourceError) {
-            return .success(try FlickrSource.parse(data, perPage: perPage))
+            return .success(try parse(data))
         } catch {
             return .failure(error)
         }
     }
 
+    private func flickr(_ name: String, perPage: Int = 10) throws -> Result<SearchPage, PhotoSourceError> {
+        try parsed(name) { data throws(PhotoSourceError) in try FlickrSource.parse(data, perPage: perPage) }
+    }
+
     private func commons(_ name: String, perPage: Int = 10) throws -> Result<SearchPage, PhotoSourceError> {
-        let data = try APISamples.data(name)
-        do throws(PhotoSourceError) {
-            return .success(try CommonsSource.parse(data, perPage: perPage))
-        } catch {
-            return .failure(error)
-        }
+        try parsed(name) { data throws(PhotoSourceError) in try CommonsSource.parse(data, perPage: perPage) }
     }
 
     // MARK: - Flickr
