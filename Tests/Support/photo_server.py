@@ -313,10 +313,11 @@ def main():
     args = ap.parse_args()
     handler = Handler
     if args.tls_cert:
-        class handler(Handler):  # noqa: N801
+        class TLSHandler(Handler):
             """Photo URLs in the answers point back over https."""
             def base(self):
                 return "https://" + Handler.base(self).split("://", 1)[1]
+        handler = TLSHandler
     server = Server(("127.0.0.1", args.port), handler)
     if args.tls_cert:
         import ssl
