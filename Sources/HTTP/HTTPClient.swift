@@ -8,13 +8,17 @@ import Locking
 public final class HTTPClient: Sendable {
     private let loop: NetworkLoop
 
+    /// `certificateAuthorities`: a PEM file of the only certificate authorities to trust instead
+    /// of the system's (a missing or unreadable file fails every https transfer as `.tls`).
+    /// Certificates and host names are verified either way; there is no switch to turn that off.
     public init(
         userAgent: String,
         maxConnectionsPerHost: Int = 8,
         maxTotalConnections: Int = 24,
         connectTimeout: TimeInterval = 10,
         lowSpeedLimit: Int = 100,
-        lowSpeedTime: TimeInterval = 20
+        lowSpeedTime: TimeInterval = 20,
+        certificateAuthorities: String? = nil
     ) {
         loop = NetworkLoop(settings: ClientSettings(
             userAgent: userAgent,
@@ -22,7 +26,8 @@ public final class HTTPClient: Sendable {
             maxTotalConnections: maxTotalConnections,
             connectTimeout: connectTimeout,
             lowSpeedLimit: lowSpeedLimit,
-            lowSpeedTime: lowSpeedTime
+            lowSpeedTime: lowSpeedTime,
+            certificateAuthorities: certificateAuthorities
         ))
         loop.launch()
     }

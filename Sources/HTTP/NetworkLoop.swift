@@ -11,6 +11,8 @@ struct ClientSettings: Sendable {
     var connectTimeout: TimeInterval
     var lowSpeedLimit: Int
     var lowSpeedTime: TimeInterval
+    /// A PEM file of the only certificate authorities to trust; nil trusts the system's.
+    var certificateAuthorities: String?
 }
 
 /// The one thread that owns the curl multi handle; other threads only queue work and wake it.
@@ -241,6 +243,11 @@ final class NetworkLoop: @unchecked Sendable {
         vt_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         vt_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
         vt_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
+        if let authorities = settings.certificateAuthorities {
+            vt_easy_setopt_string(easy, CURLOPT_CAINFO, authorities)
+            // Only that file: the system's certificate directory is not consulted as well.
+            vt_easy_setopt_pointer(easy, CURLOPT_CAPATH, nil)
+        }
         vt_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         vt_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         // Wait for a multiplexed HTTP/2 stream rather than opening another connection.

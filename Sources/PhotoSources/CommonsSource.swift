@@ -140,9 +140,10 @@ public struct CommonsSource: PhotoSource {
 
     static func parseBatch(_ data: Data) throws(PhotoSourceError) -> Batch {
         let root = try Lenient.object(data)
-        if let error = root["error"] as? [String: Any] {
+        // The classic error object, or with `errorformat` other than bc a list of them ("text" for "info").
+        if let error = (root["error"] as? [String: Any]) ?? ((root["errors"] as? [Any])?.first as? [String: Any]) {
             let code = TextCleaner.clean(Lenient.string(error["code"]) ?? "unknown", maxLength: 60)
-            let info = TextCleaner.clean(Lenient.string(error["info"]) ?? "", maxLength: 200)
+            let info = TextCleaner.clean(Lenient.string(error["info"] ?? error["text"]) ?? "", maxLength: 200)
             throw .malformed("Commons API error \(code): \(info)")
         }
         var continuation: [String: String]? = nil

@@ -1,38 +1,83 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import HTTP
 
+/// Real libcurl against the local test server speaking https with the certificates of
+/// Tests/Fixtures/tls: only the test certificate authority is trusted, and only by the
+/// clients that are given it.
 final class TLSTests: XCTestCase {
-    private static let certificate = TestServer.script.deletingLastPathComponent()
-        .appendingPathComponent("self-signed.pem").path
-
-    private func error(_ url: String) async -> HTTPError? {
-        let client = HTTPClient(userAgent: "vtourist-tests/1.0")
+    private func fetch(_ url: String, trusting authorities: String? = TestCertificates.authority) async -> Result<HTTPResponse, HTTPError> {
+        let client = HTTPClient(userAgent: "vtourist-tests/1.0", certificateAuthorities: authorities)
         defer { client.shutdown() }
         do {
-            let response = try await client.fetch(HTTPRequest(url: url, timeout: 30))
-            XCTFail("expected a TLS error, got status \(response.status)")
-            return nil
+            return .success(try await client.fetch(HTTPRequest(url: url, timeout: 30)))
         } catch {
-            return error
+            return .failure(error)
         }
     }
 
-    func testUntrustedCertificateIsRefused() async throws {
-        let server = try TestServer(arguments: ["--tls-cert", Self.certificate])
+    /// The detail of the `.tls` error that fetching `path` from a server with `certificate` ends in.
+    private func refusal(_ certificate: String, host: String = "127.0.0.1", trusting authorities: String? = TestCertificates.authority,
+                         file: StaticString = #filePath, line: UInt = #line) async throws -> String {
+        let server = try TestServer(arguments: ["--tls-cert", certificate])
+        defer { server.stop() }
+        let result = await fetch("https://\(host):\(server.port)/bytes/10", trusting: authorities)
+        guard case .failure(.tls(let detail)) = result else {
+            XCTFail("expected a TLS error, got \(result)", file: file, line: line)
+            return ""
+        }
+        XCTAssertFalse(detail.isEmpty, file: file, line: line)
+        // What the user reads: one line that says the secure connection failed, and why.
+        XCTAssertTrue(HTTPError.tls(detail).description.hasPrefix("secure connection failed: "), file: file, line: line)
+        return detail
+    }
+
+    func testCertificateFromTheTrustedAuthorityServesTheBody() async throws {
+        let server = try TestServer(arguments: ["--tls-cert", TestCertificates.server])
         defer { server.stop() }
         for host in ["127.0.0.1", "localhost"] {
-            let error = await error("https://\(host):\(server.port)/bytes/10")
-            guard case .tls(let detail) = error else { return XCTFail("\(host): \(String(describing: error))") }
-            XCTAssertFalse(detail.isEmpty)
+            let response = try await fetch("https://\(host):\(server.port)/text?body=over%20tls").get()
+            XCTAssertEqual(response.status, 200, host)
+            XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "over tls", host)
+            XCTAssertTrue(response.url.hasPrefix("https://\(host):"), response.url)
         }
+    }
+
+    func testCertificateForAnotherNameIsRefused() async throws {
+        let detail = try await refusal(TestCertificates.wrongName)
+        XCTAssertTrue(detail.contains("name") && detail.contains("127.0.0.1"), detail)
+    }
+
+    func testExpiredCertificateIsRefused() async throws {
+        let detail = try await refusal(TestCertificates.expired)
+        XCTAssertTrue(detail.contains("expired"), detail)
+    }
+
+    func testSelfSignedCertificateIsRefused() async throws {
+        for host in ["127.0.0.1", "localhost"] {
+            let detail = try await refusal(TestCertificates.selfSigned, host: host)
+            XCTAssertTrue(detail.contains("self-signed") || detail.contains("self signed"), detail)
+        }
+    }
+
+    /// The system's authorities do not include the test one: without it the same server is refused.
+    func testTestAuthorityIsNotTrustedByDefault() async throws {
+        let detail = try await refusal(TestCertificates.server, trusting: nil)
+        XCTAssertTrue(detail.contains("certificate"), detail)
+    }
+
+    func testMissingAuthorityFileFailsAsTLS() async throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-no-such-ca-\(UUID().uuidString).pem").path
+        let detail = try await refusal(TestCertificates.server, trusting: missing)
+        XCTAssertTrue(detail.contains(missing), "names the file: \(detail)")
     }
 
     func testHTTPSToAPlainServerIsATLSError() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let error = await error("https://127.0.0.1:\(server.port)/bytes/10")
-        guard case .tls = error else { return XCTFail("\(String(describing: error))") }
+        let result = await fetch("https://127.0.0.1:\(server.port)/bytes/10")
+        guard case .failure(.tls) = result else { return XCTFail("\(result)") }
     }
 }

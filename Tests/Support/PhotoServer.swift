@@ -8,6 +8,8 @@ import Foundation
 /// server as a proxy request, is refused and shows in `leaks()`.
 public final class PhotoServer: Sendable {
     public let port: Int
+    /// "https" when started with a certificate, else "http".
+    public let scheme: String
     private let pid: pid_t
     private let folder: String
     private var statsFile: String { folder + "/stats.json" }
@@ -29,7 +31,8 @@ public final class PhotoServer: Sendable {
     public static let environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]
 
     /// Starts the server; every response waits `delayMs` first, image n another n × `staggerMs`.
-    public init(delayMs: Int = 0, staggerMs: Int = 0, switchedOn: Set<Switch> = []) throws {
+    /// With `tlsCertificate` (one of `TestCertificates`) it speaks https, photo URLs included.
+    public init(delayMs: Int = 0, staggerMs: Int = 0, switchedOn: Set<Switch> = [], tlsCertificate: String? = nil) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("photo_server.py").path
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-photo-server-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/control", withIntermediateDirectories: true)
@@ -40,7 +43,8 @@ public final class PhotoServer: Sendable {
                                                           "--stagger-ms", String(staggerMs),
                                                           "--stats-file", folder + "/stats.json",
                                                           "--leaks-file", folder + "/leaks.txt",
-                                                          "--control-dir", control],
+                                                          "--control-dir", control]
+                                         + (tlsCertificate.map { ["--tls-cert", $0] } ?? []),
                                      environment: Self.environment, stdout: out)
         pid = child
         // The server prints "PORT <n>" when it listens; the limit only ends a hang.
@@ -61,6 +65,7 @@ public final class PhotoServer: Sendable {
             throw PhotoServerError(message: "the photo server did not start")
         }
         port = found
+        scheme = tlsCertificate == nil ? "http" : "https"
     }
 
     deinit {
@@ -69,7 +74,7 @@ public final class PhotoServer: Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    public var base: String { "http://127.0.0.1:\(port)" }
+    public var base: String { "\(scheme)://127.0.0.1:\(port)" }
     public var flickrEndpoint: String { base + "/flickr/rest" }
     public var commonsEndpoint: String { base + "/commons/api.php" }
     /// The proxy URL that turns the server into a trap for requests meant for other hosts.

@@ -309,8 +309,21 @@ def main():
     ap.add_argument("--control-dir", default=None, help="switch files: hold-images, search-down")
     ap.add_argument("--leaks-file", default=None, help="where requests meant for other hosts are recorded")
     ap.add_argument("--fixtures", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures"))
+    ap.add_argument("--tls-cert", default=None, help="PEM with certificate and key: serve https (Fixtures/tls)")
     args = ap.parse_args()
-    server = Server(("127.0.0.1", args.port), Handler)
+    handler = Handler
+    if args.tls_cert:
+        class TLSHandler(Handler):
+            """Photo URLs in the answers point back over https."""
+            def base(self):
+                return "https://" + Handler.base(self).split("://", 1)[1]
+        handler = TLSHandler
+    server = Server(("127.0.0.1", args.port), handler)
+    if args.tls_cert:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     server.delay = args.delay_ms / 1000.0
     server.fixtures = args.fixtures
     server.stats_file = args.stats_file

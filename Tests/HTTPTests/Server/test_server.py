@@ -28,8 +28,8 @@ Extra fixed routes come from --routes FILE.json:
              "body_file": "path", "delay_ms": 0}}
 matched on the path without the query; they win over the built-in routes.
 --delay-ms N delays every answer (except /stats) by N ms.
---tls-cert PEM serves https instead (self-signed.pem beside this script is a
-test-only certificate for localhost/127.0.0.1 that no client trusts).
+--tls-cert PEM serves https instead, with a certificate and key from
+Tests/Fixtures/tls (scripts/make_test_certs.sh; test-only, see its header).
 """
 
 import argparse
