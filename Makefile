@@ -6,7 +6,7 @@ PREFIX  ?= /usr/local
 RELEASE := .build/release
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev chafa pkg-config tmux ncurses-term python3 sqlite3
 
-.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs fuzz fuzz-build
+.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs fuzz fuzz-build check check-address check-thread
 
 all: build
 
@@ -44,6 +44,29 @@ bench: deps
 	python3 bench/render_bench.py --binary $(RELEASE)/vtourist
 	python3 bench/album_paint_bench.py --bench-binary $(RELEASE)/vtourist-bench
 	python3 bench/album_memory_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench
+
+# The whole suite under AddressSanitizer (with LeakSanitizer) and then ThreadSanitizer, each in a
+# build folder of its own (docs/reliability.md, "Sanitizers"); the end-to-end tests drive the
+# release binary. Suppressions (scripts/sanitizers/) name only leaks and races outside our code.
+SANITIZERS := $(CURDIR)/scripts/sanitizers
+check: check-address check-thread
+
+check-address: deps
+	$(SWIFT) build -c release --product vtourist
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	rm -rf .build-asan/reports && mkdir -p .build-asan/reports
+	VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" \
+	  ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/.build-asan/reports/asan \
+	  LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0 \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	python3 scripts/sanitizers/leaks.py .build-asan/reports
+
+check-thread: deps
+	$(SWIFT) build -c release --product vtourist
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" \
+	  TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66 \
+	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 
 # libFuzzer targets (Fuzz/, a package of their own; docs/reliability.md, "Fuzzing"): built with
 # the address sanitizer in .build-fuzz, then each run for SECONDS (two at a time) from its seed
@@ -87,4 +110,4 @@ data:
 	python3 scripts/build_places.py
 
 clean:
-	rm -rf .build .build-fuzz
+	rm -rf .build .build-fuzz .build-asan .build-tsan
