@@ -65,8 +65,9 @@ let package = Package(
         // The only module that talks to libcurl.
         .target(name: "HTTP", dependencies: ["CCurl"]),
 
-        // Runs albums: the machine's effects over the photo sources, libcurl and the store.
-        .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "WorldMap"]),
+        // Runs albums: the machine's effects over the photo sources, libcurl and the store (what the
+        // decoder would refuse is refused at download).
+        .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "WorldMap", "Imaging"]),
 
         // The UI loop and the effect interpreter; the terminal, clock, store and albums are passed in.
         .target(name: "TouristRuntime", dependencies: [

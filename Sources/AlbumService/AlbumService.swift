@@ -2,6 +2,7 @@ import AlbumMachine
 import Dispatch
 import Foundation
 import HTTP
+import Imaging
 import PhotoSources
 import Store
 import Model
@@ -318,6 +319,13 @@ public enum ImageCheck {
         // A complete JPEG ends with the End Of Image marker (allowing a little trailing padding).
         let tail = [UInt8](data.suffix(32))
         let complete = zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
-        return complete ? nil : "the picture is cut short"
+        guard complete else { return "the picture is cut short" }
+        // What the album's decoder would refuse (a 60000×60000 header, a progressive bomb) is not stored.
+        do throws(ImageError) {
+            try JPEGDecoder.check(data)
+        } catch {
+            return error.description
+        }
+        return nil
     }
 }
