@@ -38,8 +38,10 @@ public final class AlbumService: @unchecked Sendable {
     private var searches: [Pin.ID: (generation: Int, task: Task<Void, Never>)] = [:]
     private var downloads: [Int64: TransferID] = [:]
 
-    /// Largest image accepted, in bytes.
-    public static let maxImageBytes = 15 * 1024 * 1024
+    /// Largest image accepted, in bytes. The album downloads grid-sized pictures (Flickr's url_z and
+    /// smaller, Commons thumbnails), far below this; up to 24 downloads run at once, each may hold this
+    /// much before it is refused, so 21 endless answers stay within about 150 MB (15 MB took 290).
+    public static let maxImageBytes = 4 * 1024 * 1024
 
     public init(store: AppDatabase, http: HTTPClient, settings: PhotoSourceSettings,
                 environment: AlbumEnvironment? = nil, userAgent: String,

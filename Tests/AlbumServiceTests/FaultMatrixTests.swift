@@ -38,10 +38,10 @@ final class FaultMatrixTests: AlbumServiceTestCase {
     /// What the error of a photo whose image has each fault says (a part of it).
     static let imageReasons: [String: String] = [
         "html": "not a picture (a web page)", "random": "not a JPEG picture", "trunc": "network error",
-        "half": "the picture is cut short", "endless": "larger than the limit of 15 MB", "404": "HTTP 404",
+        "half": "the picture is cut short", "endless": "larger than the limit of 4 MB", "404": "HTTP 404",
         "500": "HTTP 500", "hang": "took too long to answer", "slow": "took too long to answer",
         "huge": "too large (60000×60000)", "bomb": "too large (8000×8000)",
-        "gzip-bomb": "larger than the limit of 15 MB", "redirect-other": "network error",
+        "gzip-bomb": "larger than the limit of 4 MB", "redirect-other": "network error",
         "redirect-http": "refusing unencrypted http to a non-local host", "redirect-loop": "too many redirects",
         "refused": "could not connect to 127.0.0.1", "dns": "DNS lookup failed",
     ]
