@@ -179,6 +179,40 @@ final class FaultMatrixTests: AlbumServiceTestCase {
         try assertIntact(kept, after: "mixed")
     }
 
+    /// The switches fault Commons as the keys fault Flickr: a search fault for every search, and
+    /// picture faults given to the photos in turn.
+    func testTheSwitchesFaultCommonsSearchesAndPicturesToo() throws {
+        let kept = try storeAGoodAlbum()
+        for (fault, says) in [("malformed", "not JSON"), ("wrong-shape", "unreadable answer"), ("html", "a web page"),
+                              ("http404", "HTTP 404"), ("truncated", "network error"), ("redirect-loop", "too many redirects"),
+                              ("bad-key", "HTTP 503"), ("empty", "")] {
+            server.set(.searchFault, to: fault)
+            let s = service(key: nil, commons: true)
+            let pin = try dropPin()
+            s.start(pin)
+            let album = settle(s, pin.id)
+            s.shutdown()
+            if fault == "empty" {
+                XCTAssertEqual(album?.status, .empty, fault)
+            } else {
+                guard case let .failed(reason)? = album?.status else { XCTFail("\(fault): \(String(describing: album?.status))"); continue }
+                XCTAssertTrue(reason.contains(says), "\(fault): \(reason)")
+            }
+        }
+        server.set(.searchFault, false)
+        server.set(.imageFault, to: "404,ok,huge")
+        let s = service(key: nil, commons: true)
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        XCTAssertEqual(settle(s, pin.id)?.status, .ready)
+        let photos = try store.photos(pinID: pin.id)
+        XCTAssertEqual(photos.count, 21)
+        XCTAssertEqual(photos.filter { $0.state == .stored }.count, 7, "photos 1, 4, 7 … are good")
+        XCTAssertEqual(Set(photos.compactMap(\.error)), ["HTTP 404", "too large (60000×60000)"])
+        try assertIntact(kept, after: "commons")
+    }
+
     /// The fault an image URL of the stand-in carries, or nil for a good image.
     private func faultOf(_ url: String) -> String? {
         if url.contains(PhotoServer.dnsFailingHost) { return "dns" }

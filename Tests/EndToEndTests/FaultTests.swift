@@ -16,6 +16,16 @@ final class FaultTests: EndToEndTestCase {
         return env
     }
 
+    /// The app, 200 columns wide, with a pin dropped at the cursor and its album opened.
+    func albumOfANewPin(_ db: String, height: Int, environment overrides: [String: String?]) throws -> TmuxSession {
+        let t = try app(db, width: 200, height: height, environment: overrides)
+        t.wait(forText: "? help")
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        try t.keys("Enter")
+        return t
+    }
+
     func testTheAlbumScreenSaysWhyTheSearchFailed() throws {
         let cases: [(key: String, endpoint: String?, says: String)] = [
             ("html", nil, "a web page, not JSON"),
@@ -24,11 +34,7 @@ final class FaultTests: EndToEndTestCase {
         ]
         for (key, endpoint, says) in cases {
             let db = try temporaryDirectory().appendingPathComponent("search.sqlite").path
-            let t = try app(db, width: 200, height: 40, environment: faultEnvironment(key: key, flickrEndpoint: endpoint))
-            t.wait(forText: "? help")
-            try t.keys("p")
-            t.wait(forText: "1 pin ")
-            try t.keys("Enter")
+            let t = try albumOfANewPin(db, height: 40, environment: faultEnvironment(key: key, flickrEndpoint: endpoint))
             let screen = t.wait(for: "the failed search with its reason") { $0.contains("The search failed") && $0.contains(says) }
             XCTAssertTrue(screen.contains("r retries"), screen)
             try t.keys("q", "q")
@@ -41,11 +47,7 @@ final class FaultTests: EndToEndTestCase {
         // Photo n gets the n-th fault of the list, in turn; `ok` ones are good pictures.
         server.set(.imageFault, to: "huge,404,redirect-http,ok,bomb,ok")
         let db = try temporaryDirectory().appendingPathComponent("images.sqlite").path
-        let t = try app(db, width: 200, height: 60, environment: faultEnvironment(key: "k"))
-        t.wait(forText: "? help")
-        try t.keys("p")
-        t.wait(forText: "1 pin ")
-        try t.keys("Enter")
+        let t = try albumOfANewPin(db, height: 60, environment: faultEnvironment(key: "k"))
         let screen = t.wait(for: "every download to end") { $0.contains("21 photos, 15 failed (r retries)") }
         for reason in ["too large (60000×60000)", "HTTP 404", "refusing unencrypted", "too large (8000×8000)"] {
             XCTAssertTrue(screen.contains(reason), "no \(reason):\n\(screen)")
@@ -105,14 +107,11 @@ final class FaultTests: EndToEndTestCase {
         try waitFor("the second search to be held") { (server.stats()["in_flight"] ?? 0) >= 22 ? true : nil }
         try t.keys("BTab", "Enter")
         t.wait(for: "the album, still downloading") { $0.contains("Downloading 0/21") && $0.contains("rows 1-2 of 7") }
-        try t.keys("End")
-        t.wait(forText: "rows 6-7 of 7")
-        try t.keys("Home")
-        t.wait(forText: "rows 1-2 of 7")
-        try t.keys("Enter")
-        t.wait(forText: "Esc album")
-        try t.keys("q")
-        t.wait(forText: "rows 1-2 of 7")
+        // Each key, and what the screen shows once it is answered.
+        for (key, shows) in [("End", "rows 6-7 of 7"), ("Home", "rows 1-2 of 7"), ("Enter", "Esc album"), ("q", "rows 1-2 of 7")] {
+            try t.keys(key)
+            t.wait(forText: shows)
+        }
         try t.keys("q")
         let map = statusLine(t.wait(forText: "2 pins "))
         try t.keys("h")

@@ -352,12 +352,10 @@ class Handler(BaseHTTPRequestHandler):
         if self.control("search-down"):
             return self.send(503, b"<html>Service unavailable</html>", "text/html")
         fault = self.control_text("search-fault")
-        if fault == "malformed":
-            return self.send(200, b'{"batchcomplete":"","query":{"pages":{"100":{"pageid":100,"ti')
-        if fault == "wrong-shape":
-            return self.send(200, b'{"batchcomplete":"","query":{"pages":[1,2,3]}}')
-        if fault == "empty":
-            return self.send(200, b'{"batchcomplete":""}')
+        canned = {"malformed": b'{"batchcomplete":"","query":{"pages":{"100":{"pageid":100,"ti',
+                  "wrong-shape": b'{"batchcomplete":"","query":{"pages":"not pages"}}', "empty": b'{"batchcomplete":""}'}
+        if fault in canned:
+            return self.send(200, canned[fault])
         if fault == "truncated":
             return self.cut_off(b'{"batchcomplete":"","query":{"pages":{}}}' + b" " * 4096, "application/json")
         if fault in ("bad-key", "unavailable"):
