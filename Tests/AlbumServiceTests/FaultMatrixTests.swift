@@ -156,11 +156,7 @@ final class FaultMatrixTests: AlbumServiceTestCase {
         let kept = try storeAGoodAlbum()
         let s = service(key: "img-mixed")
         defer { s.shutdown() }
-        let pin = try dropPin()
-        s.start(pin)
-        XCTAssertEqual(settle(s, pin.id)?.status, .ready)
-        let photos = try store.photos(pinID: pin.id)
-        XCTAssertEqual(photos.count, 21)
+        let photos = try readyAlbum(s)
         var seen: Set<String> = []
         for photo in photos {
             if let fault = faultOf(photo.url) {
@@ -203,14 +199,20 @@ final class FaultMatrixTests: AlbumServiceTestCase {
         server.set(.imageFault, to: "404,ok,huge")
         let s = service(key: nil, commons: true)
         defer { s.shutdown() }
-        let pin = try dropPin()
-        s.start(pin)
-        XCTAssertEqual(settle(s, pin.id)?.status, .ready)
-        let photos = try store.photos(pinID: pin.id)
-        XCTAssertEqual(photos.count, 21)
+        let photos = try readyAlbum(s)
         XCTAssertEqual(photos.filter { $0.state == .stored }.count, 7, "photos 1, 4, 7 … are good")
         XCTAssertEqual(Set(photos.compactMap(\.error)), ["HTTP 404", "too large (60000×60000)"])
         try assertIntact(kept, after: "commons")
+    }
+
+    /// Drops a pin, lets `s` fill its album, checks that it ends ready with 21 photos, and returns them.
+    private func readyAlbum(_ s: AlbumService, file: StaticString = #filePath, line: UInt = #line) throws -> [PhotoRecord] {
+        let pin = try dropPin()
+        s.start(pin)
+        XCTAssertEqual(settle(s, pin.id, file: file, line: line)?.status, .ready, file: file, line: line)
+        let photos = try store.photos(pinID: pin.id)
+        XCTAssertEqual(photos.count, 21, file: file, line: line)
+        return photos
     }
 
     /// The fault an image URL of the stand-in carries, or nil for a good image.
