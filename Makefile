@@ -6,7 +6,7 @@ PREFIX  ?= /usr/local
 RELEASE := .build/release
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev chafa pkg-config tmux ncurses-term python3 sqlite3
 
-.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs fuzz fuzz-build check check-address check-thread
+.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs fuzz fuzz-build faults check check-address check-thread
 
 all: build
 
@@ -44,6 +44,14 @@ bench: deps
 	python3 bench/render_bench.py --binary $(RELEASE)/vtourist
 	python3 bench/album_paint_bench.py --bench-binary $(RELEASE)/vtourist-bench
 	python3 bench/album_memory_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench
+	python3 bench/fault_matrix.py --binary $(RELEASE)/vtourist
+
+# Every fault of the stand-in server against the release binary: the printed matrix (state, reason,
+# time to settle, peak memory) and the UI's answer to keys while every transfer stalls
+# (docs/reliability.md, "Fault matrix").
+faults: deps
+	$(SWIFT) build -c release --product vtourist
+	python3 bench/fault_matrix.py --binary $(RELEASE)/vtourist
 
 # The whole suite under AddressSanitizer (with LeakSanitizer) and then ThreadSanitizer, each in a
 # build folder of its own (docs/reliability.md, "Sanitizers"); the end-to-end tests drive the

@@ -67,8 +67,9 @@ let package = Package(
         // The only module that talks to libcurl.
         .target(name: "HTTP", dependencies: ["CCurl", "Locking"]),
 
-        // Runs albums: the machine's effects over the photo sources, libcurl and the store.
-        .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "WorldMap"]),
+        // Runs albums: the machine's effects over the photo sources, libcurl and the store (what the
+        // decoder would refuse is refused at download).
+        .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "WorldMap", "Imaging"]),
 
         // The UI loop and the effect interpreter; the terminal, clock, store and albums are passed in.
         .target(name: "TouristRuntime", dependencies: [
@@ -111,7 +112,7 @@ let package = Package(
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "WorldMap", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
         // Test servers shared by test targets (not part of the product).
-        .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py"]),
+        .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py", "peak_rss.py"]),
         .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "WorldMap", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: [

@@ -2,6 +2,7 @@ import AlbumMachine
 import Dispatch
 import Foundation
 import HTTP
+import Imaging
 import PhotoSources
 import Store
 import Model
@@ -37,8 +38,10 @@ public final class AlbumService: @unchecked Sendable {
     private var searches: [Pin.ID: (generation: Int, task: Task<Void, Never>)] = [:]
     private var downloads: [Int64: TransferID] = [:]
 
-    /// Largest image accepted, in bytes.
-    public static let maxImageBytes = 15 * 1024 * 1024
+    /// Largest image accepted, in bytes. The album downloads grid-sized pictures (Flickr's url_z and
+    /// smaller, Commons thumbnails), far below this; up to 24 downloads run at once, each may hold this
+    /// much before it is refused, so 21 endless answers stay within about 150 MB (15 MB took 290).
+    public static let maxImageBytes = 4 * 1024 * 1024
 
     public init(store: AppDatabase, http: HTTPClient, settings: PhotoSourceSettings,
                 environment: AlbumEnvironment? = nil, userAgent: String,
@@ -318,6 +321,13 @@ public enum ImageCheck {
         // A complete JPEG ends with the End Of Image marker (allowing a little trailing padding).
         let tail = [UInt8](data.suffix(32))
         let complete = zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
-        return complete ? nil : "the picture is cut short"
+        guard complete else { return "the picture is cut short" }
+        // What the album's decoder would refuse (a 60000×60000 header, a progressive bomb) is not stored.
+        do throws(ImageError) {
+            try JPEGDecoder.check(data)
+        } catch {
+            return error.description
+        }
+        return nil
     }
 }

@@ -29,6 +29,34 @@ struct JPEGMarkers: Equatable {
     var orientation: EXIFOrientation = .up
     /// An APP14 "Adobe" segment is present: its CMYK is stored inverted (as Photoshop writes it).
     var hasAdobeSegment = false
+    /// The frame header (SOFn): progressive or not, and each component's sampling factors.
+    var isProgressive = false
+    var sampling: [Sampling] = []
+    struct Sampling: Equatable { var h: Int; var v: Int }
+    /// How many components the first scan holds (0 when there is no scan header).
+    var firstScanComponents = 0
+
+    /// Whether the decoder must hold the whole picture's coefficients before it can give a row:
+    /// progressive pictures, and sequential ones whose first scan lacks a component.
+    var needsWholePicture: Bool {
+        isProgressive || (firstScanComponents > 0 && firstScanComponents < sampling.count)
+    }
+
+    /// The bytes libjpeg's whole-picture coefficient buffer takes for a `width`×`height` frame
+    /// (64 coefficients of 2 bytes per 8×8 block of each component), 0 when none is needed.
+    func wholePictureBytes(width: Int, height: Int) -> Int {
+        guard needsWholePicture, !sampling.isEmpty else { return 0 }
+        // A frame header holds sides of at most 65535: no product below can overflow.
+        let width = min(max(width, 0), 65535), height = min(max(height, 0), 65535)
+        let hMax = max(1, sampling.map(\.h).max() ?? 1), vMax = max(1, sampling.map(\.v).max() ?? 1)
+        var total = 0
+        for component in sampling {
+            let across = (width * max(1, component.h) + 8 * hMax - 1) / (8 * hMax)
+            let down = (height * max(1, component.v) + 8 * vMax - 1) / (8 * vMax)
+            total += across * down * 128
+        }
+        return total
+    }
 
     /// Walks the segments from SOI to the first SOS (start of scan). Never fails:
     /// damaged or missing segments leave the defaults.
@@ -43,11 +71,24 @@ struct JPEGMarkers: Equatable {
             let marker = bytes[i + 1]
             if marker == 0xFF { i += 1; continue }                   // fill byte
             if marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }  // no length
-            if marker == 0xDA || marker == 0xD9 { break }           // SOS or EOI: headers are over
+            if marker == 0xD9 { break }                              // EOI: headers are over
             let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
             guard length >= 2 else { break }
             let start = i + 4
             let end = min(i + 2 + length, count)
+            if marker == 0xDA {                                      // SOS: its component count, then stop
+                if end > start { result.firstScanComponents = Int(bytes[start]) }
+                break
+            }
+            // SOFn (not DHT C4, JPG C8, DAC CC): precision, height, width, components (id, sampling, table).
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), end - start >= 6 {
+                result.isProgressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+                let components = Int(bytes[start + 5])
+                result.sampling = (0..<components).compactMap { c in
+                    let at = start + 6 + c * 3 + 1
+                    return at < end ? Sampling(h: Int(bytes[at] >> 4), v: Int(bytes[at] & 0x0F)) : nil
+                }
+            }
             if marker == 0xE1, !foundExif, end - start >= 6,
                bytes[start] == 0x45, bytes[start + 1] == 0x78, bytes[start + 2] == 0x69, bytes[start + 3] == 0x66,
                bytes[start + 4] == 0, bytes[start + 5] == 0 {

@@ -8,6 +8,38 @@ import Foundation
 public enum JPEGDecoder {
     /// Pictures declaring more pixels than this are refused (a 60000×60000 header is not decoded).
     public static let defaultPixelBudget = 64_000_000
+    /// Progressive pictures (and sequential ones in several scans) are decoded by keeping every
+    /// coefficient of the whole picture, at whatever scale they are shown: more than this is refused.
+    /// 64 MB is a 21-megapixel progressive photo in 4:2:0; a 600-byte file declaring 8000×8000 would
+    /// take 192 MB.
+    public static let wholePictureMemoryBudget = 64 << 20
+
+    /// Throws what `decode` would refuse before decoding anything: bytes that are no JPEG, a header
+    /// the decoder cannot read, a declared size over `pixelBudget`, or more whole-picture memory than
+    /// `wholePictureMemoryBudget`. Reads only the headers.
+    public static func check(_ data: Data, pixelBudget: Int = defaultPixelBudget) throws(ImageError) {
+        let result = data.withUnsafeBytes { bytes -> Result<Void, ImageError> in
+            Result { () throws(ImageError) in
+                _ = try checkedHeader(Handle(), bytes, pixelBudget: pixelBudget)
+            }
+        }
+        try result.get()
+    }
+
+    /// The frame header and markers, once the declared size is within both budgets.
+    private static func checkedHeader(_ handle: Handle, _ bytes: UnsafeRawBufferPointer,
+                                      pixelBudget: Int) throws(ImageError) -> (Handle.Header, JPEGMarkers) {
+        let header = try handle.header(bytes)
+        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        if overflow || pixels > pixelBudget {
+            throw .tooLarge(width: header.width, height: header.height)
+        }
+        let markers = JPEGMarkers.read(bytes)
+        if markers.wholePictureBytes(width: header.width, height: header.height) > wholePictureMemoryBudget {
+            throw .tooLarge(width: header.width, height: header.height)
+        }
+        return (header, markers)
+    }
 
     /// Decodes `data` at the smallest TurboJPEG scale (1/8 … 1/1) whose picture still
     /// covers a `width`×`height` box on both sides, or the whole picture where it is smaller
@@ -15,7 +47,8 @@ public enum JPEGDecoder {
     /// (EXIF orientation 5–8) the sides are swapped before the scale is chosen, and the
     /// decoded pixels are turned upright.
     ///
-    /// A declared size over `pixelBudget` pixels is refused before anything is allocated.
+    /// A declared size over `pixelBudget` pixels, or a progressive picture whose coefficients would
+    /// take more than `wholePictureMemoryBudget`, is refused before anything is allocated.
     /// A truncated file gives the part that decoded (the rest is grey).
     public static func decode(_ data: Data, fitting width: Int, _ height: Int,
                               pixelBudget: Int = defaultPixelBudget) throws(ImageError) -> RGBImage {
@@ -64,12 +97,7 @@ public enum JPEGDecoder {
 
     private static func decode(_ bytes: UnsafeRawBufferPointer, box: (Int, Int), pixelBudget: Int) throws(ImageError) -> RGBImage {
         let handle = try Handle()
-        let header = try handle.header(bytes)
-        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
-        if overflow || pixels > pixelBudget {
-            throw .tooLarge(width: header.width, height: header.height)
-        }
-        let markers = JPEGMarkers.read(bytes)
+        let (header, markers) = try checkedHeader(handle, bytes, pixelBudget: pixelBudget)
         let orientation = markers.orientation
         // The box in stored orientation.
         let storedBox = orientation.swapsSides ? (width: box.1, height: box.0) : (width: box.0, height: box.1)

@@ -35,7 +35,13 @@ public struct FlickrSource: PhotoSource {
 
     public func search(_ query: PhotoQuery) async throws(PhotoSourceError) -> SearchPage {
         let url = Self.searchURL(query, apiKey: apiKey, endpoint: endpoint, sort: sort)
-        let body = try await fetchOK(http, url: url, headers: ["Accept": "application/json"])
+        let body: Data
+        do {
+            body = try await fetchOK(http, url: url, headers: ["Accept": "application/json"])
+        } catch {
+            // A transport error may quote the URL (a refused redirect, a bad endpoint): never the key in full.
+            throw error.hiding(apiKey: apiKey)
+        }
         return try Self.parse(body, perPage: query.perPage)
     }
 

@@ -10,12 +10,22 @@ enum Lenient {
         do {
             parsed = try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
-            throw .malformed("not JSON (\(data.count) bytes, possibly truncated)")
+            throw .malformed(looksLikeWebPage(data) ? "a web page, not JSON (\(data.count) bytes; a captive portal or a proxy?)"
+                                                      : "not JSON (\(data.count) bytes, possibly truncated)")
         }
         guard let object = parsed as? [String: Any] else {
             throw .malformed("the top level is not a JSON object")
         }
         return object
+    }
+
+    /// Starts (after white space and a byte-order mark) like an HTML page: a captive portal, a
+    /// proxy's or a server's error page.
+    static func looksLikeWebPage(_ data: Data) -> Bool {
+        var head = data.prefix(512)[...]
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head = head.dropFirst(3) }
+        let text = String(decoding: head.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }, as: UTF8.self).lowercased()
+        return text.hasPrefix("<!doctype html") || text.hasPrefix("<html") || (text.hasPrefix("<") && text.contains("<html"))
     }
 
     static func int(_ value: Any?) -> Int? {

@@ -86,6 +86,28 @@ public enum PhotoSourceError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
+extension PhotoSourceError {
+    /// The same error with the API key masked (as the settings show it) wherever its text quotes
+    /// the key: after `api_key=` as the search URL sends it, and anywhere for a key long enough not
+    /// to be an ordinary word.
+    func hiding(apiKey: String) -> PhotoSourceError {
+        let key = apiKey.trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty else { return self }
+        let masked = Settings.masked(apiKey: key)
+        func hide(_ text: String) -> String {
+            var text = text.replacingOccurrences(of: "api_key=" + QueryString.encode(key), with: "api_key=" + masked)
+            if key.count >= 8 { text = text.replacingOccurrences(of: key, with: masked) }
+            return text
+        }
+        switch self {
+        case .http: return self
+        case let .flickr(code, message): return .flickr(code: code, message: hide(message))
+        case let .malformed(why): return .malformed(hide(why))
+        case let .transport(why): return .transport(hide(why))
+        }
+    }
+}
+
 /// A place to search photos near a point.
 public protocol PhotoSource: Sendable {
     /// "flickr" or "commons".

@@ -1,5 +1,5 @@
 import Foundation
-import Imaging
+@testable import Imaging
 import XCTest
 
 /// The picture files made by scripts/make_image_fixtures.py (committed; no network needed).
@@ -246,6 +246,52 @@ final class JPEGDecoderTests: XCTestCase {
         let dimensions = try JPEGDecoder.dimensions(data)
         XCTAssertEqual(dimensions.width, 60000)
         XCTAssertEqual(dimensions.height, 60000)
+    }
+
+    /// Issue 10: a 600-byte progressive JPEG declaring 8000×8000 is under the pixel budget, but
+    /// libjpeg keeps every coefficient of a progressive picture (192 MB here) whatever the scale.
+    func testAProgressiveBombIsRefusedBeforeDecoding() throws {
+        let bomb = declaring(try fixture("progressive_64x48.jpg"), width: 8000, height: 8000)
+        XCTAssertLessThan(bomb.count, 1000)
+        assertDecodeFails(bomb, .tooLarge(width: 8000, height: 8000))
+        XCTAssertThrowsError(try JPEGDecoder.check(bomb)) { XCTAssertEqual($0 as? ImageError, .tooLarge(width: 8000, height: 8000)) }
+        // The same file declaring 1000×1000 (3 MB of coefficients) decodes: the rest is missing data.
+        let small = declaring(try fixture("progressive_64x48.jpg"), width: 1000, height: 1000)
+        XCTAssertNoThrow(try JPEGDecoder.check(small))
+        XCTAssertEqual(try JPEGDecoder.decode(small, fitting: 80, 48).width, 125)
+        // A baseline picture of the same size streams row by row: it is not refused.
+        let baseline = declaring(try fixture("grey_64x48.jpg"), width: 8000, height: 8000)
+        XCTAssertNoThrow(try JPEGDecoder.check(baseline))
+        XCTAssertEqual(try JPEGDecoder.decode(baseline, fitting: 80, 48).width, 1000)
+    }
+
+    func testWholePictureMemoryCountsEveryComponentsBlocks() {
+        var markers = JPEGMarkers()
+        markers.sampling = [.init(h: 2, v: 2), .init(h: 1, v: 1), .init(h: 1, v: 1)]
+        XCTAssertEqual(markers.wholePictureBytes(width: 8000, height: 8000), 0, "baseline in one scan streams")
+        markers.firstScanComponents = 1
+        XCTAssertEqual(markers.wholePictureBytes(width: 8000, height: 8000), (1_000_000 + 2 * 250_000) * 128,
+                       "a first scan without every component needs the whole picture")
+        markers.firstScanComponents = 3
+        markers.isProgressive = true
+        XCTAssertEqual(markers.wholePictureBytes(width: 17, height: 9), (3 * 2 + 2 * (2 * 1)) * 128, "partial blocks count whole")
+        XCTAssertGreaterThan(markers.wholePictureBytes(width: Int.max, height: Int.max), JPEGDecoder.wholePictureMemoryBudget)
+    }
+
+    /// The JPEG with its frame header declaring another size (the scans are left as they are).
+    private func declaring(_ jpeg: Data, width: Int, height: Int) -> Data {
+        var bytes = [UInt8](jpeg)
+        var i = 2
+        while i + 9 <= bytes.count {
+            let marker = bytes[i + 1], length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if [0xC0, 0xC1, 0xC2].contains(marker) {
+                bytes[i + 5] = UInt8(height >> 8); bytes[i + 6] = UInt8(height & 0xFF)
+                bytes[i + 7] = UInt8(width >> 8); bytes[i + 8] = UInt8(width & 0xFF)
+                break
+            }
+            i += 2 + length
+        }
+        return Data(bytes)
     }
 
     func testThePixelBudgetIsTheCallers() throws {

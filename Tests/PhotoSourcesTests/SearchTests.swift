@@ -53,6 +53,32 @@ final class SearchTests: XCTestCase {
         }
     }
 
+    /// Issue 10: a redirect to plain http off loopback is refused with the URL it named, which holds
+    /// the key the search sent; the reason shown and stored must not.
+    func testATransportErrorQuotingTheSearchURLNeverShowsTheKey() async {
+        let key = "0123456789abcdef0123456789abcdef"
+        let quoted = QuotedURL(url: "http://elsewhere.example/rest?method=flickr.photos.search&api_key=\(key)&bbox=1")
+        let flickr = FlickrSource(apiKey: key, http: FakeHTTP([.fail(quoted)]))
+        guard case let .failure(error) = await search(flickr, PhotoQuery(center: rome)) else { return XCTFail("no failure") }
+        XCTAssertFalse(error.description.contains(key), error.description)
+        XCTAssertFalse(error.description.contains("0123456789ab"), error.description)
+        XCTAssertTrue(error.description.contains("api_key=\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}cdef"), error.description)
+        // A short key is masked where the URL has it, and ordinary words that contain it are left alone.
+        let short = FlickrSource(apiKey: "k", http: FakeHTTP([.fail(QuotedURL(url: "http://x.example/?api_key=k&kind=k"))]))
+        guard case let .failure(shortError) = await search(short, PhotoQuery(center: rome)) else { return XCTFail("no failure") }
+        XCTAssertTrue(shortError.description.contains("api_key=\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}&kind=k"),
+                      shortError.description)
+    }
+
+    func testAWebPageInsteadOfJSONIsCalledOne() async {
+        let flickr = FlickrSource(apiKey: "k", http: FakeHTTP([.body(200, "\n  <!DOCTYPE html><html><body>Sign in</body></html>")]))
+        guard case let .failure(.malformed(why)) = await search(flickr, PhotoQuery(center: rome)) else { return XCTFail("not malformed") }
+        XCTAssertTrue(why.hasPrefix("a web page, not JSON"), why)
+        let garbage = FlickrSource(apiKey: "k", http: FakeHTTP([.body(200, "\u{1}\u{2}binary")]))
+        guard case let .failure(.malformed(other)) = await search(garbage, PhotoQuery(center: rome)) else { return XCTFail("not malformed") }
+        XCTAssertTrue(other.hasPrefix("not JSON"), other)
+    }
+
     func testTransportErrors() async {
         let flickr = FlickrSource(apiKey: "k", http: FakeHTTP([.fail(ConnectionRefused())]))
         let result = await search(flickr, PhotoQuery(center: rome))
@@ -154,3 +180,8 @@ final class SearchTests: XCTestCase {
     }
 }
 
+/// A transport error whose text quotes a URL, as the HTTP client's refusals do.
+private struct QuotedURL: Error, CustomStringConvertible {
+    var url: String
+    var description: String { "refusing unencrypted http to a non-local host (https is required): \(url)" }
+}

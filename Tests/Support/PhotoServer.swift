@@ -25,6 +25,13 @@ public final class PhotoServer: Sendable {
         /// Titles, authors and licences are hostile text (escape sequences, C1, bidi overrides,
         /// combining, wide and zero-width characters, very long text).
         case hostileText = "hostile-text"
+        /// Every search (Flickr and Commons) waits until this is turned off.
+        case holdSearch = "hold-search"
+        /// Every search fails as the fault the file names (`set(.searchFault, to: "hang")`).
+        case searchFault = "search-fault"
+        /// Every image fails as the fault the file names, or photo n as the n-th of a comma-separated
+        /// list (round; `ok` for a good one): `set(.imageFault, to: "huge")`.
+        case imageFault = "image-fault"
     }
 
     /// The environment the server runs with: nothing from the caller's.
@@ -104,6 +111,25 @@ public final class PhotoServer: Sendable {
         let text = (try? String(contentsOfFile: controlDir + "/user-agents.log", encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)
     }
+
+    /// Turns a switch on with what it says (a fault's name); requests that arrive afterwards see it.
+    public func set(_ s: Switch, to text: String) {
+        _ = FileManager.default.createFile(atPath: controlDir + "/" + s.rawValue, contents: Data(text.utf8))
+    }
+
+    /// The faults a search can be given by Flickr key or `searchFault` (photo_server.py's SEARCH_FAULTS).
+    public static let searchFaults = ["bad-key", "unavailable", "malformed", "wrong-shape", "http500", "http404", "html",
+                                      "garbage", "truncated", "empty", "hang", "slow", "gzip-bomb", "endless",
+                                      "redirect-other", "redirect-http", "redirect-loop"]
+    /// The faults an image can be given by `img-`/`imgs-` keys or `imageFault` (its IMAGE_FAULTS, in that
+    /// order: `img-mixed` gives photo n the n-th).
+    public static let imageFaults = ["html", "random", "trunc", "half", "endless", "404", "500", "hang", "slow", "huge",
+                                     "bomb", "gzip-bomb", "redirect-other", "redirect-http", "redirect-loop", "refused", "dns"]
+    /// The host of the `dns` fault: its first label is longer than DNS allows, so a lookup fails
+    /// without a query being sent. Exempt it from a proxy trap (`no_proxy`) so that it is looked up.
+    public static let dnsFailingHost = String(repeating: "x", count: 64) + ".vtourist-dns.example"
+    /// The host `redirect-other` sends to: not loopback, reachable only through a proxy (the trap).
+    public static let elsewhereHost = String(repeating: "y", count: 64) + ".elsewhere.example"
 
     /// Turns a switch on or off; requests that arrive afterwards see it.
     public func set(_ s: Switch, _ on: Bool) {

@@ -9,6 +9,17 @@ Faults are chosen by the request itself, so one server serves every test:
   escapes (titles with control characters and escape sequences),
   img-html / img-random / img-trunc / img-endless / img-404 (the first
   photo's image is broken that way); any other key succeeds.
+- More search faults by `api_key` (docs/reliability.md, "Fault matrix"): http404, html,
+  garbage, truncated (the body cut off mid-transfer), slow (a trickle below any low-speed
+  limit), gzip-bomb, endless, redirect-other (to https on a host that is not loopback),
+  redirect-http (to plain http off loopback), redirect-loop.
+- Image faults, by `api_key`: `img-F` breaks the first photo's image, `imgs-F` every one,
+  `img-mixed` gives photo n the fault IMAGE_FAULTS[n] (the rest succeed). F is one of
+  IMAGE_FAULTS: html, random, trunc (cut off mid-transfer), half (half a JPEG, delivered
+  whole), endless, 404, 500, hang, slow, huge (a 60000x60000 header), bomb (a tiny
+  progressive JPEG declaring 8000x8000), gzip-bomb, redirect-other, redirect-http,
+  redirect-loop, refused (a loopback port with nothing listening), dns (a host name
+  no resolver can even ask for: a label longer than 63 characters).
 - `total` (query) sets how many results exist (default 250).
 Every response waits --delay-ms first. /stats reports the most requests seen
 in flight at once; /reset clears the counters.
@@ -18,6 +29,11 @@ Switches the test turns on and off as files in --control-dir:
   images numbered from N on, if the file holds N), so "still downloading"
   and "half downloaded" are states the test ends, not races it hopes to win;
 - `search-down`: every search fails (Flickr stat fail 105, Commons HTTP 503);
+- `hold-search`: every search (Flickr and Commons) waits while the file exists;
+- `search-fault`: every search (Flickr and Commons) fails as the fault the file names
+  (one of SEARCH_FAULTS);
+- `image-fault`: every image fails as the fault the file names, or photo n as the n-th
+  (round) of a comma-separated list (IMAGE_FAULTS, or `ok` for a good one);
 - `hostile-text`: every title, author and licence (Flickr and Commons) is one
   of HOSTILE: escape sequences, C1 controls, bidi overrides, combining marks,
   wide and zero-width characters, very long text.
@@ -31,9 +47,13 @@ import argparse
 import json
 import os
 import random
+import select
+import socket
+import struct
 import sys
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
@@ -55,6 +75,23 @@ HOSTILE = [
     "long " + "x" * 5000,
 ]
 
+# Faults the searches and the images can be given (docstring). The names are what the tests
+# and bench/fault_matrix.py select them by.
+SEARCH_FAULTS = ["bad-key", "unavailable", "malformed", "wrong-shape", "http500", "http404", "html", "garbage",
+                 "truncated", "empty", "hang", "slow", "gzip-bomb", "endless", "redirect-other", "redirect-http",
+                 "redirect-loop"]
+IMAGE_FAULTS = ["html", "random", "trunc", "half", "endless", "404", "500", "hang", "slow", "huge", "bomb",
+                "gzip-bomb", "redirect-other", "redirect-http", "redirect-loop", "refused", "dns"]
+# A host name no resolver can ask for (a DNS label holds at most 63 bytes): getaddrinfo fails
+# without sending a query. Tests exempt it from their proxy trap (no_proxy) so it is looked up.
+DNS_FAILING_HOST = "x" * 64 + ".vtourist-dns.example"
+# Another host, not loopback, reached only through a proxy (the tests' trap); its first label is
+# too long for DNS as well, so without a proxy it fails before any query.
+ELSEWHERE_HOST = "y" * 64 + ".elsewhere.example"
+# How much a gzip bomb inflates to, and how fast a slow answer trickles.
+BOMB_BYTES = 256 << 20
+TRICKLE_SECONDS_PER_BYTE = 0.5
+
 STATE = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "image_requests": 0, "max_images_in_flight": 0,
          "images_in_flight": 0}
 LOCK = threading.Lock()
@@ -72,6 +109,49 @@ def fixture_bytes(fixtures, n):
         return f.read()
 
 
+_CACHE = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def gzip_bomb():
+    """BOMB_BYTES of zeros, gzip-compressed (about 250 KB), made once."""
+    with _CACHE_LOCK:
+        if "gzip" not in _CACHE:
+            z = zlib.compressobj(9, zlib.DEFLATED, 31)
+            zeros = bytes(1 << 20)
+            parts = [z.compress(zeros) for _ in range(BOMB_BYTES >> 20)]
+            parts.append(z.flush())
+            _CACHE["gzip"] = b"".join(parts)
+        return _CACHE["gzip"]
+
+
+def closed_port():
+    """A loopback port bound but never listening, so connections to it are refused (made once,
+    held for the server's life so nothing else takes it)."""
+    with _CACHE_LOCK:
+        if "closed" not in _CACHE:
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.bind(("127.0.0.1", 0))
+            _CACHE["closed"] = s
+        return _CACHE["closed"].getsockname()[1]
+
+
+def patched_size(jpeg, width, height):
+    """The JPEG with its frame header (SOF0/1/2) declaring another size; the scans stay as they are."""
+    i = 2
+    while i + 4 <= len(jpeg):
+        marker = jpeg[i + 1]
+        length = struct.unpack(">H", jpeg[i + 2:i + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2):
+            return jpeg[:i + 5] + struct.pack(">HH", height, width) + jpeg[i + 9:]
+        i += 2 + length
+    return jpeg
+
+
+def images_folder(fixtures):
+    return os.path.join(fixtures, "images")
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -87,6 +167,16 @@ class Handler(BaseHTTPRequestHandler):
 
     def control(self, name):
         return bool(self.server.control_dir) and os.path.exists(os.path.join(self.server.control_dir, name))
+
+    def control_text(self, name):
+        """What a switch file says (stripped), or None while it is off."""
+        if not self.server.control_dir:
+            return None
+        try:
+            with open(os.path.join(self.server.control_dir, name)) as f:
+                return f.read().strip()
+        except FileNotFoundError:
+            return None
 
     def held(self, path):
         """Whether this image waits: the hold-images file exists and names no
@@ -154,6 +244,8 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(self.server.stagger * (int(digits or 0) % 60))
             while is_image and self.held(url.path):
                 time.sleep(0.02)
+            while url.path in ("/flickr/rest", "/commons/api.php") and self.control("hold-search"):
+                time.sleep(0.02)
             if url.path == "/flickr/rest":
                 return self.flickr(q)
             if url.path == "/commons/api.php":
@@ -183,11 +275,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def flickr(self, q):
         key = q.get("api_key", "")
-        per_page = max(1, min(500, int(q.get("per_page", "21") or 21)))
-        page = max(1, int(q.get("page", "1") or 1))
-        total = int(q.get("total", "250"))
         if self.control("search-down"):
             key = "unavailable"
+        key = self.control_text("search-fault") or key
         if key == "bad-key":
             return self.send(200, b'{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}')
         if key == "unavailable":
@@ -196,11 +286,17 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, b'{"photos":{"page":1,"pages":3,"photo":[{"id":"1","tit')
         if key == "wrong-shape":
             return self.send(200, b'{"photos":[1,2,3],"stat":"ok"}')
-        if key == "http500":
-            return self.send(500, b"<html>Internal error</html>", "text/html")
-        if key == "hang":
-            time.sleep(3600)
-            return
+        if key == "truncated":
+            # The whole answer announced, half of it sent, the connection closed.
+            return self.cut_off(self.flickr_body(q, "good-key"), "application/json")
+        if key in SEARCH_FAULTS and key != "empty":
+            return self.http_fault(key, "application/json")
+        return self.send(200, self.flickr_body(q, key))
+
+    def flickr_body(self, q, key):
+        per_page = max(1, min(500, int(q.get("per_page", "21") or 21)))
+        page = max(1, int(q.get("page", "1") or 1))
+        total = int(q.get("total", "250"))
         if key == "empty":
             total = 0
         pages = (total + per_page - 1) // per_page
@@ -209,9 +305,7 @@ class Handler(BaseHTTPRequestHandler):
         photos = []
         for i in range(count):
             n = first + i
-            name = f"{n}.jpg"
-            if i == 0 and key.startswith("img-"):
-                name = f"{key[4:]}-{n}.jpg"
+            image = self.image_url(self.image_fault(i, n, key), n)
             title = f"Photo {n} near {q.get('bbox', '?')}"
             owner = f"Photographer {n % 7}"
             if key == "escapes":
@@ -222,18 +316,52 @@ class Handler(BaseHTTPRequestHandler):
                 "id": str(9000000 + n), "owner": "1@N01", "secret": "abc", "server": "1", "farm": 1,
                 "title": title, "ispublic": 1, "ownername": owner,
                 "datetaken": "2024-05-0%d 10:00:00" % (1 + n % 9), "license": "4",
-                "url_q": f"{self.base()}/img/{name}", "height_q": "150", "width_q": 150,
-                "url_z": f"{self.base()}/img/{name}", "height_z": "480", "width_z": "640",
+                "url_q": image, "height_q": "150", "width_q": 150,
+                "url_z": image, "height_z": "480", "width_z": "640",
             })
         body = {"photos": {"page": page, "pages": str(pages), "perpage": per_page, "total": str(total),
                            "photo": photos}, "stat": "ok"}
-        return self.send(200, json.dumps(body).encode())
+        return json.dumps(body).encode()
+
+    def image_fault(self, index, n, key=""):
+        """The fault of the image of result `index` on its page (photo number `n`), or None:
+        the `image-fault` switch first, else what the Flickr key asks for."""
+        chosen = self.control_text("image-fault")
+        if chosen:
+            faults = [f.strip() for f in chosen.split(",")]
+            fault = faults[n % len(faults)]
+            return None if fault == "ok" else fault
+        if key.startswith("imgs-"):
+            return key[5:]
+        if key == "img-mixed":
+            return IMAGE_FAULTS[index] if index < len(IMAGE_FAULTS) else None
+        if index == 0 and key.startswith("img-"):
+            return key[4:]
+        return None
+
+    def image_url(self, fault, n):
+        if fault == "refused":
+            return f"http://127.0.0.1:{closed_port()}/img/{n}.jpg"
+        if fault == "dns":
+            return f"https://{DNS_FAILING_HOST}/img/{n}.jpg"
+        return f"{self.base()}/img/{fault}-{n}.jpg" if fault else f"{self.base()}/img/{n}.jpg"
 
     def commons(self, q):
         # Like geosearch: the nearest `ggslimit` files (at most 500), thumbnails
         # for at most 50 per answer, the rest through `iicontinue`.
         if self.control("search-down"):
             return self.send(503, b"<html>Service unavailable</html>", "text/html")
+        fault = self.control_text("search-fault")
+        canned = {"malformed": b'{"batchcomplete":"","query":{"pages":{"100":{"pageid":100,"ti',
+                  "wrong-shape": b'{"batchcomplete":"","query":{"pages":"not pages"}}', "empty": b'{"batchcomplete":""}'}
+        if fault in canned:
+            return self.send(200, canned[fault])
+        if fault == "truncated":
+            return self.cut_off(b'{"batchcomplete":"","query":{"pages":{}}}' + b" " * 4096, "application/json")
+        if fault in ("bad-key", "unavailable"):
+            return self.send(503, b"<html>Service unavailable</html>", "text/html")
+        if fault in SEARCH_FAULTS:
+            return self.http_fault(fault, "application/json")
         limit = max(1, min(500, int(q.get("ggslimit", "10") or 10)))
         total = int(q.get("total", "120"))
         count = min(limit, total)
@@ -256,8 +384,8 @@ class Handler(BaseHTTPRequestHandler):
                 page["imageinfo"] = [{
                     "timestamp": "2023-01-01T00:00:00Z", "user": f"User{n}", "size": 120000,
                     "width": 1024, "height": 768, "mime": "image/jpeg",
-                    "thumburl": f"{self.base()}/img/{n}.jpg", "thumbwidth": 320, "thumbheight": 240,
-                    "url": f"{self.base()}/img/{n}.jpg",
+                    "thumburl": self.image_url(self.image_fault(n, n), n), "thumbwidth": 320, "thumbheight": 240,
+                    "url": self.image_url(self.image_fault(n, n), n),
                     "descriptionurl": f"{self.base()}/wiki/File:Place_{n}.jpg",
                     "extmetadata": {"Artist": {"value": f"<a href='x'>{artist}</a>"},
                                     "LicenseShortName": {"value": licence},
@@ -272,32 +400,113 @@ class Handler(BaseHTTPRequestHandler):
         return self.send(200, json.dumps(body).encode())
 
     def image(self, name):
-        n = int("".join(c for c in name.split("-")[-1] if c.isdigit()) or 0)
-        if name.startswith("html-"):
+        stem = name[:-4] if name.endswith(".jpg") else name
+        fault, _, number = stem.rpartition("-")
+        n = int("".join(c for c in number if c.isdigit()) or 0)
+        if fault == "html":
             return self.send(200, b"<html><body>Not a picture</body></html>", "text/html")
-        if name.startswith("random-"):
+        if fault == "random":
             # Noise, but the same noise every run, so a failure can be reproduced.
             return self.send(200, random.Random(n).randbytes(5000), "image/jpeg")
-        if name.startswith("404-"):
-            return self.send(404, b"gone", "text/plain")
+        if fault == "huge":
+            with open(os.path.join(images_folder(self.server.fixtures), "huge_header_60000x60000.jpg"), "rb") as f:
+                return self.send(200, f.read(), "image/jpeg")
+        if fault == "bomb":
+            # 600 bytes of progressive JPEG whose frame claims 8000x8000: under a 64-megapixel budget,
+            # but a progressive decode keeps every coefficient of the whole picture (192 MB).
+            with open(os.path.join(images_folder(self.server.fixtures), "progressive_64x48.jpg"), "rb") as f:
+                return self.send(200, patched_size(f.read(), 8000, 8000), "image/jpeg")
         data = fixture_bytes(self.server.fixtures, n)
-        if name.startswith("trunc-"):
+        if fault == "trunc":
+            return self.cut_off(data, "image/jpeg")
+        if fault == "half":
+            return self.send(200, data[: len(data) // 2], "image/jpeg")
+        if fault in IMAGE_FAULTS:
+            return self.http_fault({"404": "http404", "500": "http500", "random": "garbage"}.get(fault, fault),
+                                   "image/jpeg", data)
+        return self.send(200, data, "image/jpeg")
+
+    # MARK: faults both the searches and the images can have
+
+    def http_fault(self, fault, ctype, body=b'{"photos":{"page":1,"pages":1,"photo":[]},"stat":"ok"}'):
+        if fault == "http500":
+            return self.send(500, b"<html>Internal error</html>", "text/html")
+        if fault == "http404":
+            return self.send(404, b"<html>Not found</html>", "text/html")
+        if fault == "html":
+            return self.send(200, b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>Portal</body></html>",
+                             "text/html")
+        if fault == "garbage":
+            return self.send(200, random.Random(7).randbytes(5000), ctype)
+        if fault == "hang":
+            return self.stall()
+        if fault == "slow":
+            return self.trickle(body, ctype)
+        if fault == "gzip-bomb":
+            bomb = gzip_bomb()
             self.send_response(200)
-            self.send_header("Content-Type", "image/jpeg")
-            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(bomb)))
             self.end_headers()
-            self.wfile.write(data[: len(data) // 2])
-            self.wfile.flush()
-            self.close_connection = True
+            self.wfile.write(bomb)
             return
-        if name.startswith("endless-"):
+        if fault == "endless":
             self.send_response(200)
-            self.send_header("Content-Type", "image/jpeg")
+            self.send_header("Content-Type", ctype)
             self.end_headers()
-            chunk = b"\xff" * 65536
+            chunk = (b"\xff" if ctype.startswith("image/") else b" ") * 65536
+            self.close_connection = True
             while True:
                 self.wfile.write(chunk)
-        return self.send(200, data, "image/jpeg")
+        if fault == "redirect-other":
+            return self.redirect(f"https://{ELSEWHERE_HOST}{self.path}")
+        if fault == "redirect-http":
+            return self.redirect(f"http://images.elsewhere.example{self.path}")
+        if fault == "redirect-loop":
+            return self.redirect(self.path)
+        return self.send(500, f"unknown fault {fault}".encode(), "text/plain")
+
+    def redirect(self, location):
+        self.send_response(302)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def cut_off(self, body, ctype):
+        """The whole body announced, half of it sent, the connection closed."""
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body[: len(body) // 2])
+        self.wfile.flush()
+        self.close_connection = True
+
+    def stall(self):
+        """Answers nothing until the client gives up (closes the connection), or for an hour."""
+        self.close_connection = True
+        deadline = time.monotonic() + 3600
+        while time.monotonic() < deadline:
+            if select.select([self.connection], [], [], 1.0)[0]:
+                try:
+                    if not self.connection.recv(1, socket.MSG_PEEK):
+                        return
+                except OSError:
+                    return
+                time.sleep(0.05)
+
+    def trickle(self, body, ctype):
+        """The answer, one byte every TRICKLE_SECONDS_PER_BYTE: far below any low-speed limit."""
+        self.close_connection = True
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.flush()
+        for i in range(len(body)):
+            self.wfile.write(body[i:i + 1])
+            time.sleep(TRICKLE_SECONDS_PER_BYTE)
 
 
 def main():

@@ -1,0 +1,131 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 10, the fault matrix through the release binary: the album screen says why a search or a
+/// picture failed, memory stays bounded when every image is endless or a bomb, and keys are
+/// answered while every transfer stalls. (Every fault against the search and the downloads runs in
+/// AlbumServiceTests.FaultMatrixTests; `make faults` prints the whole matrix.)
+final class FaultTests: EndToEndTestCase {
+    /// The environment with the stand-in's Flickr `key` (it picks faults by key), and the host of the
+    /// `dns` fault exempt from the proxy trap, so that it is looked up (and fails without a query).
+    func faultEnvironment(key: String, flickrEndpoint: String? = nil) -> [String: String?] {
+        var env: [String: String?] = ["FLICKR_API_KEY": key, "no_proxy": PhotoServer.dnsFailingHost,
+                                      "NO_PROXY": PhotoServer.dnsFailingHost]
+        if let flickrEndpoint { env["VTOURIST_FLICKR_ENDPOINT"] = flickrEndpoint }
+        return env
+    }
+
+    /// The app, 200 columns wide, with a pin dropped at the cursor and its album opened.
+    func albumOfANewPin(_ db: String, height: Int, environment overrides: [String: String?]) throws -> TmuxSession {
+        let t = try app(db, width: 200, height: height, environment: overrides)
+        t.wait(forText: "? help")
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        try t.keys("Enter")
+        return t
+    }
+
+    func testTheAlbumScreenSaysWhyTheSearchFailed() throws {
+        let cases: [(key: String, endpoint: String?, says: String)] = [
+            ("html", nil, "a web page, not JSON"),
+            ("redirect-loop", nil, "too many redirects"),
+            ("k", "https://\(PhotoServer.dnsFailingHost)/services/rest/", "DNS lookup failed"),
+        ]
+        for (key, endpoint, says) in cases {
+            let db = try temporaryDirectory().appendingPathComponent("search.sqlite").path
+            let t = try albumOfANewPin(db, height: 40, environment: faultEnvironment(key: key, flickrEndpoint: endpoint))
+            let screen = t.wait(for: "the failed search with its reason") { $0.contains("The search failed") && $0.contains(says) }
+            XCTAssertTrue(screen.contains("r retries"), screen)
+            try t.keys("q", "q")
+            XCTAssertEqual(t.waitForExit(), 0)
+            XCTAssertEqual(try pins(db: db).first?.state, "failed", key)
+        }
+    }
+
+    func testEachBrokenPictureSaysWhyInItsCellAndTheRestAreShown() throws {
+        // Photo n gets the n-th fault of the list, in turn; `ok` ones are good pictures.
+        server.set(.imageFault, to: "huge,404,redirect-http,ok,bomb,ok")
+        let db = try temporaryDirectory().appendingPathComponent("images.sqlite").path
+        let t = try albumOfANewPin(db, height: 60, environment: faultEnvironment(key: "k"))
+        let screen = t.wait(for: "every download to end") { $0.contains("21 photos, 15 failed (r retries)") }
+        for reason in ["too large (60000×60000)", "HTTP 404", "refusing unencrypted", "too large (8000×8000)"] {
+            XCTAssertTrue(screen.contains(reason), "no \(reason):\n\(screen)")
+        }
+        XCTAssertTrue(screen.contains("download failed"), screen)
+        try t.keys("q", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+        let listed = try XCTUnwrap(try pins(db: db).first)
+        XCTAssertEqual(listed.state, "ready")
+        XCTAssertEqual(listed.downloaded, 6)
+    }
+
+    /// Peak resident memory of `drop --wait` (getrusage of the child) when all 21 images of the album
+    /// are endless, a gzip bomb, a 60000×60000 header or a progressive bomb: each photo fails with
+    /// its reason, and memory stays under 200 MB.
+    func testMemoryStaysBoundedWhenEveryImageIsEndlessOrABomb() throws {
+        let reasons = ["endless": "larger than the limit of 4 MB", "gzip-bomb": "larger than the limit of 4 MB",
+                       "huge": "too large (60000×60000)", "bomb": "too large (8000×8000)"]
+        for (fault, reason) in reasons.sorted(by: { $0.key < $1.key }) {
+            let db = try temporaryDirectory().appendingPathComponent("memory.sqlite").path
+            let folder = try temporaryDirectory()
+            let (out, peak) = (folder.appendingPathComponent("err.txt").path, folder.appendingPathComponent("peak.txt").path)
+            // Started from a small launcher: a child of this (large) test process would count its memory too.
+            let pid = try spawnProgram("/usr/bin/python3", [peakRSSScript, peak, try vtouristBinary(),
+                                                            "drop", "40.85", "14.27", "--wait", "--db", db],
+                                       environment: environment(faultEnvironment(key: "imgs-" + fault)), stderr: out)
+            XCTAssertEqual(waitForExit(pid), 0, "\(fault): \((try? String(contentsOfFile: out, encoding: .utf8)) ?? "")")
+            let kib = try XCTUnwrap(Double(try String(contentsOfFile: peak, encoding: .utf8)), fault)
+            let peakMiB = kib / 1024
+            print("drop --wait, every image \(fault): peak RSS \(String(format: "%.1f", peakMiB)) MiB")
+            XCTAssertLessThan(peakMiB, 200, "\(fault): peak RSS \(peakMiB) MiB")
+            let album = try cli(["album", "1", "--json", "--db", db])
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(album.stdout.utf8)) as? [String: Any])
+            let photos = try XCTUnwrap(object["photos"] as? [[String: Any]])
+            XCTAssertEqual(object["state"] as? String, "ready", fault)
+            XCTAssertEqual(photos.count, 21, fault)
+            for photo in photos {
+                XCTAssertEqual(photo["state"] as? String, "failed", fault)
+                XCTAssertTrue((photo["error"] as? String ?? "").contains(reason), "\(fault): \(photo["error"] ?? "nil")")
+            }
+        }
+    }
+
+    /// While every image of an album and another pin's search are held, keys still move the
+    /// selection, open and close the photo view, move the map's cursor and drop a pin.
+    func testKeysAreAnsweredWhileEveryTransferStalls() throws {
+        server.set(.holdImages, true)
+        let db = try temporaryDirectory().appendingPathComponent("stall.sqlite").path
+        let t = try app(db, width: 80, height: 24, environment: faultEnvironment(key: "k"))
+        t.wait(forText: "? help")
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        try waitFor("the 21 images to be held") { (server.stats()["images_in_flight"] ?? 0) >= 21 ? true : nil }
+        server.set(.holdSearch, true)
+        try t.keys("l", "l", "p")
+        t.wait(forText: "2 pins ")
+        try waitFor("the second search to be held") { (server.stats()["in_flight"] ?? 0) >= 22 ? true : nil }
+        try t.keys("BTab", "Enter")
+        t.wait(for: "the album, still downloading") { $0.contains("Downloading 0/21") && $0.contains("rows 1-2 of 7") }
+        // Each key, and what the screen shows once it is answered.
+        for (key, shows) in [("End", "rows 6-7 of 7"), ("Home", "rows 1-2 of 7"), ("Enter", "Esc album"), ("q", "rows 1-2 of 7")] {
+            try t.keys(key)
+            t.wait(forText: shows)
+        }
+        try t.keys("q")
+        let map = statusLine(t.wait(forText: "2 pins "))
+        try t.keys("h")
+        t.wait(for: "the cursor to move") { statusLine($0) != map && $0.contains("2 pins ") }
+        try t.keys("p")
+        t.wait(forText: "3 pins ")
+        try waitFor("the third search to be held") { (server.stats()["in_flight"] ?? 0) >= 23 ? true : nil }
+        // All of it while nothing was let through: every picture is still held.
+        XCTAssertEqual(server.stats()["images_in_flight"], 21, "\(server.stats())")
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+}
+
+/// Tests/Support/peak_rss.py: runs a program and writes its peak resident memory (KiB) to a file.
+let peakRSSScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Support/peak_rss.py").path
