@@ -131,10 +131,53 @@ extension NcursesTerminal {
         if readDeviceAttributes(timeoutMs: 50, onlyStartedReply: true).found { lateDeviceAttributesUntil = 0 }
     }
 
-    /// Gives bytes back to ncurses' input, first byte first out.
+    /// Keeps input read while waiting for the terminal's answer as the keys it means, to be given
+    /// out first. (Given back to ncurses with `ungetch`, bytes are not decoded into keys: an arrow
+    /// would arrive as Esc and letters.)
     private func pushBack(_ bytes: [UInt8]) {
-        // ungetch puts each byte in front of the others.
-        for byte in bytes.reversed() { ungetch(Int32(byte)) }
+        keysReadAside += Self.keys(in: bytes, keyMap: keyMap)
+    }
+
+    /// The keys in bytes read from the terminal: escape sequences ncurses knows as keys (its own
+    /// table, `key_defined`), and characters as `key(forCharacter:)` takes them.
+    static func keys(in bytes: [UInt8], keyMap: KeyMap) -> [Event] {
+        var events: [Event] = []
+        var text: [UInt8] = []
+        func takeText() {
+            for scalar in String(decoding: text, as: UTF8.self).unicodeScalars {
+                if let key = key(forCharacter: scalar.value) { events.append(.key(key)) }
+            }
+            text = []
+        }
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            if bytes[i] == 0x1B, let key = definedKey(at: bytes[i...]) {
+                takeText()
+                if let known = keyMap.key(for: key.code) { events.append(.key(known)) }
+                i += key.length
+            } else {
+                text.append(bytes[i])
+                i += 1
+            }
+        }
+        takeText()
+        return events
+    }
+
+    /// The sequence at the start of `bytes` that ncurses knows as a key, with its length. Key
+    /// sequences are prefix-free (ncurses decodes them through a tree), so the first that is one
+    /// is the one; `key_defined` also answers for a key followed by more.
+    static func definedKey(at bytes: ArraySlice<UInt8>) -> (code: Int32, length: Int)? {
+        var length = 2
+        while length <= min(bytes.count, 32) {
+            let sequence = bytes.prefix(length)
+            guard !sequence.contains(0), sequence.allSatisfy({ $0 < 0x80 }) else { return nil }
+            let code = key_defined(String(decoding: sequence, as: UTF8.self))
+            if code > 0 { return (code, length) }
+            if code == 0 { return nil }  // not the start of any key's sequence
+            length += 1
+        }
+        return nil
     }
 }
 

@@ -13,6 +13,7 @@ extension NcursesTerminal {
         let start = monotonicMilliseconds()
         while true {
             dropLateDeviceAttributes()
+            if !keysReadAside.isEmpty { return keysReadAside.removeFirst() }
             // ncurses may hold bytes it already read; ask it before polling.
             if let event = readPendingInput() { return event }
             var wait = -1
@@ -118,6 +119,7 @@ struct KeyMap {
     ]
 
     init() {
+        Self.defineCursorKeys()
         for n in 1...64 { codes[KEY_F0 + Int32(n)] = .function(n) }
         // xterm-style shift+arrows; terminfo names them kUP, kDN, kLFT, kRIT.
         let shifted: [(name: String, xterm: String, key: Key)] = [
@@ -141,6 +143,19 @@ struct KeyMap {
     }
 
     func key(for code: Int32) -> Key? { codes[code] }
+
+    /// Arrows, Home and End as a terminal sends them outside keypad mode (`ESC [ A`…); terminfo
+    /// names only the keypad-mode forms (`ESC O A`) for most terminals, and a terminal that
+    /// ignores the switch to keypad mode would otherwise give Esc and letters.
+    static func defineCursorKeys() {
+        let plain: [(String, Int32)] = [
+            ("\u{1B}[A", KEY_UP), ("\u{1B}[B", KEY_DOWN), ("\u{1B}[C", KEY_RIGHT), ("\u{1B}[D", KEY_LEFT),
+            ("\u{1B}[H", KEY_HOME), ("\u{1B}[F", KEY_END),
+        ]
+        for (sequence, code) in plain where key_defined(sequence) == 0 {
+            _ = define_key(sequence, code)
+        }
+    }
 }
 
 func monotonicMilliseconds() -> Int {

@@ -30,6 +30,8 @@ public final class NcursesTerminal {
     /// Until when (monotonic ms) a late answer to the start-up query is dropped from the input; 0: none.
     var lateDeviceAttributesUntil = 0
     var inlinePicturesDetected = false
+    /// Keys read from the terminal while waiting for its answer, given out before what ncurses reads.
+    var keysReadAside: [Event] = []
 
     public init() throws {
         guard !cursesActive else { throw TerminalError.alreadyActive }

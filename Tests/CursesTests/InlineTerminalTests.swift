@@ -93,6 +93,21 @@ final class InlineTerminalTests: XCTestCase {
         XCTAssertEqual(events, [.key(.char("q"))])
     }
 
+    /// Keys typed while the question waits, and for the seconds a late reply is watched for, are
+    /// given back to ncurses: arrows and Home must still arrive as keys, not as Esc and letters.
+    func testArrowsTypedWhileTheTerminalIsAskedStayKeys() throws {
+        var during: [Event] = [], after: [Event] = []
+        try withTerminal(["TERM": "xterm-256color"], answer: Array("\u{1B}OA\u{1B}OB\u{1B}[?62;1;4;6c".utf8)) { terminal, _ in
+            while let event = terminal.nextEvent(timeoutMs: 300) { during.append(event) }
+        }
+        try withTerminal(["TERM": "xterm-256color"], answer: nil) { terminal, pty in
+            pty.type(Array("\u{1B}OC\u{1B}[D\u{1B}OHx".utf8))
+            while let event = terminal.nextEvent(timeoutMs: 500) { after.append(event) }
+        }
+        XCTAssertEqual(during, [.key(.up), .key(.down)])
+        XCTAssertEqual(after, [.key(.right), .key(.left), .key(.home), .key(.char("x"))])
+    }
+
     func testTheStartDoesNotAskAndPicturesAreCellsUntilDetected() throws {
         var atStart: InlineProtocol? = .kitty, askedAtStart = true, detected: InlineProtocol?, askedLater = false
         try withTerminal(["TERM": "xterm-256color"], answer: Array("\u{1B}[?62;4c".utf8), detect: false) { terminal, pty in
