@@ -104,6 +104,10 @@ final class StandInShapeTests: XCTestCase {
             (info + "extmetadata.Artist.value", Self.text), (info + "extmetadata.LicenseShortName.value", Self.text),
             (info + "extmetadata.ObjectName.value", Self.text),
         ], sample: "commons-geosearch-imageinfo.json", standIn: standIn)
+        // Asked with formatversion=2, the stand-in lists the pages, as the service does.
+        let json = try JSONSerialization.jsonObject(with: standIn) as? [String: Any]
+        let pages = (json?["query"] as? [String: Any])?["pages"]
+        XCTAssertTrue(pages is [Any], "pages: \(String(describing: pages))")
     }
 
     /// The walker itself: a missing field or a wrong kind is seen.

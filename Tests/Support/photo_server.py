@@ -392,7 +392,9 @@ class Handler(BaseHTTPRequestHandler):
                                     "ObjectName": {"value": name}},
                 }]
             pages[str(100 + n)] = page
-        body = {"query": {"pages": pages}}
+        # formatversion=2 (what the app asks for) lists the pages; the older format keys them by id.
+        listed = q.get("formatversion", ["1"])[0] == "2"
+        body = {"query": {"pages": list(pages.values()) if listed else pages}}
         if ii_end < count:
             body["continue"] = {"iicontinue": str(ii_end), "continue": "||"}
         else:
