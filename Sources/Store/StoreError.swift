@@ -135,10 +135,10 @@ extension StoreError {
     /// What the user reads while a transient failure keeps a write waiting (nil when it is not one).
     public var waitingDescription: String? {
         switch self {
-        case .locked(let path):
-            "another program is writing to the database \(path); vtourist tries again until it has finished"
-        case .diskFull(let path):
-            "the disk holding \(path) is full; vtourist tries again every second, free some space"
+        case .locked:
+            "another program is writing to the database; trying again until it has finished"
+        case .diskFull:
+            "the disk is full; trying again every second until there is room"
         default:
             nil
         }

@@ -455,7 +455,7 @@ public final class AppRuntime {
                 let (action, waited) = try retry.attempt({ () throws(StoreError) in try body(store) },
                                                          waiting: AppRuntime.sayWaiting(mailbox))
                 mailbox.post(action)
-                if waited { mailbox.post(.message(StatusMessage("Saved: the database takes writes again."))) }
+                if waited { AppRuntime.sayWritable(mailbox) }
             } catch {
                 mailbox.post(.storeFailed("Could not save: \(error)"))
                 if error.isTransient { retry.gaveUp("not saved: \(error)") }
@@ -472,8 +472,9 @@ public final class AppRuntime {
         isSavingView = true
         storeQueue.async { [store, mailbox, retry] in
             do {
-                _ = try retry.attempt({ () throws(StoreError) in try store.saveMapView(view) },
-                                      waiting: AppRuntime.sayWaiting(mailbox))
+                let (_, waited) = try retry.attempt({ () throws(StoreError) in try store.saveMapView(view) },
+                                                    waiting: AppRuntime.sayWaiting(mailbox))
+                if waited { AppRuntime.sayWritable(mailbox) }
             } catch {
                 mailbox.post(.storeFailed("Could not save the map view: \(error)"))
             }
@@ -484,6 +485,11 @@ public final class AppRuntime {
     /// Puts a write kept waiting by a passing failure on the status line.
     private static func sayWaiting(_ mailbox: Mailbox) -> (StoreError) -> Void {
         { error in mailbox.post(.storeFailed("Not saved yet: " + (error.waitingDescription ?? "\(error)"))) }
+    }
+
+    /// Takes the waiting write's message off the status line once it has landed.
+    private static func sayWritable(_ mailbox: Mailbox) {
+        mailbox.post(.message(StatusMessage("Saved: the database takes writes again.")))
     }
 
     /// Reads the open album again (once the read under way, if any, is done).

@@ -46,7 +46,7 @@ final class DataSafetyTests: EndToEndTestCase {
         try t.keys("Down", "Down", "Enter", "BSpace", "BSpace", "BSpace")
         try t.type("0.2")
         try t.keys("Enter")
-        t.wait(forText: "Not saved yet: the disk holding")
+        t.wait(forText: "Not saved yet: the disk is full")
         XCTAssertEqual(try setting("area_half_width", db: db), "0.5")
         try limitFileSize(of: t, to: nil)
         t.wait(forText: "Saved: the database takes writes again.")
@@ -57,7 +57,7 @@ final class DataSafetyTests: EndToEndTestCase {
         // A drop: said, nothing half-written, the pin saved (and its album searched) once there is room.
         try limitFileSize(of: t, to: 0)
         try t.keys("p")
-        t.wait(forText: "Not saved yet: the disk holding")
+        t.wait(forText: "Not saved yet: the disk is full")
         XCTAssertEqual(try pins(db: db).count, 0)
         try limitFileSize(of: t, to: nil)
         t.wait(forText: "1 pin ")
@@ -116,7 +116,8 @@ final class DataSafetyTests: EndToEndTestCase {
         let t = try app(db)
         t.wait(forText: "? help")
         let holder = try LockHolder(database: db, environment: environment())
-        try t.keys("p")
+        // The cursor's move (the map's view to save) waits first, the drop behind it.
+        try t.keys("l", "p")
         t.wait(forText: "Not saved yet: another program is writing", timeout: 30)
         XCTAssertEqual(try pins(db: db).count, 0, "reading still works while the lock is held")
         // Keys still answer meanwhile.
@@ -124,7 +125,9 @@ final class DataSafetyTests: EndToEndTestCase {
         t.wait(forText: "Keys and map")
         try t.keys("Escape")
         holder.release()
-        t.wait(forText: "1 pin ", timeout: 30)
+        t.wait(for: "the pin saved and the waiting message gone", timeout: 30) {
+            $0.contains("1 pin ") && $0.contains("Saved: the database takes writes again.")
+        }
         XCTAssertEqual(try pins(db: db).count, 1)
         try t.keys("q")
         XCTAssertEqual(t.waitForExit(), 0)
