@@ -200,6 +200,7 @@ public final class AlbumService: @unchecked Sendable {
         case let .clearAlbum(pin):
             _ = storeWrite(pin, "Could not clear the album") { try store.clearAlbum(pinID: pin) }
         case let .saveStatus(pin, status, page, pageCount):
+            if status != .downloading, adoptPendingPhotos(pin) { return }
             _ = storeWrite(pin, "Could not save the album's state") {
                 try store.saveAlbumStatus(pinID: pin, status: status, page: page, pageCount: pageCount,
                                           source: source.name)
@@ -207,6 +208,17 @@ public final class AlbumService: @unchecked Sendable {
         case let .notify(message):
             onEvent(.notice(pinID, message))
         }
+    }
+
+    /// Before an album is saved as settled: photos another process (a second window, `drop`) added,
+    /// or brought back to pending, are still to download, so the album is read again and resumed
+    /// instead; saving this machine's settled view would leave them for ever (a start resumes only
+    /// albums saved `downloading`). True when it was resumed.
+    private func adoptPendingPhotos(_ pinID: Pin.ID) -> Bool {
+        guard let pending = try? store.pendingPhotos(pinID: pinID), !pending.isEmpty else { return false }
+        load(pinID)
+        send(pinID, .resume)
+        return true
     }
 
     private func search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, generation: Int) {
