@@ -150,6 +150,10 @@ def read_db(db):
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30, isolation_level=None)
     try:
         con.execute("BEGIN")
+        if not con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pin'").fetchone():
+            # Killed before its first migration committed: a database with nothing in it yet.
+            con.execute("COMMIT")
+            return {}, {}
         pins = {r[0]: (r[1], r[2], r[3]) for r in con.execute("SELECT id, latitude, longitude, albumState FROM pin")}
         photos = {r[0]: (r[1], r[2], r[3] == "stored" and bool(r[4]), r[3]) for r in con.execute(
             "SELECT photo.id, photo.pinId, photo.url, photo.state, photoImage.photoId IS NOT NULL "
@@ -296,6 +300,7 @@ class Soak:
         self.leaks = os.path.join(self.folder, "leaks.txt")
         self.started = 0
         self.dropped = []
+        self.live = []  # every app started, so none outlives the script
 
     # MARK: processes
 
@@ -329,7 +334,9 @@ class Soak:
 
     def app(self, name):
         self.started += 1
-        return Terminal([self.args.binary], self.environment(), os.path.join(self.logs, f"{name}-{self.started}.err"))
+        term = Terminal([self.args.binary], self.environment(), os.path.join(self.logs, f"{name}-{self.started}.err"))
+        self.live.append(term)
+        return term
 
     def cli(self, arguments, timeout=60):
         return subprocess.run([self.args.binary] + arguments, env=self.environment(), capture_output=True, text=True,
@@ -406,11 +413,18 @@ class Soak:
         self.journal(f"  album keys {keys!r}")
         return back + self.go_to(lat, lon) + ["\r"] + keys + [BACKSPACE]
 
-    def drive(self, terms, scope, duration):
-        """Sends actions to the running apps, interleaved, for `duration` seconds (then stops mid-action)."""
+    def drive(self, terms, scope, duration, number):
+        """Sends actions to the running apps, interleaved, for `duration` seconds (then stops mid-action).
+        Now and then the database is read as it runs: what is committed then must be kept too."""
         deadline = time.monotonic() + duration
         queues = {id(t): [] for t in terms}
+        next_look = time.monotonic() + 0.3
         while time.monotonic() < deadline:
+            if time.monotonic() >= next_look:
+                next_look = time.monotonic() + 0.3
+                reading = read_db(self.db)
+                if reading:
+                    self.ledger.compare(reading, scope, f"round {number}, while the apps run")
             term = self.rng.choice(terms)
             queue = queues[id(term)]
             if not queue:
@@ -474,7 +488,7 @@ class Soak:
             if second and not self.wait_ready(terms[1]):
                 self.failure.stuck += 1
                 self.failure.note("stuck", f"round {number}: the second app did not draw its map")
-            self.drive(terms, scope, self.rng.uniform(0.2, 2.5))
+            self.drive(terms, scope, self.rng.uniform(0.2, 2.5), number)
         before = read_db(self.db)
         if before:
             self.ledger.compare(before, scope, f"round {number}, before the kill")
@@ -574,6 +588,10 @@ class Soak:
                 self.round(n)
             complete, albums = self.finish()
         finally:
+            for term in self.live:
+                if term.proc.poll() is None:
+                    os.kill(term.proc.pid, signal.SIGKILL)
+                    term.proc.wait()
             self.server.kill()
             self.server.wait()
         leaks = open(self.leaks).read().split("\n") if os.path.exists(self.leaks) else []
