@@ -210,12 +210,15 @@ public final class AlbumService: @unchecked Sendable {
         }
     }
 
-    /// Before an album is saved as settled: photos another process (a second window, `drop`) added,
-    /// or brought back to pending, are still to download, so the album is read again and resumed
-    /// instead; saving this machine's settled view would leave them for ever (a start resumes only
-    /// albums saved `downloading`). True when it was resumed.
+    /// Before an album is saved as settled: photos another process (a second window, `drop`) added
+    /// are still to download, so the album is read again and resumed instead; saving this machine's
+    /// settled view would leave them for ever (a start resumes only albums saved `downloading`).
+    /// Only photos this machine has never seen count: its own that the store could not mark failed
+    /// must not start the downloads over and over. True when it was resumed.
     private func adoptPendingPhotos(_ pinID: Pin.ID) -> Bool {
-        guard let pending = try? store.pendingPhotos(pinID: pinID), !pending.isEmpty else { return false }
+        guard let known = albums[pinID].map({ Set($0.photos.map(\.id)) }),
+              let pending = try? store.pendingPhotos(pinID: pinID),
+              pending.contains(where: { !known.contains($0.id) }) else { return false }
         load(pinID)
         send(pinID, .resume)
         return true

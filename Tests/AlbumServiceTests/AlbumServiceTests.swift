@@ -311,6 +311,24 @@ final class AlbumServiceTests: XCTestCase {
         XCTAssertEqual(events.storeFailures, [])
     }
 
+    /// The other side of the test above: photos the store keeps pending only because it could not
+    /// record their outcome are this album's own, and do not start its downloads over and over.
+    func testPhotosTheStoreCouldNotSettleDoNotRestartTheDownloads() throws {
+        let s = service()
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        try store.executeForTesting("CREATE TRIGGER no_images BEFORE INSERT ON photoImage BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
+        try store.executeForTesting("""
+            CREATE TRIGGER no_failures BEFORE UPDATE OF state ON photo WHEN NEW.state = 'failed'
+            BEGIN SELECT RAISE(ABORT, 'disk says no'); END
+            """)
+        s.start(pin)
+        XCTAssertEqual(settle(s, pin.id)?.status, .ready)
+        XCTAssertEqual(try store.pendingPhotos(pinID: pin.id).count, 21)
+        XCTAssertEqual(server.stats()["image_requests"], 21, "each picture asked for once")
+        XCTAssertTrue(events.storeFailures.contains { $0.contains("disk says no") }, "\(events.storeFailures)")
+    }
+
     /// Issue 6, bug 1: a retried photo that fails again must not leave the album downloading for ever.
     func testARetriedPhotoThatFailsAgainLeavesTheAlbumReady() throws {
         let s = service(key: "img-404")  // the first photo answers 404 every time
