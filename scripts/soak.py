@@ -97,6 +97,7 @@ class Terminal:
         self.seen = 0
         self.lock = threading.Lock()
         self.killed = False
+        self.reaped = False
         self.reader = threading.Thread(target=self.drain, daemon=True)
         self.reader.start()
 
@@ -413,13 +414,19 @@ class Soak:
         self.journal(f"  album keys {keys!r}")
         return back + self.go_to(lat, lon) + ["\r"] + keys + [BACKSPACE]
 
-    def drive(self, terms, scope, duration, number):
+    def drive(self, terms, scope, duration, number, first_kill=None):
         """Sends actions to the running apps, interleaved, for `duration` seconds (then stops mid-action).
-        Now and then the database is read as it runs: what is committed then must be kept too."""
-        deadline = time.monotonic() + duration
+        Now and then the database is read as it runs: what is committed then must be kept too.
+        With `first_kill` (seconds), the second app is killed then and the first goes on alone."""
+        start = time.monotonic()
+        deadline = start + duration
         queues = {id(t): [] for t in terms}
+        terms = list(terms)
         next_look = time.monotonic() + 0.3
         while time.monotonic() < deadline:
+            if first_kill is not None and len(terms) > 1 and time.monotonic() - start >= first_kill:
+                self.journal("the second app killed")
+                self.reap(terms.pop(), "the second app")
             if time.monotonic() >= next_look:
                 next_look = time.monotonic() + 0.3
                 reading = read_db(self.db)
@@ -443,6 +450,9 @@ class Soak:
 
     def reap(self, term, name):
         """Kills `term` (if it still runs) and reports an exit we did not cause."""
+        if term.reaped:
+            return
+        term.reaped = True
         term.kill()
         if term.killed:
             self.kills += 1
@@ -488,7 +498,9 @@ class Soak:
             if second and not self.wait_ready(terms[1]):
                 self.failure.stuck += 1
                 self.failure.note("stuck", f"round {number}: the second app did not draw its map")
-            self.drive(terms, scope, self.rng.uniform(0.2, 2.5), number)
+            duration = self.rng.uniform(0.2, 2.5)
+            first_kill = self.rng.uniform(0, duration) if second and self.rng.random() < 0.5 else None
+            self.drive(terms, scope, duration, number, first_kill)
         before = read_db(self.db)
         if before:
             self.ledger.compare(before, scope, f"round {number}, before the kill")
