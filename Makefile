@@ -6,7 +6,7 @@ PREFIX  ?= /usr/local
 RELEASE := .build/release
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev chafa pkg-config tmux ncurses-term python3 sqlite3
 
-.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs fuzz fuzz-build faults check check-address check-thread
+.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs fuzz fuzz-build faults soak check check-address check-thread
 
 all: build
 
@@ -33,6 +33,13 @@ run: build
 test: deps
 	$(SWIFT) build -c release --product vtourist
 	VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" $(SWIFT) test
+
+# The crash soak (docs/reliability.md, "Crash soak"): SOAK_ROUNDS rounds of kill -9 and restart against
+# the local photo server; `make test` runs 10 of them (SoakTests). SOAK_SEED replays a run.
+SOAK_ROUNDS ?= 50
+soak: deps
+	$(SWIFT) build -c release --product vtourist
+	python3 scripts/soak.py --binary $(RELEASE)/vtourist --rounds $(SOAK_ROUNDS) $(if $(SOAK_SEED),--seed $(SOAK_SEED)) --verbose
 
 bench: deps
 	$(SWIFT) build -c release --product vtourist

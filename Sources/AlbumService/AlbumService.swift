@@ -203,6 +203,7 @@ public final class AlbumService: @unchecked Sendable {
         case let .clearAlbum(pin):
             _ = storeWrite(pin, "Could not clear the album") { try store.clearAlbum(pinID: pin) }
         case let .saveStatus(pin, status, page, pageCount):
+            if status != .downloading, adoptPendingPhotos(pin) { return }
             _ = storeWrite(pin, "Could not save the album's state") {
                 try store.saveAlbumStatus(pinID: pin, status: status, page: page, pageCount: pageCount,
                                           source: source.name)
@@ -210,6 +211,20 @@ public final class AlbumService: @unchecked Sendable {
         case let .notify(message):
             onEvent(.notice(pinID, message))
         }
+    }
+
+    /// Before an album is saved as settled: photos another process (a second window, `drop`) added
+    /// are still to download, so the album is read again and resumed instead; saving this machine's
+    /// settled view would leave them for ever (a start resumes only albums saved `downloading`).
+    /// Only photos this machine has never seen count: its own that the store could not mark failed
+    /// must not start the downloads over and over. True when it was resumed.
+    private func adoptPendingPhotos(_ pinID: Pin.ID) -> Bool {
+        guard let known = albums[pinID].map({ Set($0.photos.map(\.id)) }),
+              let pending = try? store.pendingPhotos(pinID: pinID),
+              pending.contains(where: { !known.contains($0.id) }) else { return false }
+        load(pinID)
+        send(pinID, .resume)
+        return true
     }
 
     private func search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, generation: Int) {

@@ -91,17 +91,42 @@ extension AppDatabase {
         }
     }
 
-    /// A search answered: the pin's photos and images are replaced by `photos`, all pending, in
-    /// this order (duplicates dropped). Returns the new rows; [] and nothing written when the pin is gone.
+    /// A search answered: the pin's photos become `photos`, in this order (duplicates dropped), new
+    /// ones pending. A photo already in the album (same source and id: another process, a second
+    /// window or `drop`, saved the same answer first) keeps its row and stored image; the others are
+    /// deleted with their images. Returns the album's rows; [] and nothing written when the pin is gone.
     @discardableResult
     public func replaceAlbum(pinID: Pin.ID, photos: [NewPhoto]) throws(StoreError) -> [PhotoRecord] {
         try write { db in
             guard try PinRow.exists(db, key: pinID) else { return [] }
-            // Images follow by cascade.
-            try PhotoRow.filter(Column("pinId") == pinID).deleteAll(db)
-            try Self.insert(db, photos, pinID: pinID, from: 0)
+            var kept: [PhotoKey: Int64] = [:]
+            let wanted = Set(photos.map { PhotoKey(source: $0.source, sourceID: $0.sourceID) })
+            for row in try PhotoRow.filter(Column("pinId") == pinID).fetchAll(db) {
+                let key = PhotoKey(source: row.source, sourceID: row.sourceId)
+                // Images follow by cascade.
+                if let id = row.id, wanted.contains(key) { kept[key] = id } else { _ = try row.delete(db) }
+            }
+            var position = 0
+            for photo in photos {
+                let key = PhotoKey(source: photo.source, sourceID: photo.sourceID)
+                if let id = kept.removeValue(forKey: key) {
+                    try db.execute(sql: "UPDATE photo SET position = ? WHERE id = ?", arguments: [position, id])
+                    position += 1
+                } else {
+                    var row = PhotoRow(photo, pinID: pinID, position: position)
+                    // A photo already placed (the answer named it twice) is skipped; positions stay contiguous.
+                    try row.insert(db, onConflict: .ignore)
+                    position += db.changesCount
+                }
+            }
             return try Self.fetchPhotos(db, filter: "photo.pinId = ?", arguments: [pinID])
         }
+    }
+
+    /// A photo as its source names it: unique within an album.
+    private struct PhotoKey: Hashable {
+        var source: String
+        var sourceID: String
     }
 
     /// "Add more" answered: photos not already in the album are appended after the last one, pending.

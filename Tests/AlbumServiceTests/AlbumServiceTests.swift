@@ -206,6 +206,54 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         XCTAssertEqual(try store.interruptedAlbums(), [])
     }
 
+    /// Found by the crash soak: a second window whose copy of an album was settled saved it `ready`
+    /// over the photos the first window's Add more had just added, so once the first window was
+    /// killed they were never downloaded (a start resumes only albums saved `downloading`).
+    func testASecondWindowNeverSettlesAnAlbumOverPhotosStillToDownload() throws {
+        let first = service()
+        let pin = try dropPin()
+        first.start(pin)
+        XCTAssertEqual(settle(first, pin.id)?.status, .ready)
+        let second = service()
+        defer { second.shutdown() }
+        second.resume(pin.id)
+        XCTAssertEqual(second.album(pin.id)?.status, .ready)
+
+        // The first window adds a page whose pictures are held, so they stay pending.
+        server.holdImages(from: 21)
+        first.send(.addMore, to: pin.id)
+        try events.wait { try store.photos(pinID: pin.id).count == 42 }
+        // The second window opens the album: its copy knows only the first 21 photos.
+        second.resume(pin.id)
+        _ = second.album(pin.id)
+        XCTAssertEqual(try store.pin(id: pin.id)?.albumState, .downloading, "21 photos are still to download")
+        XCTAssertEqual(try store.interruptedAlbums(), [pin.id])
+
+        first.shutdown()  // as if the first window was killed
+        server.set(.holdImages, false)
+        XCTAssertEqual(settle(second, pin.id)?.status, .ready)
+        XCTAssertEqual(try store.photos(pinID: pin.id).filter { $0.state == .stored }.count, 42)
+        XCTAssertEqual(events.storeFailures, [])
+    }
+
+    /// The other side of the test above: photos the store keeps pending only because it could not
+    /// record their outcome are this album's own, and do not start its downloads over and over.
+    func testPhotosTheStoreCouldNotSettleDoNotRestartTheDownloads() throws {
+        let s = service()
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        try store.executeForTesting("CREATE TRIGGER no_images BEFORE INSERT ON photoImage BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
+        try store.executeForTesting("""
+            CREATE TRIGGER no_failures BEFORE UPDATE OF state ON photo WHEN NEW.state = 'failed'
+            BEGIN SELECT RAISE(ABORT, 'disk says no'); END
+            """)
+        s.start(pin)
+        XCTAssertEqual(settle(s, pin.id)?.status, .ready)
+        XCTAssertEqual(try store.pendingPhotos(pinID: pin.id).count, 21)
+        XCTAssertEqual(server.stats()["image_requests"], 21, "each picture asked for once")
+        XCTAssertTrue(events.storeFailures.contains { $0.contains("disk says no") }, "\(events.storeFailures)")
+    }
+
     /// Issue 6, bug 1: a retried photo that fails again must not leave the album downloading for ever.
     func testARetriedPhotoThatFailsAgainLeavesTheAlbumReady() throws {
         let s = service(key: "img-404")  // the first photo answers 404 every time

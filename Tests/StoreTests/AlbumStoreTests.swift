@@ -282,10 +282,11 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertFalse(try db.markPhotoFailed(photoID: first[1].id, reason: "late"))
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photo WHERE pinId = \(pin.id)"), 3)
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photoImage"), 1)
-        // Replacing with the same photos again gives new rows, all pending.
+        // Replacing with a photo already there keeps its row (and its image, were one stored); the others go.
         let third = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["c"], source: "commons"))
         XCTAssertEqual(third.map(\.position), [0])
-        XCTAssertFalse(second.map(\.id).contains(third[0].id))
+        XCTAssertEqual(third.map(\.id), [second[0].id])
+        XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photo WHERE pinId = \(pin.id)"), 1)
         XCTAssertEqual(try db.replaceAlbum(pinID: 999, photos: newPhotos(["q"])), [])
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photo WHERE sourceId = 'q'"), 0)
     }
@@ -434,6 +435,28 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertNil(try db.album(pinID: pin.id))
         XCTAssertEqual(try db.interruptedAlbums(), [])
         XCTAssertEqual(try db.pins(), [])
+    }
+
+    /// Found by the crash soak: `vtourist drop --wait` and the app resumed the same new album; the later
+    /// answer of the same search deleted the photos the first had already stored, images and all.
+    func testTheSameAnswerSavedAgainKeepsTheRowsAndImagesAlreadyStored() throws {
+        let db = try open()
+        let pin = try makePin(db)
+        let first = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b", "c"]))
+        XCTAssertTrue(try db.storeImage(photoID: first[0].id, bytes: image(10)))
+        XCTAssertTrue(try db.storeImage(photoID: first[2].id, bytes: image(12)))
+        // Another process's answer: `b` no longer found, `d` new, the order changed, `a` named twice.
+        let second = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["c", "d", "a", "a"]))
+        XCTAssertEqual(second.map(\.found.sourceID), ["c", "d", "a"])
+        XCTAssertEqual(second.map(\.position), [0, 1, 2])
+        XCTAssertEqual(second[0].id, first[2].id)
+        XCTAssertEqual(second[2].id, first[0].id)
+        XCTAssertEqual(second.map(\.state), [.stored, .pending, .stored])
+        XCTAssertEqual(try db.imageBytes(photoID: first[0].id), image(10))
+        XCTAssertEqual(try db.imageBytes(photoID: first[2].id), image(12))
+        XCTAssertNil(try db.photo(id: first[1].id), "a photo the new answer lacks goes")
+        XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photoImage"), 2)
+        XCTAssertEqual(try db.photos(pinID: pin.id), second)
     }
 
     func testMovedPinLosesItsPhotosAndStartsOver() throws {
