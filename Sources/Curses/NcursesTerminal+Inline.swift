@@ -53,7 +53,7 @@ extension NcursesTerminal {
     /// Bytes for the terminal itself, after what ncurses has buffered.
     func writeOutOfBand(_ bytes: [UInt8]) {
         fflush(vt_stdout())
-        writeAll(bytes, to: STDOUT_FILENO)
+        bytes.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) }
     }
 
     /// Settles the inline picture protocol, once: the environment's rules, and
@@ -178,22 +178,5 @@ extension NcursesTerminal {
             length += 1
         }
         return nil
-    }
-}
-
-private func writeAll(_ bytes: [UInt8], to fd: Int32) {
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if written < 0 {
-            let error = errno
-            if error == EAGAIN {
-                var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&ready, 1, 100)
-            }
-            if error == EINTR || error == EAGAIN { continue }
-            return
-        }
-        offset += written
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Terminal
 
 #if canImport(Glibc)
 import Glibc
@@ -68,27 +69,12 @@ public enum PhotoFile {
     }
 
     private static func write(_ bytes: Data, to fd: Int32) throws {
-        try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < raw.count {
-                let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    close(fd)
-                    throw PhotoFileError(reason)
-                }
-                offset += n
-            }
+        if let error = bytes.withUnsafeBytes({ writeAll($0, to: fd) }) {
+            close(fd)
+            throw PhotoFileError(String(cString: strerror(error)))
         }
     }
 }
-
-#if canImport(Glibc)
-private let systemWrite = Glibc.write
-#else
-private let systemWrite = Darwin.write
-#endif
 
 public struct PhotoFileError: Error, CustomStringConvertible {
     public let description: String
