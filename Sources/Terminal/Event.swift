@@ -2,6 +2,8 @@
 /// ncurses keys, mouse reports and KEY_RESIZE into these.
 public enum Event: Equatable, Sendable {
     case key(Key)
+    /// Text the terminal delivered as one bracketed paste: one edit, never a run of keys.
+    case paste(String)
     case mouse(MouseEvent)
     case resize(width: Int, height: Int)
 }

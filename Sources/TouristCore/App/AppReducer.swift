@@ -88,6 +88,9 @@ public struct AppReducer: Sendable {
             case .photo: return photo.key(key, &state)
             case .settings: return settings.key(key, &state)
             }
+        case .paste:
+            // Only text fields take a paste; elsewhere it does nothing.
+            return []
         case let .mouse(mouse):
             state.forgetResizes()
             if state.isTooSmall || state.overlay != nil { return [] }
