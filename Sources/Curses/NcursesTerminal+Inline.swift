@@ -53,7 +53,7 @@ extension NcursesTerminal {
     /// Bytes for the terminal itself, after what ncurses has buffered.
     func writeOutOfBand(_ bytes: [UInt8]) {
         fflush(vt_stdout())
-        bytes.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) }
+        _ = bytes.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) }
     }
 
     /// Settles the inline picture protocol, once: the environment's rules, and
@@ -131,29 +131,29 @@ extension NcursesTerminal {
         if readDeviceAttributes(timeoutMs: 50, onlyStartedReply: true).found { lateDeviceAttributesUntil = 0 }
     }
 
-    /// Keeps input read while waiting for the terminal's answer as the keys it means, to be given
-    /// out first. (Given back to ncurses with `ungetch`, bytes are not decoded into keys: an arrow
-    /// would arrive as Esc and letters.)
+    /// Keeps input read while waiting for the terminal's answer as the events it means, to be
+    /// given out first. (Given back to ncurses with `ungetch`, bytes are not decoded into keys: an
+    /// arrow would arrive as Esc and letters.)
     private func pushBack(_ bytes: [UInt8]) {
-        keysReadAside += Self.keys(in: bytes, keyMap: keyMap)
+        guard !bytes.isEmpty else { return }
+        lastInputAt = monotonicMilliseconds()
+        for unit in Self.units(in: bytes, keyMap: keyMap) { decodedEvents += decoder.feed(unit) }
     }
 
-    /// The keys in bytes read from the terminal: escape sequences ncurses knows as keys (its own
-    /// table, `key_defined`), and characters as `key(forCharacter:)` takes them.
-    static func keys(in bytes: [UInt8], keyMap: KeyMap) -> [Event] {
-        var events: [Event] = []
+    /// Bytes read from the terminal as ncurses would hand them over: escape sequences it knows as
+    /// keys (its own table, `key_defined`), and characters (UTF-8). The decoder does the rest.
+    static func units(in bytes: [UInt8], keyMap: KeyMap) -> [InputUnit] {
+        var units: [InputUnit] = []
         var text: [UInt8] = []
         func takeText() {
-            for scalar in String(decoding: text, as: UTF8.self).unicodeScalars {
-                if let key = key(forCharacter: scalar.value) { events.append(.key(key)) }
-            }
+            for scalar in String(decoding: text, as: UTF8.self).unicodeScalars { units.append(.character(scalar.value)) }
             text = []
         }
         var i = bytes.startIndex
         while i < bytes.endIndex {
             if bytes[i] == 0x1B, let key = definedKey(at: bytes[i...]) {
                 takeText()
-                if let known = keyMap.key(for: key.code) { events.append(.key(known)) }
+                units.append(.decoded(keyMap.key(for: key.code).map { .key($0) }))
                 i += key.length
             } else {
                 text.append(bytes[i])
@@ -161,7 +161,7 @@ extension NcursesTerminal {
             }
         }
         takeText()
-        return events
+        return units
     }
 
     /// The sequence at the start of `bytes` that ncurses knows as a key, with its length. Key

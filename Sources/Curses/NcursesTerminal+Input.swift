@@ -6,31 +6,43 @@ import Glibc
 
 extension NcursesTerminal {
     /// Waits up to `timeoutMs` milliseconds (negative: for ever) for a key,
-    /// a mouse report or a resize. Returns nil on timeout or when woken by
-    /// `wake()`. Keys already typed are returned without waiting.
+    /// a paste, a mouse report or a resize. Returns nil on timeout or when
+    /// woken by `wake()`. Keys already typed are returned without waiting.
     public func nextEvent(timeoutMs: Int) -> Event? {
         guard cursesActive else { return nil }
         let start = monotonicMilliseconds()
+        var polled = false
         while true {
             dropLateDeviceAttributes()
-            if !keysReadAside.isEmpty { return keysReadAside.removeFirst() }
+            if !decodedEvents.isEmpty { return decodedEvents.removeFirst() }
             // ncurses may hold bytes it already read; ask it before polling.
-            if let event = readPendingInput() { return event }
+            if readPendingInput() { continue }
+            let now = monotonicMilliseconds()
             var wait = -1
+            if let patience = decoder.patienceMs {
+                // An Esc or a paste unfinished, and nothing more came in time: it ends here.
+                if now >= lastInputAt + patience {
+                    decodedEvents += decoder.flush()
+                    continue
+                }
+                wait = lastInputAt + patience - now
+            }
             if timeoutMs >= 0 {
-                wait = max(0, timeoutMs - (monotonicMilliseconds() - start))
+                let left = timeoutMs - (now - start)
+                if left <= 0 && polled { return nil }
+                wait = wait < 0 ? max(0, left) : min(wait, max(0, left))
             }
             var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: waker.readFD, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, Int32(clamping: wait))
+            polled = true
             if ready < 0 && errno != EINTR { return nil }
             if fds[1].revents != 0 {
                 let reasons = waker.drain()
                 if reasons.resized, let event = noteResize() { return event }
                 if reasons.woken { return nil }
             }
-            if ready == 0 { return nil }
-            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
+            if ready > 0, fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
                 // The terminal went away; a caller treating nil as idle must not spin.
                 usleep(50_000)
                 return nil
@@ -38,20 +50,22 @@ extension NcursesTerminal {
         }
     }
 
-    /// Reads what ncurses has without blocking; skips input that means nothing
-    /// to the app. Nil when nothing is left.
-    private func readPendingInput() -> Event? {
+    /// Reads what ncurses has without blocking, through the decoder, until
+    /// an event is complete or nothing is left. Whether anything was read.
+    private func readPendingInput() -> Bool {
         timeout(0)
-        while true {
+        var read = false
+        while decodedEvents.isEmpty {
             var ch: wint_t = 0
             let status = get_wch(&ch)
-            if status == ERR { return nil }
-            if status == KEY_CODE_YES {
-                if let event = translateKeyCode(Int32(bitPattern: ch)) { return event }
-            } else if let key = Self.key(forCharacter: UInt32(ch)) {
-                return .key(key)
-            }
+            if status == ERR { break }
+            read = true
+            lastInputAt = monotonicMilliseconds()
+            let unit: InputUnit = status == KEY_CODE_YES
+                ? .decoded(translateKeyCode(Int32(bitPattern: ch))) : .character(UInt32(ch))
+            decodedEvents += decoder.feed(unit)
         }
+        return read
     }
 
     /// The key a character read by `get_wch` (not a key code) means; nil for controls that mean
@@ -107,7 +121,8 @@ extension NcursesTerminal {
 }
 
 /// ncurses key codes → keys, including the shift+arrow codes that only exist
-/// as extended terminfo names (kUP, kDN) or sequences we teach ncurses.
+/// as extended terminfo names (kUP, kDN). Sequences terminfo does not name
+/// are `InputDecoder`'s.
 struct KeyMap {
     private var codes: [Int32: Key] = [
         KEY_UP: .up, KEY_DOWN: .down, KEY_LEFT: .left, KEY_RIGHT: .right,
@@ -119,43 +134,19 @@ struct KeyMap {
     ]
 
     init() {
-        Self.defineCursorKeys()
         for n in 1...64 { codes[KEY_F0 + Int32(n)] = .function(n) }
-        // xterm-style shift+arrows; terminfo names them kUP, kDN, kLFT, kRIT.
-        let shifted: [(name: String, xterm: String, key: Key)] = [
-            ("kUP", "\u{1B}[1;2A", .shiftUp), ("kDN", "\u{1B}[1;2B", .shiftDown),
-            ("kLFT", "\u{1B}[1;2D", .shiftLeft), ("kRIT", "\u{1B}[1;2C", .shiftRight),
+        let shifted: [(name: String, key: Key)] = [
+            ("kUP", .shiftUp), ("kDN", .shiftDown), ("kLFT", .shiftLeft), ("kRIT", .shiftRight),
         ]
         for entry in shifted {
             if let sequence = vt_terminfo_string(entry.name) {
                 let code = key_defined(sequence)
                 if code > 0 { codes[code] = entry.key }
             }
-            // Terminfo entries such as screen lack them, yet tmux sends them.
-            let code = key_defined(entry.xterm)
-            if code > 0 {
-                codes[code] = codes[code] ?? entry.key
-            } else if code == 0 {
-                let fresh = KEY_MAX + 100 + Int32(codes.count)
-                if define_key(entry.xterm, fresh) == OK { codes[fresh] = entry.key }
-            }
         }
     }
 
     func key(for code: Int32) -> Key? { codes[code] }
-
-    /// Arrows, Home and End as a terminal sends them outside keypad mode (`ESC [ A`…); terminfo
-    /// names only the keypad-mode forms (`ESC O A`) for most terminals, and a terminal that
-    /// ignores the switch to keypad mode would otherwise give Esc and letters.
-    static func defineCursorKeys() {
-        let plain: [(String, Int32)] = [
-            ("\u{1B}[A", KEY_UP), ("\u{1B}[B", KEY_DOWN), ("\u{1B}[C", KEY_RIGHT), ("\u{1B}[D", KEY_LEFT),
-            ("\u{1B}[H", KEY_HOME), ("\u{1B}[F", KEY_END),
-        ]
-        for (sequence, code) in plain where key_defined(sequence) == 0 {
-            _ = define_key(sequence, code)
-        }
-    }
 }
 
 func monotonicMilliseconds() -> Int {

@@ -30,8 +30,12 @@ public final class NcursesTerminal {
     /// Until when (monotonic ms) a late answer to the start-up query is dropped from the input; 0: none.
     var lateDeviceAttributesUntil = 0
     var inlinePicturesDetected = false
-    /// Keys read from the terminal while waiting for its answer, given out before what ncurses reads.
-    var keysReadAside: [Event] = []
+    /// Events decoded from the input and not yet given out, oldest first.
+    var decodedEvents: [Event] = []
+    /// Escape sequences, Alt+key and pastes, across reads (InputDecoder.swift).
+    var decoder = InputDecoder()
+    /// When (monotonic ms) input last came in: an unfinished sequence waits from then.
+    var lastInputAt = 0
 
     public init() throws {
         guard !cursesActive else { throw TerminalError.alreadyActive }
@@ -104,6 +108,9 @@ public final class NcursesTerminal {
         // Inline pictures are settled by `detectInlinePictures`, after the first frame.
         erase()
         refresh()
+        // Pasted text then arrives marked, as one edit rather than keys.
+        writeOutOfBand(Array(bracketedPasteOn.utf8))
+        installSuspendHandler()
     }
 
     deinit { shutdown() }
@@ -120,8 +127,11 @@ public final class NcursesTerminal {
         guard let screen else { return }
         removeInlineBeforeExit()
         self.screen = nil
+        removeSuspendHandler()
         if cursesActive {
             cursesActive = false
+            fflush(vt_stdout())
+            writeBracketedPasteOff()
             endwin()
         }
         delscreen(screen)

@@ -27,6 +27,7 @@ let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT,
 private func restoreTerminalAndReraise(_ sig: Int32) {
     if cursesActive {
         cursesActive = false
+        writeBracketedPasteOff()
         endwin()
     }
     _ = vt_restore_signal_handler(sig, previousAction(sig))
@@ -81,7 +82,52 @@ func registerExitHook() {
     atexit {
         if cursesActive {
             cursesActive = false
+            writeBracketedPasteOff()
             endwin()
         }
     }
+}
+
+/// Asks the terminal to mark pasted text (`ESC [ 200 ~` … `ESC [ 201 ~`), so that a paste is one edit.
+let bracketedPasteOn = "\u{1B}[?2004h"
+
+/// Gives the terminal its plain paste back; safe in a signal handler (one write of a constant).
+func writeBracketedPasteOff() {
+    writeConstant("\u{1B}[?2004l")
+}
+
+/// Writes a literal to the terminal with one write(2): nothing allocated, so signal handlers may call it.
+private func writeConstant(_ text: StaticString) {
+    _ = write(STDOUT_FILENO, text.utf8Start, text.utf8CodeUnitCount)
+}
+
+nonisolated(unsafe) private var suspendWrapped = false
+
+/// Ctrl-Z: ncurses' own handler gives the terminal back, stops, and repaints on `fg`; around it,
+/// plain paste while stopped and marked paste again after.
+private func suspendWithPlainPaste(_ sig: Int32) {
+    let savedErrno = errno
+    writeConstant("\u{1B}[?2004l")
+    if let handler = previousAction(SIGTSTP).pointee.__sigaction_handler.sa_handler { handler(sig) }
+    writeConstant("\u{1B}[?2004h")
+    errno = savedErrno
+}
+
+/// Wraps the SIGTSTP handler ncurses installed (none: Ctrl-Z stops with the screen as it is).
+func installSuspendHandler() {
+    guard !suspendWrapped else { return }
+    var current = sigaction()
+    guard sigaction(SIGTSTP, nil, &current) == 0, current.sa_flags & SA_SIGINFO == 0,
+          let handler = current.__sigaction_handler.sa_handler,
+          UInt(bitPattern: unsafeBitCast(handler, to: Int.self)) > 1 else { return }  // 0, 1: default, ignored
+    if vt_install_signal_handler(SIGTSTP, suspendWithPlainPaste, previousAction(SIGTSTP), 1) == 0 {
+        suspendWrapped = true
+    }
+}
+
+/// Puts ncurses' SIGTSTP handler back, before ncurses lets the screen go.
+func removeSuspendHandler() {
+    guard suspendWrapped else { return }
+    suspendWrapped = false
+    _ = vt_restore_signal_handler(SIGTSTP, previousAction(SIGTSTP))
 }
