@@ -10,6 +10,8 @@ final class TerminalRestoreTests: EndToEndTestCase {
     static let leaveAlternateScreen = "\u{1B}[?1049l"
     static let hideCursor = "\u{1B}[?25l"
     static let showCursor = "\u{1B}[?25h"
+    static let bracketedPasteOn = "\u{1B}[?2004h"
+    static let bracketedPasteOff = "\u{1B}[?2004l"
 
     /// Starts the app, waits for the map, ends it with `end`, and returns how it exited.
     func runAndEnd(_ end: (TmuxSession, Int32) throws -> Void, file: StaticString = #filePath, line: UInt = #line) throws
@@ -39,6 +41,7 @@ final class TerminalRestoreTests: EndToEndTestCase {
                         file: StaticString = #filePath, line: UInt = #line) {
         assertUndone(Self.enterAlternateScreen, by: Self.leaveAlternateScreen, in: run.output, "the alternate screen", file: file, line: line)
         assertUndone(Self.hideCursor, by: Self.showCursor, in: run.output, "the hidden cursor", file: file, line: line)
+        assertUndone(Self.bracketedPasteOn, by: Self.bracketedPasteOff, in: run.output, "bracketed paste mode", file: file, line: line)
         XCTAssertFalse(run.before.isEmpty, "no stty before the app", file: file, line: line)
         XCTAssertEqual(run.after, run.before, "the terminal's modes were not restored", file: file, line: line)
         let modes = Set(run.after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
@@ -67,6 +70,35 @@ final class TerminalRestoreTests: EndToEndTestCase {
         let run = try runAndEnd { _, pid in XCTAssertEqual(kill(pid, SIGHUP), 0) }
         XCTAssertEqual(run.status, 128 + SIGHUP)
         assertRestored(run)
+    }
+
+    /// Ctrl-Z (SIGTSTP): the terminal is the shell's while the app is away, bracketed paste mode
+    /// included, and the app's again when it goes on. (In a pane whose process group has no job
+    /// control the kernel drops the stop itself; the hand-over happens all the same.)
+    func testSuspendGivesTheTerminalBackAndContinuingTakesItAgain() throws {
+        var handedOver = ""
+        let run = try runAndEnd { t, pid in
+            let outputFile = try XCTUnwrap(t.outputFile)
+            func output() -> String { String(decoding: FileManager.default.contents(atPath: outputFile) ?? Data(), as: UTF8.self) }
+            XCTAssertEqual(kill(pid, SIGTSTP), 0)
+            handedOver = try waitFor("the terminal to be handed over") { () -> String? in
+                let text = output()
+                return text.contains(Self.bracketedPasteOff) && text.contains(Self.leaveAlternateScreen) ? text : nil
+            }
+            XCTAssertEqual(kill(pid, SIGCONT), 0)
+            try waitFor("the terminal to be taken again") { () -> Bool? in
+                let text = output()
+                guard let off = text.range(of: Self.bracketedPasteOff, options: .backwards),
+                      let on = text.range(of: Self.bracketedPasteOn, options: .backwards) else { return nil }
+                return on.lowerBound > off.lowerBound ? true : nil
+            }
+            try t.keys("q")
+        }
+        XCTAssertEqual(run.status, 0)
+        assertRestored(run)
+        let off = try XCTUnwrap(handedOver.range(of: Self.bracketedPasteOff))
+        let left = try XCTUnwrap(handedOver.range(of: Self.leaveAlternateScreen))
+        XCTAssertLessThan(off.lowerBound, left.lowerBound, "paste mode off before the screen is given back")
     }
 
     /// What the checks above would see if the app did not restore anything:
