@@ -8,6 +8,7 @@ public enum Event: Equatable, Sendable {
     case resize(width: Int, height: Int)
 }
 
+/// A key the app can bind. Alt+key has no case: the backend drops it, so no key table has to.
 public enum Key: Hashable, Sendable {
     case char(Character)
     case up, down, left, right

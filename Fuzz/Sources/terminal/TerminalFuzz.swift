@@ -28,6 +28,28 @@ public func fuzzTerminal(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         _ = NcursesTerminal.key(forCharacter: value)
     }
 
+    // The same bytes as keys typed and pasted: through the decoder, as characters and as keys ncurses
+    // decoded (a byte 0xFF stands for one). A paste stays bounded and clean; without an Esc, the
+    // decoder gives exactly the keys the characters mean.
+    let units: [InputUnit] = String(decoding: bytes, as: UTF8.self).unicodeScalars.map {
+        $0.value == 0xFFFD ? .decoded(.key(.up)) : .character($0.value)
+    }
+    let decoded = InputDecoder.events(in: units)
+    for case .paste(let text) in decoded {
+        FuzzCheck.that(!text.isEmpty && text.unicodeScalars.count <= InputDecoder.pasteLimit, "paste of \(text.unicodeScalars.count)")
+        FuzzCheck.that(text.unicodeScalars.allSatisfy { $0 == "\n" || $0 == "\t" || ($0.value >= 0x20 && !(0x7F..<0xA0).contains($0.value)) },
+                       "a control in a paste: \(text.debugDescription)")
+    }
+    if !bytes.contains(0x1B) {
+        let plain: [Event] = units.compactMap { unit in
+            switch unit {
+            case .character(let ch): NcursesTerminal.key(forCharacter: ch).map { .key($0) }
+            case .decoded(let event): event
+            }
+        }
+        FuzzCheck.that(decoded == plain, "keys without an Esc changed: \(decoded) for \(plain)")
+    }
+
     // Text from outside, as titles and HTML descriptions are cleaned.
     let text = String(decoding: bytes, as: UTF8.self)
     let maxLength = size % 40
