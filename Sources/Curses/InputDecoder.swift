@@ -9,13 +9,17 @@ public enum InputUnit: Equatable, Sendable {
 
 /// Turns the terminal's input into events where ncurses cannot: escape sequences the terminfo
 /// entry does not name (xterm's Home, End, PgUp, PgDn, F-keys, modified keys), Alt+key, and
-/// bracketed pastes. An Esc followed at once by more input is one key, never Esc plus keys: a
-/// known sequence gives its key, Alt+key and unknown sequences give nothing. A lone Esc (nothing
-/// follows within `escapeDelayMs`) is Esc. Pure and incremental: input split across reads decodes
-/// the same, and the fuzz target can feed it anything.
+/// bracketed pastes. An Esc followed at once by more input (what the terminal sent with it, in
+/// one write) is one key, never Esc plus keys: a known sequence gives its key, Alt+key and unknown
+/// sequences give nothing. An Esc with nothing after it is Esc, and a key typed after it is that
+/// key. Pure and incremental: input split across reads decodes the same, and the fuzz target can
+/// feed it anything.
 public struct InputDecoder: Sendable {
-    /// How long an unfinished escape sequence waits for its next byte (as ncurses' ESCDELAY).
-    public static let escapeDelayMs = 25
+    /// How long an Esc waits for what came with it: none, a terminal sends a key in one write
+    /// (keys typed after an Esc, even 20 ms after, are keys of their own).
+    public static let escapeDelayMs = 0
+    /// How long a sequence already begun (`ESC [`, `ESC O`) waits for its next byte.
+    public static let sequenceDelayMs = 25
     /// How long a paste waits for more text before it is taken as it stands (its end was lost).
     public static let pasteIdleMs = 500
     /// The characters a paste keeps; the rest is dropped.
@@ -51,7 +55,8 @@ public struct InputDecoder: Sendable {
         switch state {
         case .ground: nil
         case .paste: Self.pasteIdleMs
-        case .escape, .sequence, .linuxFunctionKey: Self.escapeDelayMs
+        case .escape: Self.escapeDelayMs
+        case .sequence, .linuxFunctionKey: Self.sequenceDelayMs
         }
     }
 

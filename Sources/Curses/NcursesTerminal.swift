@@ -80,7 +80,8 @@ public final class NcursesTerminal {
         curs_set(0)
         // The cursor is hidden: let ncurses leave it wherever the last write ended.
         leaveok(stdscr, true)
-        set_escdelay(25)
+        // ncurses decodes only what came with an Esc; the decoder takes it from there (InputDecoder.swift).
+        set_escdelay(Int32(InputDecoder.escapeDelayMs))
         mousemask(vt_mouse_all_events() | vt_mouse_report_position(), nil)
         mouseinterval(0)
 
