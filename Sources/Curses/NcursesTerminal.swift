@@ -110,7 +110,8 @@ public final class NcursesTerminal {
         erase()
         refresh()
         // Pasted text then arrives marked, as one edit rather than keys.
-        writeOutOfBand(Array(bracketedPasteOn.utf8))
+        fflush(vt_stdout())
+        writeBracketedPaste(on: true)
         installSuspendHandler()
     }
 
@@ -132,7 +133,7 @@ public final class NcursesTerminal {
         if cursesActive {
             cursesActive = false
             fflush(vt_stdout())
-            writeBracketedPasteOff()
+            writeBracketedPaste(on: false)
             endwin()
         }
         delscreen(screen)

@@ -27,7 +27,7 @@ let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT,
 private func restoreTerminalAndReraise(_ sig: Int32) {
     if cursesActive {
         cursesActive = false
-        writeBracketedPasteOff()
+        writeBracketedPaste(on: false)
         endwin()
     }
     _ = vt_restore_signal_handler(sig, previousAction(sig))
@@ -82,18 +82,16 @@ func registerExitHook() {
     atexit {
         if cursesActive {
             cursesActive = false
-            writeBracketedPasteOff()
+            writeBracketedPaste(on: false)
             endwin()
         }
     }
 }
 
-/// Asks the terminal to mark pasted text (`ESC [ 200 ~` … `ESC [ 201 ~`), so that a paste is one edit.
-let bracketedPasteOn = "\u{1B}[?2004h"
-
-/// Gives the terminal its plain paste back; safe in a signal handler (one write of a constant).
-func writeBracketedPasteOff() {
-    writeConstant("\u{1B}[?2004l")
+/// Bracketed paste mode: the terminal marks pasted text (`ESC [ 200 ~` … `ESC [ 201 ~`), so that a
+/// paste is one edit. One write of a constant, so signal handlers may call it.
+func writeBracketedPaste(on: Bool) {
+    if on { writeConstant("\u{1B}[?2004h") } else { writeConstant("\u{1B}[?2004l") }
 }
 
 /// Writes a literal to the terminal with one write(2): nothing allocated, so signal handlers may call it.
@@ -107,9 +105,9 @@ nonisolated(unsafe) private var suspendWrapped = false
 /// plain paste while stopped and marked paste again after.
 private func suspendWithPlainPaste(_ sig: Int32) {
     let savedErrno = errno
-    writeConstant("\u{1B}[?2004l")
+    writeBracketedPaste(on: false)
     if let handler = previousAction(SIGTSTP).pointee.__sigaction_handler.sa_handler { handler(sig) }
-    writeConstant("\u{1B}[?2004h")
+    writeBracketedPaste(on: true)
     errno = savedErrno
 }
 
