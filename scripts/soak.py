@@ -53,7 +53,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERVER = os.path.join(ROOT, "Tests", "Support", "photo_server.py")
 ESC = "\x1b"
 BACKSPACE = "\x7f"
-# ncurses tells a lone Esc from an escape sequence after the app's ESCDELAY (25 ms).
+# The app takes an Esc and what arrives with it as one key (Alt+key, ignored): let it read the Esc alone.
 ESC_GAP = 0.06
 # Pins this close (degrees, either way) to a pin the script acts on count as acted on: the key
 # reaches "the pin under the cursor", the nearest pin of the marker there.
