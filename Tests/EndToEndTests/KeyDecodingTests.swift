@@ -37,4 +37,23 @@ final class KeyDecodingTests: EndToEndTestCase {
         XCTAssertEqual(t.waitForExit(), 0)
         XCTAssertEqual(try pins(db: db).count, 1)
     }
+
+    /// tmux brackets a paste when the app asked for it (`paste-buffer -p`): text pasted on the map
+    /// drops no pin and quits nothing.
+    func testAPasteIsNeverKeys() throws {
+        let db = try temporaryDirectory().appendingPathComponent("paste.sqlite").path
+        let t = try app(db)
+        t.wait(forText: "? help")
+        try t.tmux(["set-buffer", "-b", "pasted", "p p\rxq"])
+        try t.tmux(["paste-buffer", "-p", "-b", "pasted", "-t", t.name])
+        // Keys are handled in order: once the help shows, the paste before it was handled.
+        try t.keys("?")
+        t.wait(forText: "drop a pin at the cursor")
+        XCTAssertNil(t.exitStatus, "the q in the paste quit the app")
+        XCTAssertEqual(try pins(db: db).count, 0, "the p in the paste dropped a pin")
+        try t.keys("Escape")
+        t.wait(for: "the help to close") { !$0.contains("drop a pin at the cursor") }
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
 }
