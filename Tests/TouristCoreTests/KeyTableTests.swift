@@ -140,14 +140,17 @@ final class KeyTableTests: XCTestCase {
     func testGoToPromptHandlesItsTableAndTypesEveryCharacter() {
         var state = mapState()
         let suggestions = [testPlaces.named("Naples"), testPlaces.named("Rome")].compactMap { $0 }
-        state.screen = .map(MapScreen(mode: .goTo(GoToPrompt(text: "x", suggestions: suggestions, selected: 0))))
+        // The cursor inside the text, so every editing key has something to do.
+        var prompt = GoToPrompt(text: "xy", suggestions: suggestions, selected: 0)
+        XCTAssertEqual(prompt.field.apply(.left), .moved)
+        state.screen = .map(MapScreen(mode: .goTo(prompt)))
         let table = Set(GoToKeys.table.keys)
         for key in everyKey {
             if case .char = key {
                 XCTAssertFalse(table.contains(key))
                 let (after, _) = press(key, in: state)
                 guard case let .goTo(prompt)? = after.map?.mode else { return XCTFail("prompt closed by \(key)") }
-                XCTAssertEqual(prompt.text.count, 2, "\(key)")
+                XCTAssertEqual(prompt.text.count, 3, "\(key)")
             } else {
                 XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
             }
