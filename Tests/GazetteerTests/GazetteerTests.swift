@@ -259,6 +259,22 @@ final class GazetteerTests: XCTestCase {
         XCTAssertEqual(g.rankedMatches("Reykjavik", limit: 1).first?.place.countryCode, "IS")
     }
 
+    /// Names that famous places share with others rank as docs/manual.md ("Go to") says.
+    func testSharedNamesRankAsTheManualSays() throws {
+        let g = try gazetteer()
+        for (query, expected) in [("Toledo", "US"), ("Valencia", "VE"), ("Córdoba", "AR"), ("Newcastle", "AU"),
+                                  ("Durham", "US"), ("Bogota", "US"), ("Malaga", "PH"), ("Cologne", "IT"),
+                                  ("Seville", "US"), ("Mecca", "US"),
+                                  ("Toledo, ES", "ES"), ("Cologne, DE", "DE"), ("Malaga, Spain", "ES")] {
+            XCTAssertEqual(g.place(named: query)?.countryCode, expected, query)
+        }
+        XCTAssertEqual(g.complete("Bogota", limit: 2).last?.displayName, "Bogotá, Bogota D.C., CO")
+        // Not in the gazetteer: fewer than 1,000 people, or not a populated place.
+        for missing in ["Vatican City", "Pompeii", "Mallorca"] {
+            XCTAssertNotEqual(g.place(named: missing)?.name, missing, missing)
+        }
+    }
+
     /// `vtourist drop New York`: the words that are not coordinates, joined, name the place.
     func testCommandLineWordsNameAPlace() throws {
         let g = try gazetteer()
