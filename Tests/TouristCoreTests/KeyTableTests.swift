@@ -157,6 +157,24 @@ final class KeyTableTests: XCTestCase {
         }
     }
 
+    func testASettingBeingTypedHandlesItsTableAndTypesEveryCharacter() {
+        var state = mapState()
+        var field = SettingsScreen.textField("me@example.org")
+        XCTAssertEqual(field.apply(.left), .moved)  // the cursor inside, so every editing key has work
+        state.screen = .settings(SettingsScreen(selected: SettingsScreen.fields.firstIndex(of: .contact) ?? 0, editing: field))
+        let table = Set(SettingsKeys.editing.keys)
+        for key in everyKey {
+            let (after, _) = press(key, in: state)
+            if case .char = key {
+                XCTAssertFalse(table.contains(key))
+                guard case let .settings(screen) = after.screen else { return XCTFail("settings closed by \(key)") }
+                XCTAssertEqual(screen.editing?.text.count, 15, "\(key)")
+            } else {
+                XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
+            }
+        }
+    }
+
     func testEveryKeyClosesHelpAndOnlyHelp() {
         var settings = mapState()
         settings.screen = .settings(SettingsScreen())
@@ -173,7 +191,7 @@ final class KeyTableTests: XCTestCase {
 
     func testNoKeyIsBoundTwiceOnAScreen() {
         for keys in [MapKeys.browsing.keys, MapKeys.dragging.keys, ConfirmKeys.table.keys, GoToKeys.table.keys,
-                     AlbumKeys.table.keys, PhotoKeys.table.keys, SettingsKeys.table.keys] {
+                     AlbumKeys.table.keys, PhotoKeys.table.keys, SettingsKeys.table.keys, SettingsKeys.editing.keys] {
             XCTAssertEqual(keys.count, Set(keys).count, "\(keys)")
         }
     }
