@@ -144,6 +144,18 @@ final class TextFieldTests: XCTestCase {
         XCTAssertEqual(render(field(text, cursor: 11), width: 10).text, atTwelve)
     }
 
+    func testWideAndCombiningCharactersTakeOneCellEach() {
+        // Wide characters show as U+FFFD, one cell each; "e" + combining acute is one character.
+        var f = field("東京e\u{301}")
+        XCTAssertEqual(f.characters.count, 3)
+        XCTAssertEqual(render(f, width: 8).text, "\u{FFFD}\u{FFFD}\u{E9}     ")
+        XCTAssertEqual(render(f, width: 8).cursorColumns, [3])
+        XCTAssertEqual(f.handle(.backspace), .edited)
+        XCTAssertEqual(f.text, "東京")
+        _ = f.apply(.left)
+        XCTAssertEqual(render(f, width: 8).cursorColumns, [1])
+    }
+
     func testAMaskedFieldShowsOnlyTheMaskWithTheCursorAfterIt() {
         let key = field("0123456789abcdef", cursor: 3)
         let r = render(key, width: 20, masked: "\u{2022}\u{2022}\u{2022}cdef")
