@@ -255,10 +255,10 @@ public final class Gazetteer: Sendable {
         let limit = min(limit, 1000)  // keeps the top-k lists small whatever the caller asks
         return data.withUnsafeBytes { raw in
             let r = ByteReader(raw)
-            var found = ranked(q.name, typed: q.typedName, q.qualifiers, limit: limit, r)
+            var found = ranked(q.name, q.qualifiers, limit: limit, r)
             if found.isEmpty, !q.qualifiers.isEmpty {
                 // A name with a comma in it, or qualifiers that match nothing.
-                found = ranked(q.whole, typed: q.typedWhole, [], limit: limit, r)
+                found = ranked(q.whole, [], limit: limit, r)
             }
             return found.compactMap { hit in decode(hit.rank, r).map { PlaceMatch(place: $0, match: hit.match) } }
         }
@@ -270,7 +270,7 @@ public final class Gazetteer: Sendable {
     /// The `limit` best index entries for a folded name: every entry whose key
     /// is the name, ranked by `NameMatch` then population, then those whose key
     /// starts with it (own names before alternate names, each by population).
-    private func ranked(_ prefix: [UInt8], typed: String, _ qualifiers: [[UInt8]], limit: Int,
+    private func ranked(_ prefix: [UInt8], _ qualifiers: [[UInt8]], limit: Int,
                         _ r: ByteReader) -> [(rank: Int, match: NameMatch)] {
         let low = partitionPoint { compareKey($0, prefix, r) >= 0 }
         let high = partitionPoint { compareKey($0, prefix, r) > 0 }
@@ -284,7 +284,7 @@ public final class Gazetteer: Sendable {
             if isAlias { exactAliases.append(rank) } else { exactNames.append(rank) }
         }
         var hits: [(rank: Int, match: NameMatch)] = exactNames.map { rank in
-            (rank, nameMatch(rank, typed: typed, biggerNamesakes: exactAliases.filter { $0 < rank }, r))
+            (rank, nameMatch(rank, biggerNamesakes: exactAliases.filter { $0 < rank }, r))
         }
         let named = Set(exactNames)
         hits += exactAliases.filter { !named.contains($0) }.map { ($0, NameMatch.alternateName) }
@@ -310,11 +310,10 @@ public final class Gazetteer: Sendable {
         return Array(hits.prefix(limit))
     }
 
-    /// How a place whose own name folds to the query matches it: as typed
-    /// (case aside), or only once folded; either way behind other places of
-    /// that name when a bigger place of its country within `sameCityKm` also
-    /// goes by it, which makes it the same city listed twice.
-    private func nameMatch(_ rank: Int, typed: String, biggerNamesakes: [Int], _ r: ByteReader) -> NameMatch {
+    /// How a place whose own name folds to the query matches it: by its name,
+    /// or behind other places of that name when a bigger place of its country
+    /// within `sameCityKm` also goes by it, which makes it the same city listed twice.
+    private func nameMatch(_ rank: Int, biggerNamesakes: [Int], _ r: ByteReader) -> NameMatch {
         let base = layout.records + rank * PlacesLayout.recordSize
         let country = r.u8(base + 18)
         let here = point(rank, r)
@@ -322,9 +321,7 @@ public final class Gazetteer: Sendable {
             r.u8(layout.records + other * PlacesLayout.recordSize + 18) == country
                 && distanceKm(here, point(other, r)) <= Self.sameCityKm
         }
-        if listedTwice { return .nameOfABiggerPlace }
-        let name = string(Int(r.u32(base + 12)), r) ?? ""
-        return name.lowercased() == typed ? .name : .foldedName
+        return listedTwice ? .nameOfABiggerPlace : .name
     }
 
     /// An index entry's place rank, and whether its key is an alternate name.
@@ -449,22 +446,12 @@ private struct NameQuery {
     var name: [UInt8]
     var qualifiers: [[UInt8]]
     var whole: [UInt8]
-    /// The name and the whole text as typed, lowered, with single spaces: what `NameMatch.name` compares.
-    var typedName: String
-    var typedWhole: String
 
     init?(_ text: String) {
-        let typed = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        let parts = typed.map { Array(searchFold($0).utf8) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
         guard let first = parts.first, !first.isEmpty else { return nil }
         name = first
         qualifiers = parts.dropFirst().filter { !$0.isEmpty }
         whole = Array(searchFold(text).utf8)
-        typedName = Self.lowered(typed.first ?? "")
-        typedWhole = Self.lowered(text)
-    }
-
-    private static func lowered(_ text: String) -> String {
-        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }

@@ -87,10 +87,9 @@ public struct GeoBox: Hashable, Sendable {
 /// then by population: the go-to prompt's list, its Enter and
 /// `vtourist drop PLACE` all read the same order.
 public enum NameMatch: Int, Comparable, Sendable {
-    /// Its own name as typed, case aside: "Bogotá" for Bogotá, "Bogota" for Bogota, New Jersey.
+    /// Its own name, case, accents and punctuation aside: "Bogota" and "Bogotá" for both
+    /// Bogotá, Colombia and Bogota, New Jersey (the bigger first), "St Louis" for St. Louis.
     case name
-    /// Its own name once accents, case and punctuation are folded: "Bogota" for Bogotá.
-    case foldedName
     /// Its own name, which a bigger place of its country close by also goes by: the same city
     /// listed twice ("Victoria", the old name of Hong Kong's centre, after Victoria, Canada).
     case nameOfABiggerPlace
