@@ -232,58 +232,102 @@ public final class Gazetteer: Sendable {
 
     // MARK: Names
 
-    /// Places whose name starts with `query`, ignoring case and accents,
-    /// most populous first. "paris, tex" narrows by region or country
-    /// ("Paris, Texas"); alternate names such as "Napoli" also match.
+    /// Places whose name starts with `query`, best match first (see `rankedMatches`).
+    /// "paris, tex" narrows by region or country ("Paris, Texas"); alternate
+    /// names such as "Napoli" also match.
     public func complete(_ query: String, limit: Int) -> [Place] {
+        rankedMatches(query, limit: limit).map(\.place)
+    }
+
+    /// The place meant by a name typed at the go-to prompt or given to
+    /// `vtourist drop`: the first of `rankedMatches`.
+    public func place(named query: String) -> Place? {
+        rankedMatches(query, limit: 1).first?.place
+    }
+
+    /// The places a typed name may mean, best first: by how they match
+    /// (`NameMatch`), then by population. Case and accents are folded as
+    /// everywhere else; "name, qualifier…" keeps the places whose region or
+    /// country starts with each qualifier, and falls back to the whole text
+    /// as one name when that leaves nothing.
+    public func rankedMatches(_ query: String, limit: Int) -> [PlaceMatch] {
         guard limit > 0, let q = NameQuery(query) else { return [] }
         let limit = min(limit, 1000)  // keeps the top-k lists small whatever the caller asks
         return data.withUnsafeBytes { raw in
             let r = ByteReader(raw)
-            var ranks = best(q.name, q.qualifiers, limit: limit, exactOnly: false, r)
-            if ranks.isEmpty, !q.qualifiers.isEmpty {
+            var found = ranked(q.name, q.qualifiers, limit: limit, r)
+            if found.isEmpty, !q.qualifiers.isEmpty {
                 // A name with a comma in it, or qualifiers that match nothing.
-                ranks = best(q.whole, [], limit: limit, exactOnly: false, r)
+                found = ranked(q.whole, [], limit: limit, r)
             }
-            return ranks.compactMap { decode($0, r) }
+            return found.compactMap { hit in decode(hit.rank, r).map { PlaceMatch(place: $0, match: hit.match) } }
         }
     }
 
-    /// The place meant by a full name typed at the go-to prompt: the most
-    /// populous exact match, else the most populous completion.
-    public func place(named query: String) -> Place? {
-        guard let q = NameQuery(query) else { return nil }
-        return data.withUnsafeBytes { raw in
-            let r = ByteReader(raw)
-            let rank = best(q.name, q.qualifiers, limit: 1, exactOnly: true, r).first
-                ?? best(q.name, q.qualifiers, limit: 1, exactOnly: false, r).first
-                ?? (q.qualifiers.isEmpty ? nil : best(q.whole, [], limit: 1, exactOnly: false, r).first)
-            return rank.flatMap { decode($0, r) }
-        }
-    }
+    /// How far apart two listings may lie and still be one city (Victoria and Hong Kong are 3 km apart).
+    static let sameCityKm = 10.0
 
-    /// The `limit` smallest ranks among index entries whose key starts with
-    /// (or, if `exactOnly`, equals) `prefix` and whose place matches every
-    /// qualifier. Places found only through the start of an alternate name
-    /// ("Sao Petersburgo" for "sao p") come after all the others.
-    private func best(_ prefix: [UInt8], _ qualifiers: [[UInt8]], limit: Int, exactOnly: Bool, _ r: ByteReader) -> [Int] {
+    /// The `limit` best index entries for a folded name: every entry whose key
+    /// is the name, ranked by `NameMatch` then population, then those whose key
+    /// starts with it (own names before alternate names, each by population).
+    private func ranked(_ prefix: [UInt8], _ qualifiers: [[UInt8]], limit: Int,
+                        _ r: ByteReader) -> [(rank: Int, match: NameMatch)] {
         let low = partitionPoint { compareKey($0, prefix, r) >= 0 }
         let high = partitionPoint { compareKey($0, prefix, r) > 0 }
-        var names = TopRanks(capacity: limit)
-        var aliases = TopRanks(capacity: 2 * limit)  // room for places also in `names`
-        for entry in low..<high {
-            let exact = keyLength(entry, r) == prefix.count
-            if exactOnly && !exact { break }  // exact keys sort first
-            let value = r.u24(layout.index + entry * PlacesLayout.indexEntrySize + 3)
-            let rank = Int(value & ~PlacesLayout.aliasFlag)
-            guard rank < layout.count else { continue }
-            let isAliasPrefix = value & PlacesLayout.aliasFlag != 0 && !exact
-            guard isAliasPrefix ? aliases.wouldTake(rank) : names.wouldTake(rank) else { continue }
-            if !qualifiers.isEmpty && !matches(rank, qualifiers, r) { continue }
-            if isAliasPrefix { aliases.insert(rank) } else { names.insert(rank) }
+        // Entries whose key is the whole name sort first in the run.
+        var exactEnd = low
+        var exactNames: [Int] = [], exactAliases: [Int] = []
+        while exactEnd < high, keyLength(exactEnd, r) == prefix.count {
+            let (rank, isAlias) = entry(exactEnd, r)
+            exactEnd += 1
+            guard rank < layout.count, qualifiers.isEmpty || matches(rank, qualifiers, r) else { continue }
+            if isAlias { exactAliases.append(rank) } else { exactNames.append(rank) }
         }
-        let more = aliases.ranks.filter { !names.ranks.contains($0) }
-        return Array((names.ranks + more).prefix(limit))
+        var hits: [(rank: Int, match: NameMatch)] = exactNames.map { rank in
+            (rank, nameMatch(rank, biggerNamesakes: exactAliases.filter { $0 < rank }, r))
+        }
+        let named = Set(exactNames)
+        hits += exactAliases.filter { !named.contains($0) }.map { ($0, NameMatch.alternateName) }
+        hits.sort { ($0.match, $0.rank) < ($1.match, $1.rank) }
+        var seen = Set(hits.map(\.rank))
+        if hits.count < limit {
+            var names = TopRanks(capacity: limit)
+            var aliases = TopRanks(capacity: 2 * limit)  // room for places also in `names`
+            for entry in exactEnd..<high {
+                let (rank, isAlias) = self.entry(entry, r)
+                guard rank < layout.count, !seen.contains(rank),
+                      isAlias ? aliases.wouldTake(rank) : names.wouldTake(rank) else { continue }
+                if !qualifiers.isEmpty && !matches(rank, qualifiers, r) { continue }
+                if isAlias { aliases.insert(rank) } else { names.insert(rank) }
+            }
+            for (ranks, match) in [(names.ranks, NameMatch.namePrefix), (aliases.ranks, .alternatePrefix)] {
+                for rank in ranks where !seen.contains(rank) {
+                    seen.insert(rank)
+                    hits.append((rank, match))
+                }
+            }
+        }
+        return Array(hits.prefix(limit))
+    }
+
+    /// How a place whose own name folds to the query matches it: by its name,
+    /// or behind other places of that name when a bigger place of its country
+    /// within `sameCityKm` also goes by it, which makes it the same city listed twice.
+    private func nameMatch(_ rank: Int, biggerNamesakes: [Int], _ r: ByteReader) -> NameMatch {
+        let base = layout.records + rank * PlacesLayout.recordSize
+        let country = r.u8(base + 18)
+        let here = point(rank, r)
+        let listedTwice = biggerNamesakes.contains { other in
+            r.u8(layout.records + other * PlacesLayout.recordSize + 18) == country
+                && distanceKm(here, point(other, r)) <= Self.sameCityKm
+        }
+        return listedTwice ? .nameOfABiggerPlace : .name
+    }
+
+    /// An index entry's place rank, and whether its key is an alternate name.
+    private func entry(_ entry: Int, _ r: ByteReader) -> (rank: Int, isAlias: Bool) {
+        let value = r.u24(layout.index + entry * PlacesLayout.indexEntrySize + 3)
+        return (Int(value & ~PlacesLayout.aliasFlag), value & PlacesLayout.aliasFlag != 0)
     }
 
     /// First index entry for which `isAtOrAfter` holds (it must be monotonic).

@@ -82,3 +82,34 @@ public struct GeoBox: Hashable, Sendable {
                                    : (p.longitude >= west && p.longitude <= east)
     }
 }
+
+/// How a place matches a typed name, best first. Places are ranked by this,
+/// then by population: the go-to prompt's list, its Enter and
+/// `vtourist drop PLACE` all read the same order.
+public enum NameMatch: Int, Comparable, Sendable {
+    /// Its own name, case, accents and punctuation aside: "Bogota" and "Bogotá" for both
+    /// Bogotá, Colombia and Bogota, New Jersey (the bigger first), "St Louis" for St. Louis.
+    case name
+    /// Its own name, which a bigger place of its country close by also goes by: the same city
+    /// listed twice ("Victoria", the old name of Hong Kong's centre, after Victoria, Canada).
+    case nameOfABiggerPlace
+    /// One of its alternate names: "Napoli" for Naples.
+    case alternateName
+    /// The start of its own name: "Bathin" for Bathinda.
+    case namePrefix
+    /// The start of an alternate name: "Sao Petersb" for Saint Petersburg.
+    case alternatePrefix
+
+    public static func < (a: NameMatch, b: NameMatch) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A place and how it matched the name asked for.
+public struct PlaceMatch: Hashable, Sendable {
+    public var place: Place
+    public var match: NameMatch
+
+    public init(place: Place, match: NameMatch) {
+        self.place = place
+        self.match = match
+    }
+}

@@ -41,23 +41,6 @@ public enum MapMode: Equatable, Sendable {
     case goTo(GoToPrompt)
 }
 
-/// The go-to prompt: typed text, completions and the selected one.
-public struct GoToPrompt: Equatable, Sendable {
-    public var text: String = ""
-    public var suggestions: [PlaceSuggestion] = []
-    /// Index into `suggestions`, nil when none is selected.
-    public var selected: Int? = nil
-    /// Why the last Enter did nothing.
-    public var error: String? = nil
-
-    public init(text: String = "", suggestions: [PlaceSuggestion] = [], selected: Int? = nil, error: String? = nil) {
-        self.text = text
-        self.suggestions = suggestions
-        self.selected = selected
-        self.error = error
-    }
-}
-
 /// A place offered by the go-to prompt.
 public struct PlaceSuggestion: Equatable, Sendable {
     public var name: String
@@ -126,6 +109,8 @@ public struct AppState: Equatable, Sendable {
     public var message: StatusMessage?
     /// Name of the place nearest the cursor and how far it is.
     public var cursorPlace: NearPlace?
+    /// Where the go-to prompt went this run, most recent first (kept in memory only).
+    public var goToHistory: [String] = []
     /// Steps of the download placeholders' shimmer; it moves only while `isAnimating`.
     public var animationFrame = 0
 

@@ -71,10 +71,15 @@ final class GazetteerTests: XCTestCase {
         let results = try gazetteer().complete("PARIS", limit: 20)
         XCTAssertEqual(results.first?.displayName, "Paris, Ile-de-France, FR")
         XCTAssertTrue(results.contains { $0.displayName == "Paris, Texas, US" })
-        // Places named Paris… by population; Warsaw ("Paris of the North") only after them.
-        let byName = results.prefix { searchFold($0.name).hasPrefix("paris") || searchFold($0.name) == "parys" }
-        XCTAssertGreaterThan(byName.count, 10)
-        XCTAssertEqual(byName.map(\.population), byName.map(\.population).sorted(by: >))
+        // Every place called Paris by population, then Parys (alternate name "Paris"), then
+        // the places whose name starts with Paris, by population.
+        let named = results.prefix { $0.name == "Paris" }
+        XCTAssertGreaterThan(named.count, 5)
+        XCTAssertEqual(named.map(\.population), named.map(\.population).sorted(by: >))
+        XCTAssertEqual(results.dropFirst(named.count).first?.name, "Parys")
+        let starting = results.dropFirst(named.count + 1).prefix { searchFold($0.name).hasPrefix("paris") }
+        XCTAssertGreaterThan(starting.count, 2)
+        XCTAssertEqual(starting.map(\.population), starting.map(\.population).sorted(by: >))
         // Districts such as "Paris 15 Vaugirard" are left out of the data.
         XCTAssertFalse(results.contains { $0.name.contains(where: \.isNumber) })
     }
@@ -92,7 +97,11 @@ final class GazetteerTests: XCTestCase {
     func testCompletionFindsAlternateNames() throws {
         let g = try gazetteer()
         XCTAssertEqual(g.complete("napoli", limit: 1).first?.displayName, "Naples, Campania, IT")
-        XCTAssertEqual(g.place(named: "Cologne")?.name, "Köln")
+        XCTAssertEqual(g.place(named: "Koeln")?.name, "Köln")
+        // A place's own name comes before another's alternate name: "Cologne" is first the town
+        // in Lombardy, Köln right after it.
+        XCTAssertEqual(g.complete("Cologne", limit: 3).map(\.displayName),
+                       ["Cologne, Lombardy, IT", "Cologne, Minnesota, US", "Köln, North Rhine-Westphalia, DE"])
         XCTAssertEqual(g.place(named: "Lisboa")?.displayName, "Lisbon, Lisbon, PT")
         // A place found only by the start of an alternate name comes after
         // places whose own name matches: "sao p" is São Paulo and São Pedro…,
@@ -134,6 +143,153 @@ final class GazetteerTests: XCTestCase {
         XCTAssertEqual(g.place(named: "napol")?.name, "Napoleon")
         // No exact name: the best completion.
         XCTAssertEqual(g.place(named: "zuri")?.name, "Zürich")
+    }
+
+    // MARK: Ranking
+
+    /// Well-known cities, by their English names, their own spellings and alternate names, and the
+    /// country each must find. Names that two famous places share (Toledo, Valencia, Córdoba,
+    /// Newcastle, San José) are left out: the manual says how those are ranked.
+    static let wellKnownCities: [(name: String, country: String)] = [
+        ("Tokyo", "JP"), ("Delhi", "IN"), ("New Delhi", "IN"), ("Shanghai", "CN"), ("São Paulo", "BR"),
+        ("Sao Paulo", "BR"), ("Mexico City", "MX"), ("Cairo", "EG"), ("Mumbai", "IN"), ("Beijing", "CN"),
+        ("Dhaka", "BD"), ("Osaka", "JP"), ("New York City", "US"), ("Karachi", "PK"), ("Buenos Aires", "AR"),
+        ("Istanbul", "TR"), ("Kolkata", "IN"), ("Manila", "PH"), ("Lagos", "NG"), ("Rio de Janeiro", "BR"),
+        ("Kinshasa", "CD"), ("Moscow", "RU"), ("Moskva", "RU"), ("Paris", "FR"), ("London", "GB"),
+        ("Lima", "PE"), ("Bangkok", "TH"), ("Seoul", "KR"), ("Jakarta", "ID"), ("Tehran", "IR"),
+        ("Berlin", "DE"), ("Madrid", "ES"), ("Rome", "IT"), ("Naples", "IT"), ("Napoli", "IT"),
+        ("Venice", "IT"), ("Venezia", "IT"), ("Milan", "IT"), ("Florence", "IT"), ("Firenze", "IT"),
+        ("Lisbon", "PT"), ("Lisboa", "PT"), ("Porto", "PT"), ("Bath", "GB"), ("Oxford", "GB"),
+        ("Cambridge", "GB"), ("Manchester", "GB"), ("Birmingham", "GB"), ("Edinburgh", "GB"), ("York", "GB"),
+        ("Dublin", "IE"), ("Cork", "IE"), ("Amsterdam", "NL"), ("Brussels", "BE"), ("Vienna", "AT"),
+        ("Wien", "AT"), ("Salzburg", "AT"), ("Prague", "CZ"), ("Praha", "CZ"), ("Warsaw", "PL"),
+        ("Kraków", "PL"), ("Krakow", "PL"), ("Budapest", "HU"), ("Athens", "GR"), ("Stockholm", "SE"),
+        ("Oslo", "NO"), ("Bergen", "NO"), ("Copenhagen", "DK"), ("Helsinki", "FI"), ("Reykjavik", "IS"),
+        ("Zürich", "CH"), ("Zurich", "CH"), ("Geneva", "CH"), ("Munich", "DE"), ("München", "DE"),
+        ("Hamburg", "DE"), ("Köln", "DE"), ("Barcelona", "ES"), ("Málaga", "ES"), ("Malaga", "ES"),
+        ("Granada", "ES"), ("Marseille", "FR"),
+        ("Lyon", "FR"), ("Nice", "FR"), ("Split", "HR"), ("Dubrovnik", "HR"), ("Kyiv", "UA"), ("Kiev", "UA"),
+        ("Odesa", "UA"), ("Saint Petersburg", "RU"), ("Sydney", "AU"), ("Melbourne", "AU"), ("Perth", "AU"),
+        ("Brisbane", "AU"), ("Auckland", "NZ"), ("Wellington", "NZ"), ("Toronto", "CA"), ("Vancouver", "CA"),
+        ("Montreal", "CA"), ("Montréal", "CA"), ("Victoria", "CA"), ("Halifax", "CA"), ("Chicago", "US"),
+        ("Los Angeles", "US"), ("San Francisco", "US"), ("San Jose", "US"),
+        ("Boston", "US"), ("Washington", "US"), ("Houston", "US"), ("Miami", "US"), ("Seattle", "US"),
+        ("Denver", "US"), ("Havana", "CU"), ("Bogotá", "CO"), ("Bogota", "CO"), ("Quito", "EC"), ("La Paz", "BO"),
+        ("Santiago", "CL"), ("Montevideo", "UY"), ("Cape Town", "ZA"), ("Johannesburg", "ZA"),
+        ("Nairobi", "KE"), ("Casablanca", "MA"), ("Marrakesh", "MA"), ("Tunis", "TN"), ("Alexandria", "EG"),
+        ("Jerusalem", "IL"), ("Damascus", "SY"), ("Dubai", "AE"), ("Singapore", "SG"), ("Hong Kong", "HK"),
+        ("Kyoto", "JP"), ("Hanoi", "VN"), ("Kathmandu", "NP"), ("Tripoli", "LY"), ("Kingston", "JM"),
+    ]
+
+    func testWellKnownCitiesFindTheirCountry() throws {
+        let g = try gazetteer()
+        XCTAssertGreaterThanOrEqual(Self.wellKnownCities.count, 60)
+        for (name, country) in Self.wellKnownCities {
+            let place = try XCTUnwrap(g.place(named: name), name)
+            XCTAssertEqual(place.countryCode, country, "\(name): \(place.displayName)")
+            XCTAssertGreaterThan(place.population, 25_000, "\(name): \(place.displayName)")
+        }
+    }
+
+    /// The list the prompt shows, its first entry (where Enter goes) and `drop PLACE` are one ranking.
+    func testPlaceNamedIsTheFirstCompletion() throws {
+        let g = try gazetteer()
+        for query in ["Bath", "Porto", "Venice", "Victoria", "bat", "por", "sao p", "paris, tex", "napol", "Cologne",
+                      "Bogota", "St Petersburg", "zuri", "new york"] {
+            XCTAssertEqual(g.place(named: query), g.complete(query, limit: 6).first, query)
+            XCTAssertEqual(g.complete(query, limit: 6), g.rankedMatches(query, limit: 6).map(\.place), query)
+        }
+    }
+
+    func testAPlacesOwnNameBeatsAnAlternateNameAndAPrefix() throws {
+        let g = try gazetteer()
+        // Dayton, Ohio, is bigger and has "Venice" among its alternate names.
+        let venice = g.rankedMatches("Venice", limit: 6)
+        XCTAssertEqual(venice.first?.place.displayName, "Venice, Veneto, IT")
+        XCTAssertEqual(venice.first?.match, .name)
+        XCTAssertEqual(venice.first { $0.place.name == "Dayton" }?.match, .alternateName)
+        XCTAssertEqual(g.place(named: "venice")?.countryCode, "IT")
+        // Every place called Bath before Bathinda, which is bigger but only starts with it.
+        let bath = g.rankedMatches("Bath", limit: 20)
+        XCTAssertEqual(bath.first?.place.displayName, "Bath, England, GB")
+        let bathinda = try XCTUnwrap(bath.firstIndex { $0.place.name == "Bathinda" })
+        XCTAssertTrue(bath[..<bathinda].allSatisfy { $0.place.name == "Bath" })
+        XCTAssertEqual(bath[bathinda].match, .namePrefix)
+        XCTAssertGreaterThan(bath[bathinda].place.population, bath[0].place.population)
+        // Porto before Porto Alegre.
+        let porto = g.rankedMatches("Porto", limit: 10)
+        XCTAssertEqual(porto.first?.place.displayName, "Porto, Porto, PT")
+        let alegre = try XCTUnwrap(porto.firstIndex { $0.place.name == "Porto Alegre" })
+        XCTAssertTrue(porto[..<alegre].allSatisfy { $0.match < .namePrefix }, "\(porto)")
+        XCTAssertEqual(porto[alegre].match, .namePrefix)
+        // Victoria: the city in Canada; Hong Kong's Victoria is Hong Kong listed twice, so it comes
+        // after every other Victoria, and Hong Kong itself (alternate name) after that.
+        let victoria = g.rankedMatches("Victoria", limit: 30)
+        XCTAssertEqual(victoria.first?.place.displayName, "Victoria, British Columbia, CA")
+        XCTAssertNotEqual(g.place(named: "Victoria")?.countryCode, "HK")
+        let hkVictoria = try XCTUnwrap(victoria.firstIndex { $0.place.countryCode == "HK" && $0.place.name == "Victoria" })
+        XCTAssertEqual(victoria[hkVictoria].match, .nameOfABiggerPlace)
+        XCTAssertTrue(victoria[..<hkVictoria].allSatisfy { $0.match == .name })
+        let hongKong = try XCTUnwrap(victoria.firstIndex { $0.place.name == "Hong Kong" })
+        XCTAssertGreaterThan(hongKong, hkVictoria)
+        XCTAssertEqual(victoria[hongKong].match, .alternateName)
+        // The matches come in order of kind, then population.
+        for query in ["Victoria", "Bath", "Paris", "san jose", "sao p"] {
+            let found = g.rankedMatches(query, limit: 40)
+            XCTAssertEqual(found.map(\.match), found.map(\.match).sorted(), query)
+            for kind in Set(found.map(\.match)) {
+                let ranks = found.filter { $0.match == kind }.map(\.place.rank)
+                XCTAssertEqual(ranks, ranks.sorted(), "\(query) \(kind)")
+            }
+        }
+    }
+
+    func testAccentsAndCaseDoNotChangeTheRanking() throws {
+        let g = try gazetteer()
+        // Bogotá, Colombia and Bogota, New Jersey both have the name, with or without its accent:
+        // the bigger comes first, however it is typed.
+        for query in ["Bogotá", "Bogota", "bogota", "BOGOTÁ"] {
+            let bogota = g.rankedMatches(query, limit: 2)
+            XCTAssertEqual(bogota.map(\.place.displayName), ["Bogotá, Bogota D.C., CO", "Bogota, New Jersey, US"], query)
+            XCTAssertEqual(bogota.map(\.match), [.name, .name], query)
+        }
+        // Málaga, Spain before the smaller Málaga, Colombia and Malaga, Philippines.
+        for query in ["Málaga", "Malaga", "malaga"] {
+            let malaga = g.rankedMatches(query, limit: 10)
+            XCTAssertEqual(malaga.first?.place.displayName, "Málaga, Andalusia, ES", query)
+            let philippines = try XCTUnwrap(malaga.firstIndex { $0.place.countryCode == "PH" }, query)
+            XCTAssertTrue(malaga[...philippines].allSatisfy { $0.match == .name }, query)
+        }
+        // San Jose, California is bigger than San José, Costa Rica, accent or not.
+        XCTAssertEqual(g.place(named: "San José")?.displayName, "San Jose, California, US")
+        XCTAssertEqual(g.place(named: "SAN JOSE")?.displayName, "San Jose, California, US")
+        XCTAssertEqual(g.rankedMatches("San José", limit: 2).last?.place.countryCode, "CR")
+        // Punctuation aside too: "St Louis" is St. Louis's own name.
+        XCTAssertEqual(g.rankedMatches("St Louis", limit: 1).first?.place.name, "St. Louis")
+        XCTAssertEqual(g.rankedMatches("St Louis", limit: 1).first?.match, .name)
+        for query in ["zurich", "  zürich ", "ZURICH"] {
+            let zurich = g.rankedMatches(query, limit: 1).first
+            XCTAssertEqual(zurich?.place.name, "Zürich", query)
+            XCTAssertEqual(zurich?.match, .name, query)
+        }
+        XCTAssertEqual(g.rankedMatches("Reykjavik", limit: 1).first?.place.countryCode, "IS")
+    }
+
+    /// Names that famous places share with others rank as docs/manual.md ("Go to") says.
+    func testSharedNamesRankAsTheManualSays() throws {
+        let g = try gazetteer()
+        for (query, expected) in [("Toledo", "US"), ("Valencia", "VE"), ("Córdoba", "AR"), ("Newcastle", "AU"),
+                                  ("Durham", "US"), ("San José", "US"), ("Bogota", "CO"), ("Malaga", "ES"),
+                                  ("Cologne", "IT"), ("Seville", "US"), ("Mecca", "US"),
+                                  ("Toledo, ES", "ES"), ("Cologne, DE", "DE"), ("San José, CR", "CR"),
+                                  ("Malaga, Spain", "ES")] {
+            XCTAssertEqual(g.place(named: query)?.countryCode, expected, query)
+        }
+        XCTAssertEqual(g.complete("Bogota", limit: 2).last?.displayName, "Bogota, New Jersey, US")
+        // Not in the gazetteer: fewer than 1,000 people, or not a populated place.
+        for missing in ["Vatican City", "Pompeii", "Mallorca"] {
+            XCTAssertNotEqual(g.place(named: missing)?.name, missing, missing)
+        }
     }
 
     /// `vtourist drop New York`: the words that are not coordinates, joined, name the place.

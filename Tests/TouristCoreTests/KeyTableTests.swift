@@ -140,14 +140,35 @@ final class KeyTableTests: XCTestCase {
     func testGoToPromptHandlesItsTableAndTypesEveryCharacter() {
         var state = mapState()
         let suggestions = [testPlaces.named("Naples"), testPlaces.named("Rome")].compactMap { $0 }
-        state.screen = .map(MapScreen(mode: .goTo(GoToPrompt(text: "x", suggestions: suggestions, selected: 0))))
+        // The cursor inside the text, so every editing key has something to do.
+        var prompt = GoToPrompt(text: "xy", suggestions: suggestions, selected: 0)
+        XCTAssertEqual(prompt.field.apply(.left), .moved)
+        state.screen = .map(MapScreen(mode: .goTo(prompt)))
         let table = Set(GoToKeys.table.keys)
         for key in everyKey {
             if case .char = key {
                 XCTAssertFalse(table.contains(key))
                 let (after, _) = press(key, in: state)
                 guard case let .goTo(prompt)? = after.map?.mode else { return XCTFail("prompt closed by \(key)") }
-                XCTAssertEqual(prompt.text.count, 2, "\(key)")
+                XCTAssertEqual(prompt.text.count, 3, "\(key)")
+            } else {
+                XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
+            }
+        }
+    }
+
+    func testASettingBeingTypedHandlesItsTableAndTypesEveryCharacter() {
+        var state = mapState()
+        var field = SettingsScreen.textField("me@example.org")
+        XCTAssertEqual(field.apply(.left), .moved)  // the cursor inside, so every editing key has work
+        state.screen = .settings(SettingsScreen(selected: SettingsScreen.fields.firstIndex(of: .contact) ?? 0, editing: field))
+        let table = Set(SettingsKeys.editing.keys)
+        for key in everyKey {
+            let (after, _) = press(key, in: state)
+            if case .char = key {
+                XCTAssertFalse(table.contains(key))
+                guard case let .settings(screen) = after.screen else { return XCTFail("settings closed by \(key)") }
+                XCTAssertEqual(screen.editing?.text.count, 15, "\(key)")
             } else {
                 XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
             }
@@ -170,7 +191,7 @@ final class KeyTableTests: XCTestCase {
 
     func testNoKeyIsBoundTwiceOnAScreen() {
         for keys in [MapKeys.browsing.keys, MapKeys.dragging.keys, ConfirmKeys.table.keys, GoToKeys.table.keys,
-                     AlbumKeys.table.keys, PhotoKeys.table.keys, SettingsKeys.table.keys] {
+                     AlbumKeys.table.keys, PhotoKeys.table.keys, SettingsKeys.table.keys, SettingsKeys.editing.keys] {
             XCTAssertEqual(keys.count, Set(keys).count, "\(keys)")
         }
     }

@@ -33,7 +33,7 @@ final class SettingsScreenTests: XCTestCase {
         select(&s, .photosPerCollection)
         press(&s, .enter)
         guard case let .settings(screen) = s.screen else { return XCTFail() }
-        XCTAssertEqual(screen.editing, "21", "editing starts from the value")
+        XCTAssertEqual(screen.editing?.text, "21", "editing starts from the value")
         press(&s, .backspace, .backspace)
         for bad in ["0", "61", "abc", "2.5", " "] {
             type(&s, bad)
@@ -96,9 +96,50 @@ final class SettingsScreenTests: XCTestCase {
         press(&s, .enter)
         type(&s, String(repeating: "a", count: 10_000))
         guard case let .settings(screen) = s.screen else { return XCTFail() }
-        XCTAssertEqual(screen.editing?.count, SettingsScreen.maxText)
+        XCTAssertEqual(screen.editing?.characters.count, SettingsScreen.maxText)
         XCTAssertEqual(s.message?.text, "At most 256 characters.")
         XCTAssertEqual(press(&s, .enter), [], "256 characters is no key either")
+    }
+
+    func testAValueIsEditedAtTheCursorAndAPasteIsOneEdit() {
+        var s = settingsState()
+        select(&s, .areaHalfWidth)
+        press(&s, .enter, .left)
+        _ = reducer.reduce(&s, .event(.paste("2"), time: 0))
+        guard case let .settings(screen) = s.screen else { return XCTFail() }
+        XCTAssertEqual(screen.editing?.text, "0.25")
+        XCTAssertEqual(screen.editing?.cursor, 3)
+        XCTAssertEqual(press(&s, .enter).count, 1)
+        XCTAssertEqual(s.settings.areaHalfWidth, 0.25)
+        // Home and Ctrl-K: the number typed anew.
+        select(&s, .photosPerCollection)
+        press(&s, .enter, .home, .control("k"))
+        type(&s, "30")
+        XCTAssertEqual(press(&s, .enter).count, 1)
+        XCTAssertEqual(s.settings.photosPerCollection, 30)
+    }
+
+    func testAPastedKeyIsCleanedTrimmedAndMasked() {
+        var s = settingsState()
+        press(&s, .enter)
+        _ = reducer.reduce(&s, .event(.paste("  0123456789abcdef\u{1B}[31m0123456789abcdef\r\n"), time: 0))
+        let text = AppView.render(s, raster: nil).text
+        XCTAssertFalse(text.contains("0123"), text)
+        XCTAssertTrue(text.contains("\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}cdef"), text)
+        XCTAssertEqual(press(&s, .enter).count, 1)
+        XCTAssertEqual(s.settings.flickrAPIKey, "0123456789abcdef0123456789abcdef")
+    }
+
+    func testAPasteStopsAtTheLimitWithAMessageAndOutsideAFieldDoesNothing() {
+        var s = settingsState()
+        let idle = s
+        XCTAssertEqual(reducer.reduce(&s, .event(.paste("0123456789abcdef"), time: 0)), [])
+        XCTAssertEqual(s, idle, "no field is being typed into")
+        press(&s, .enter)
+        _ = reducer.reduce(&s, .event(.paste(String(repeating: "a", count: 10_000)), time: 0))
+        guard case let .settings(screen) = s.screen else { return XCTFail() }
+        XCTAssertEqual(screen.editing?.characters.count, SettingsScreen.maxText)
+        XCTAssertEqual(s.message, StatusMessage("At most 256 characters.", kind: .error))
     }
 
     func testTogglesAndTheSourceChangeWithEnter() {
@@ -143,7 +184,7 @@ final class SettingsScreenTests: XCTestCase {
         type(&s, "5")
         _ = reducer.reduce(&s, .event(.resize(width: 40, height: 12), time: 0))
         guard case let .settings(screen) = s.screen else { return XCTFail() }
-        XCTAssertEqual(screen.editing, "215")
+        XCTAssertEqual(screen.editing?.text, "215")
         let small = AppView.render(s, raster: nil)
         XCTAssertTrue(small.text.contains("Settings"), small.text)
     }

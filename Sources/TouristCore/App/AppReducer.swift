@@ -88,8 +88,22 @@ public struct AppReducer: Sendable {
             case .photo: return photo.key(key, &state)
             case .settings: return settings.key(key, &state)
             }
-        case .paste:
-            // Only text fields take a paste; elsewhere it does nothing.
+        case let .paste(text):
+            // Only a text field takes a paste, as one edit; elsewhere it does nothing.
+            state.forgetResizes()
+            if state.isTooSmall || state.overlay != nil { return [] }
+            switch state.screen {
+            case let .map(screen):
+                guard case let .goTo(prompt) = screen.mode else { return [] }
+                state.message = nil
+                GoToReducer(places: places).paste(text, prompt, &state)
+            case let .settings(screen):
+                guard screen.editing != nil else { return [] }
+                state.message = nil
+                settings.paste(text, &state)
+            case .album, .photo:
+                break
+            }
             return []
         case let .mouse(mouse):
             state.forgetResizes()

@@ -1,6 +1,7 @@
 import Terminal
 
-/// The go-to prompt: the typed text, a hint or the last error, and the completions.
+/// The go-to prompt: the text field, a hint or the last error, and the completions with the
+/// highlighted one (where Enter goes) shown selected.
 struct GoToPanel: Widget {
     var prompt: GoToPrompt
     var theme: Theme
@@ -10,8 +11,9 @@ struct GoToPanel: Widget {
         let frame = Panel.place(width: 64, height: 4 + prompt.suggestions.count, in: area, top: 1)
         buffer.render(Panel(title: "Go to", theme: theme), in: frame)
         let inner = Panel.inner(frame)
-        let shown = prompt.text.truncated(to: max(1, inner.width - 2))
-        buffer.put("> " + shown + "\u{2581}", x: inner.x, y: inner.y, style: theme.dialogTitle, maxWidth: inner.width)
+        buffer.put("> ", x: inner.x, y: inner.y, style: theme.dialogTitle, maxWidth: inner.width)
+        buffer.render(TextFieldView(field: prompt.field, style: theme.dialogTitle),
+                      in: Rect(x: inner.x + 2, y: inner.y, width: max(0, inner.width - 2), height: 1))
         var y = inner.y + 1
         if let error = prompt.error {
             buffer.put(error.truncated(to: inner.width), x: inner.x, y: y, style: theme.error)

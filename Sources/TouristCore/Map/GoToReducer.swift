@@ -11,8 +11,6 @@ struct GoToReducer: Sendable {
     static let goToZoom = 10
     /// Completions shown under the prompt.
     static let suggestionCount = 6
-    /// The longest text the prompt takes.
-    static let maxLength = 80
 
     func key(_ key: Key, _ prompt: GoToPrompt, _ state: inout AppState) -> [AppEffect] {
         var prompt = prompt
@@ -22,37 +20,67 @@ struct GoToReducer: Sendable {
             return []
         case .go:
             return goTo(prompt, &state)
-        case .erase:
-            if !prompt.text.isEmpty { prompt.text.removeLast() }
-            refreshSuggestions(&prompt)
-        case .clear:
-            prompt.text = ""
-            refreshSuggestions(&prompt)
         case .next:
-            if !prompt.suggestions.isEmpty {
-                prompt.selected = min((prompt.selected ?? -1) + 1, prompt.suggestions.count - 1)
+            if let index = prompt.historyIndex {
+                recall(index - 1, &prompt, history: state.goToHistory)
+            } else if !prompt.suggestions.isEmpty {
+                prompt.selected = (prompt.selected + 1) % prompt.suggestions.count
             }
         case .previous:
-            if let s = prompt.selected { prompt.selected = s > 0 ? s - 1 : nil }
-        case .complete:
-            if let pick = prompt.selected.map({ prompt.suggestions[$0] }) ?? prompt.suggestions.first {
-                prompt.text = pick.name
-                refreshSuggestions(&prompt)
-                prompt.selected = prompt.suggestions.firstIndex(of: pick)
+            if prompt.historyIndex != nil || prompt.field.isEmpty {
+                recall((prompt.historyIndex ?? -1) + 1, &prompt, history: state.goToHistory)
+            } else if !prompt.suggestions.isEmpty {
+                prompt.selected = (prompt.selected + prompt.suggestions.count - 1) % prompt.suggestions.count
             }
+        case .complete:
+            if let pick = prompt.highlighted {
+                prompt.field.replace(with: pick.name)
+                refreshSuggestions(&prompt)
+                prompt.selected = prompt.suggestions.firstIndex(of: pick) ?? 0
+            }
+        case let .edit(edit):
+            changed(prompt.field.apply(edit), &prompt)
         case nil:
             // Every other character is typed.
-            guard case let .char(c) = key, prompt.text.count < GoToReducer.maxLength else { break }
-            prompt.text.append(c)
-            refreshSuggestions(&prompt)
+            guard case .char = key, let outcome = prompt.field.handle(key) else { break }
+            changed(outcome, &prompt)
         }
         state.setMapMode(.goTo(prompt))
         return []
     }
 
+    /// Pasted text: one edit at the cursor.
+    func paste(_ text: String, _ prompt: GoToPrompt, _ state: inout AppState) {
+        var prompt = prompt
+        changed(prompt.field.insert(text), &prompt)
+        state.setMapMode(.goTo(prompt))
+    }
+
+    private func changed(_ outcome: TextField.Outcome, _ prompt: inout GoToPrompt) {
+        switch outcome {
+        case .unchanged, .moved:
+            return
+        case .edited:
+            prompt.historyIndex = nil
+            refreshSuggestions(&prompt)
+        case .cut:
+            prompt.historyIndex = nil
+            refreshSuggestions(&prompt)
+            prompt.error = prompt.field.cutMessage
+        }
+    }
+
+    /// Shows the history's entry `index` (0: the most recent); below 0, the empty field again.
+    private func recall(_ index: Int, _ prompt: inout GoToPrompt, history: [String]) {
+        guard index < history.count else { return }
+        prompt.field.replace(with: index >= 0 ? history[index] : "")
+        refreshSuggestions(&prompt)
+        prompt.historyIndex = index >= 0 ? index : nil
+    }
+
     private func refreshSuggestions(_ prompt: inout GoToPrompt) {
         prompt.error = nil
-        prompt.selected = nil
+        prompt.selected = 0
         let text = prompt.text.trimmingCharacters(in: .whitespaces)
         if text.isEmpty || parseCoordinates(text) != .notCoordinates {
             prompt.suggestions = []
@@ -66,10 +94,12 @@ struct GoToReducer: Sendable {
         let text = prompt.text.trimmingCharacters(in: .whitespaces)
         let target: GeoPoint
         let arrived: String
+        let remembered: String
         switch parseCoordinates(text) {
         case let .coordinate(point):
             target = point
             arrived = point.formatted()
+            remembered = text
         case let .outOfRange(why):
             prompt.error = why
             state.setMapMode(.goTo(prompt))
@@ -80,14 +110,20 @@ struct GoToReducer: Sendable {
                 state.setMapMode(.goTo(prompt))
                 return []
             }
-            guard let place = prompt.selected.map({ prompt.suggestions[$0] }) ?? places.named(text) else {
+            // The highlighted suggestion; the gazetteer's best match when the list was never made.
+            guard let place = prompt.highlighted ?? places.named(text) else {
                 prompt.error = "No place called \u{201C}\(text)\u{201D}."
                 state.setMapMode(.goTo(prompt))
                 return []
             }
             target = place.coordinate
             arrived = place.displayName
+            // Its full name finds this very place again, whatever was typed.
+            remembered = place.displayName
         }
+        state.goToHistory.removeAll { $0 == remembered }
+        state.goToHistory.insert(remembered, at: 0)
+        state.goToHistory = Array(state.goToHistory.prefix(GoToPrompt.historyLength))
         state.setMapMode(.browsing)
         if state.camera.zoom < GoToReducer.goToZoom {
             state.camera.zoom = GoToReducer.goToZoom
@@ -102,21 +138,19 @@ struct GoToReducer: Sendable {
 public enum GoToCommand: Equatable, Sendable {
     case cancel
     case go
-    case erase
-    case clear
     case next
     case previous
     case complete
+    case edit(TextEdit)
 }
 
-/// The go-to prompt's keys; its hint line is written from them.
+/// The go-to prompt's keys, the text field's among them; its hint line is written from them.
 public enum GoToKeys {
     public static let table = KeyTable<GoToCommand>([
-        KeyBinding([[KeyEntry(.up, .previous), KeyEntry(.down, .next)]], help: "pick a suggestion", hint: "pick"),
+        KeyBinding([[KeyEntry(.up, .previous), KeyEntry(.down, .next)]],
+                   help: "pick a suggestion; on an empty line, earlier places", hint: "pick"),
         KeyBinding([[.tab]], .complete, help: "complete the name", hint: "completes"),
         KeyBinding([[.escape]], .cancel, help: "cancel", hint: "cancels"),
-        KeyBinding([[.enter]], .go, help: "go there"),
-        KeyBinding([[.backspace]], .erase, help: "erase a character"),
-        KeyBinding([[.control("u")]], .clear, help: "clear the text"),
-    ])
+        KeyBinding([[.enter]], .go, help: "go to the highlighted place, or to LAT, LON"),
+    ] + TextFieldKeys.bindings(GoToCommand.edit))
 }

@@ -22,5 +22,18 @@ public enum SettingsKeys {
         KeyBinding([[.char("t")]], .testKey, help: "test the Flickr key (one search)", hint: "test key", hintOrder: 2),
         KeyBinding([[.escape], [.char("q")]], .back, help: "back to the map", hint: "map", hintOrder: 7),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help", hintOrder: 8),
-    ], notes: [HelpRow("typing", "Enter saves, Esc cancels, Backspace deletes a character")])
+    ], notes: [HelpRow("typing", "Enter saves, Esc cancels")] + TextFieldKeys.helpNotes.map { HelpRow("", $0) })
+
+    /// The keys while a value is typed: the text field's, and Enter and Esc.
+    public static let editing = KeyTable<SettingsEditCommand>([
+        KeyBinding([[.enter]], .save, help: "save the value"),
+        KeyBinding([[.escape]], .cancel, help: "give up"),
+    ] + TextFieldKeys.bindings(SettingsEditCommand.edit))
+}
+
+/// What a key does while a setting's value is typed; any other character is typed.
+public enum SettingsEditCommand: Equatable, Sendable {
+    case save
+    case cancel
+    case edit(TextEdit)
 }

@@ -6,7 +6,7 @@ import Terminal
 struct SettingsReducer: Sendable {
     func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
         guard case var .settings(screen) = state.screen else { return [] }
-        if let text = screen.editing { return edit(key, text: text, &screen, &state) }
+        if let field = screen.editing { return edit(key, field: field, &screen, &state) }
         guard let command = SettingsKeys.table.command(for: key) else { return [] }
         var effects: [AppEffect] = []
         switch command {
@@ -30,13 +30,13 @@ struct SettingsReducer: Sendable {
                 let next = order[((order.firstIndex(of: state.settings.source) ?? 0) + 1) % order.count]
                 effects = save(field, next?.rawValue ?? "", &state)
             case .flickrAPIKey:
-                screen.editing = ""  // a key is typed (or pasted) anew, never shown
+                screen.editing = SettingsScreen.textField("")  // a key is typed (or pasted) anew, never shown
             case .areaHalfWidth:
-                screen.editing = "\(state.settings.areaHalfWidth)"
+                screen.editing = SettingsScreen.textField("\(state.settings.areaHalfWidth)")
             case .photosPerCollection:
-                screen.editing = "\(state.settings.photosPerCollection)"
+                screen.editing = SettingsScreen.textField("\(state.settings.photosPerCollection)")
             case .contact:
-                screen.editing = state.settings.contact ?? ""
+                screen.editing = SettingsScreen.textField(state.settings.contact ?? "")
             }
         case .testKey:
             state.message = StatusMessage("Testing the Flickr key\u{2026}")
@@ -51,31 +51,36 @@ struct SettingsReducer: Sendable {
         return effects
     }
 
-    /// A key while a value is typed: Enter saves it (or says why not), Esc gives up.
-    private func edit(_ key: Key, text: String, _ screen: inout SettingsScreen, _ state: inout AppState) -> [AppEffect] {
+    /// A key while a value is typed: Enter saves it (or says why not), Esc gives up, the rest edits.
+    private func edit(_ key: Key, field: TextField, _ screen: inout SettingsScreen, _ state: inout AppState) -> [AppEffect] {
         var effects: [AppEffect] = []
-        switch key {
-        case .escape:
+        switch SettingsKeys.editing.command(for: key) {
+        case .cancel:
             screen.editing = nil
-        case .enter:
+        case .save:
             let before = state.settings
-            effects = save(screen.field, text, &state)
+            effects = save(screen.field, field.text, &state)
             if state.settings != before || effects != [] { screen.editing = nil }
-        case .backspace, .delete:
-            screen.editing = String(text.dropLast())
-        case let .char(c):
-            // Pasted text arrives as characters: control characters never reach the field.
-            guard !c.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { break }
-            guard text.count < SettingsScreen.maxText else {
-                state.message = StatusMessage("At most \(SettingsScreen.maxText) characters.", kind: .error)
-                break
-            }
-            screen.editing = text + String(c)
-        default:
-            break
+        case let .edit(edit):
+            var field = field
+            _ = field.apply(edit)
+            screen.editing = field
+        case nil:
+            guard case .char = key else { break }
+            var field = field
+            if field.handle(key) == .cut { state.message = StatusMessage(field.cutMessage, kind: .error) }
+            screen.editing = field
         }
         state.screen = .settings(screen)
         return effects
+    }
+
+    /// Pasted text: one edit at the cursor of the field being typed into; nothing otherwise.
+    func paste(_ text: String, _ state: inout AppState) {
+        guard case var .settings(screen) = state.screen, var field = screen.editing else { return }
+        if field.insert(text) == .cut { state.message = StatusMessage(field.cutMessage, kind: .error) }
+        screen.editing = field
+        state.screen = .settings(screen)
     }
 
     /// Takes a setting from text: saved and in effect at once, or the reason it is refused.

@@ -9,15 +9,18 @@ public struct SettingsScreen: Equatable, Sendable {
     public static let maxText = 256
 
     public var selected = 0
-    /// The text typed into the selected field; nil when not editing.
-    public var editing: String?
+    /// The field being typed into, for the selected setting; nil when not editing.
+    public var editing: TextField?
 
-    public init(selected: Int = 0, editing: String? = nil) {
+    public init(selected: Int = 0, editing: TextField? = nil) {
         self.selected = selected
         self.editing = editing
     }
 
     public var field: SettingKey { SettingsScreen.fields[max(0, min(selected, SettingsScreen.fields.count - 1))] }
+
+    /// A text field for a setting's value, starting from `text`.
+    public static func textField(_ text: String) -> TextField { TextField(text, maxLength: maxText) }
 }
 
 extension Settings {

@@ -21,17 +21,21 @@ enum SettingsView {
             let style = selected ? theme.selection : theme.dialog
             if selected { buffer.clear(row, style: style) }
             buffer.put(" " + title(field), x: row.x, y: y, style: style, maxWidth: labelWidth)
-            var value: String
-            if selected, let text = screen.editing {
+            let valueArea = Rect(x: row.x + labelWidth + 1, y: y, width: max(0, row.width - labelWidth - 2), height: 1)
+            if selected, let text = screen.editing, state.settingOverrides[field] == nil {
                 // A key being typed is masked like a stored one.
-                value = (field == .flickrAPIKey ? (text.isEmpty ? "" : Settings.masked(apiKey: text)) : text) + "\u{258F}"
-            } else if field == .source, state.settings.source == nil, state.settingOverrides[.flickrAPIKey] != nil {
+                let masked = field == .flickrAPIKey ? (text.isEmpty ? "" : Settings.shown(.flickrAPIKey, text.text)) : nil
+                buffer.render(TextFieldView(field: text, style: style, masked: masked), in: valueArea)
+                continue
+            }
+            var value: String
+            if field == .source, state.settings.source == nil, state.settingOverrides[.flickrAPIKey] != nil {
                 value = "automatic: \(PhotoSourceChoice.flickr.displayName)"  // the environment's key decides
             } else {
                 value = state.settings.shown(field)
             }
             if let variable = state.settingOverrides[field] { value = "set by \(variable)" }
-            buffer.put(value, x: row.x + labelWidth + 1, y: y, style: style, maxWidth: max(0, row.width - labelWidth - 2))
+            buffer.put(value, x: valueArea.x, y: y, style: style, maxWidth: valueArea.width)
         }
         let about = Rect(x: main.x + 1, y: main.y + 3 + SettingsScreen.fields.count, width: max(0, main.width - 2),
                          height: max(0, main.bottom - 1 - (main.y + 3 + SettingsScreen.fields.count)))
