@@ -5,14 +5,16 @@ import Model
 import PhotoSources
 import Store
 
-/// `vtourist config [get NAME | set NAME VALUE] [--json]` (SPEC 4).
+/// `vtourist config [get NAME | set NAME VALUE | unset NAME] [--json]` (SPEC 4). Plain `config`
+/// lists the settings itself, so a usage error names `vtourist config`, not a hidden subcommand.
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the settings with their values and origins; get or set one.",
+        abstract: "List the settings with their values and origins; get, set or unset one.",
         usage: """
             vtourist config [--json] [--db <path>]
             vtourist config get <name> [--json] [--db <path>]
             vtourist config set <name> <value> [--db <path>]
+            vtourist config unset <name> [--db <path>]
             """,
         discussion: """
             Settings: \(ConfigReport.knownNames).
@@ -20,9 +22,17 @@ struct Config: ParsableCommand {
             (FLICKR_API_KEY overrides flickr_api_key, VTOURIST_SOURCE overrides source).
             The Flickr API key is never shown in full.
             """,
-        subcommands: [ConfigList.self, ConfigGet.self, ConfigSet.self],
-        defaultSubcommand: ConfigList.self
+        subcommands: [ConfigGet.self, ConfigSet.self, ConfigUnset.self, ConfigList.self]
     )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Flag(name: .long, help: "Print a JSON array of {name, value, origin}.")
+    var json = false
+
+    func run() throws {
+        try reportingFailures { try ConfigList.list(database: database, json: json) }
+    }
 }
 
 /// The process environment, where the overriding variables are read.
@@ -44,8 +54,10 @@ private func settingKey(_ name: String) throws -> SettingKey {
     return key
 }
 
+/// `config list`, the same as plain `config`: kept for the scripts that spell it out.
 struct ConfigList: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List every setting (the default).")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List every setting (the same as plain config).",
+                                                    shouldDisplay: false)
 
     @OptionGroup var database: DatabaseOptions
 
@@ -53,13 +65,15 @@ struct ConfigList: ParsableCommand {
     var json = false
 
     func run() throws {
-        try reportingFailures {
-            let store = try database.open()
-            defer { try? store.close() }
-            let report = ConfigReport(stored: try storedTexts(store), environment: processEnvironment)
-            reportProblems(report)
-            print(json ? report.json : report.table, terminator: json ? "\n" : "")
-        }
+        try reportingFailures { try ConfigList.list(database: database, json: json) }
+    }
+
+    static func list(database: DatabaseOptions, json: Bool) throws {
+        let store = try database.open()
+        defer { try? store.close() }
+        let report = ConfigReport(stored: try storedTexts(store), environment: processEnvironment)
+        reportProblems(report)
+        print(json ? report.json : report.table, terminator: json ? "\n" : "")
     }
 }
 
@@ -125,6 +139,38 @@ struct ConfigSet: ParsableCommand {
             defer { try? store.close() }
             do { try store.setSetting(key, to: value) } catch { throw CommandFailure("\(error)") }
             for line in ConfigReport.stored(key, value: value, environment: processEnvironment) { print(line) }
+        }
+    }
+}
+
+struct ConfigUnset: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unset",
+        abstract: "Return one setting to its default (the source to automatic; the key or contact removed).")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: ArgumentHelp("The setting (\(ConfigReport.knownNames)).", valueName: "name"))
+    var name: String
+
+    func run() throws {
+        try reportingFailures {
+            let key = try settingKey(name)
+            var stored: [SettingKey: String] = [:]
+            // Where there is no database nothing is stored: nothing to remove, and none is created.
+            if let store = try database.openIfPresent() {
+                defer { try? store.close() }
+                do { try store.removeSetting(key.rawValue) } catch { throw CommandFailure("\(error)") }
+                stored = try storedTexts(store)
+            }
+            let entry = ConfigReport(stored: stored, environment: processEnvironment).entry(key)
+            if let variable = entry.variable {
+                print("\(key.rawValue) is no longer stored; \(variable) is set and overrides it (\(entry.shownValue))")
+            } else if let value = entry.value {
+                print("\(key.rawValue) = \(value) (default)")
+            } else {
+                print("\(key.rawValue) is not set (default)")
+            }
         }
     }
 }
