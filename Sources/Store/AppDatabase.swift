@@ -49,7 +49,7 @@ public final class AppDatabase: Sendable {
     public static func openExisting(path: String, busyTimeout: TimeInterval = 5) throws(StoreError) -> AppDatabase {
         guard !path.isEmpty else { throw .emptyPath }
         // A dangling link counts as missing: opening it would create its target.
-        guard OpenCheck.isDirectory(path) != nil else { throw .missing(path: path) }
+        guard OpenCheck.isDirectory(path) != nil else { throw OpenCheck.absence(path) }
         return try open(path: path, busyTimeout: busyTimeout)
     }
 

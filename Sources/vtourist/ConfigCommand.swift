@@ -27,12 +27,18 @@ struct Config: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Flag(name: .long, help: "Print a JSON array of {name, value, origin}.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
-        try reportingFailures { try ConfigList.list(database: database, json: json) }
+        try reportingFailures { try ConfigList.list(database: database, json: output.json) }
     }
+}
+
+/// `--json` of `config` and `config get`. A group, as `DatabaseOptions` is: the parser reads it once
+/// for the whole command line, so `config get NAME --json` hands it to `get`.
+struct JSONOutput: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON: an array of {name, value, origin}, or one such object for get.")
+    var json = false
 }
 
 /// The process environment, where the overriding variables are read.
@@ -61,11 +67,10 @@ struct ConfigList: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Flag(name: .long, help: "Print a JSON array of {name, value, origin}.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
-        try reportingFailures { try ConfigList.list(database: database, json: json) }
+        try reportingFailures { try ConfigList.list(database: database, json: output.json) }
     }
 
     static func list(database: DatabaseOptions, json: Bool) throws {
@@ -85,8 +90,7 @@ struct ConfigGet: ParsableCommand {
     @Argument(help: ArgumentHelp("The setting (\(ConfigReport.knownNames)).", valueName: "name"))
     var name: String
 
-    @Flag(name: .long, help: "Print a JSON object {name, value, origin}.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
         try reportingFailures {
@@ -95,7 +99,7 @@ struct ConfigGet: ParsableCommand {
             defer { try? store.close() }
             let report = ConfigReport(stored: try storedTexts(store), environment: processEnvironment)
             reportProblems(report)
-            print(json ? report.json(key) : report.entry(key).shownValue)
+            print(output.json ? report.json(key) : report.entry(key).shownValue)
         }
     }
 }
@@ -118,7 +122,11 @@ struct ConfigSet: ParsableCommand {
 
     var valueWords: [String] { words.filter { $0 != "--" } }
 
+    /// Read for the whole command line (`JSONOutput`); set prints no JSON.
+    @OptionGroup(visibility: .private) var output: JSONOutput
+
     func validate() throws {
+        if output.json { throw ValidationError("Unknown option '--json'") }
         if let option = valueWords.first(where: Drop.isOption), !words.contains("--") {
             throw ValidationError("Unknown option '\(String(option.prefix(40)))'")
         }
@@ -152,6 +160,13 @@ struct ConfigUnset: ParsableCommand {
 
     @Argument(help: ArgumentHelp("The setting (\(ConfigReport.knownNames)).", valueName: "name"))
     var name: String
+
+    /// Read for the whole command line (`JSONOutput`); unset prints no JSON.
+    @OptionGroup(visibility: .private) var output: JSONOutput
+
+    func validate() throws {
+        if output.json { throw ValidationError("Unknown option '--json'") }
+    }
 
     func run() throws {
         try reportingFailures {

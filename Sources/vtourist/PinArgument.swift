@@ -23,7 +23,7 @@ enum PinArgument {
         } catch let error as StoreError {
             throw CommandFailure("\(error)")
         }
-        if let id = Int64(wanted), id > 0 { throw CommandFailure("no pin \(id) (see `vtourist pins`)") }
+        if let id = Int64(wanted) { throw CommandFailure("no pin \(id) (see `vtourist pins`)") }
         throw CommandFailure("no pin called \(shown) (see `vtourist pins`)")
     }
 }

@@ -24,7 +24,9 @@ struct VTourist: ParsableCommand {
         subcommands: [Pins.self, AlbumCommand.self, Drop.self, Export.self, Import.self, Render.self, Config.self]
     )
 
-    /// The full-screen map's database: `vtourist --db PATH` with no subcommand.
+    /// The database of the full-screen map and of every subcommand: the parser reads an option
+    /// group once for the whole command line and hands it down, so `--db` works before or after
+    /// the subcommand.
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
@@ -34,7 +36,7 @@ struct VTourist: ParsableCommand {
     /// `render IMAGE [--size COLSxROWS]` goes straight to the renderer (Render.plainArguments);
     /// everything else through the argument parser.
     static func main() {
-        let arguments = GlobalOptions.hoisted(Array(CommandLine.arguments.dropFirst()))
+        let arguments = Array(CommandLine.arguments.dropFirst())
         if let plain = Render.plainArguments(arguments) {
             do {
                 try Render.print(image: plain.image, size: plain.size)
@@ -50,41 +52,6 @@ struct VTourist: ParsableCommand {
         // the store reports as a full disk, instead of killing the process with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)
         main(arguments)
-    }
-}
-
-/// Global options (`--db PATH`, `--db=PATH`) work before or after the subcommand. The parser reads a
-/// command's options after its name, so those written before it move there:
-/// `vtourist --db F import x` is read as `vtourist import --db F x`.
-enum GlobalOptions {
-    /// Commands that take no database: a global option before them has nothing to do.
-    static let withoutDatabase: Set<String> = ["render"]
-
-    static func hoisted(_ arguments: [String],
-                        commands: [any ParsableCommand.Type] = VTourist.configuration.subcommands) -> [String] {
-        var rest = arguments[...]
-        var global: [String] = []
-        var path: [String] = []
-        var children = commands
-        // Global options and command names, in any order, up to the first other word.
-        while let word = rest.first {
-            if word == "--db" {
-                global.append(contentsOf: rest.prefix(2))
-                rest = rest.dropFirst(2)
-            } else if word.hasPrefix("--db=") {
-                global.append(word)
-                rest = rest.dropFirst()
-            } else if let command = children.first(where: { $0._commandName == word }) {
-                path.append(word)
-                rest = rest.dropFirst()
-                children = command.configuration.subcommands
-            } else {
-                break
-            }
-        }
-        guard !path.isEmpty, !global.isEmpty else { return arguments }
-        if let name = path.first, withoutDatabase.contains(name) { return path + rest }
-        return path + global + rest
     }
 }
 

@@ -17,7 +17,12 @@ final class PinLookupTests: XCTestCase {
         // A link to nowhere is missing too: opening it would create its target.
         XCTAssertEqual(symlink(folder + "/target.sqlite", folder + "/link.sqlite"), 0)
         XCTAssertThrowsError(try AppDatabase.openExisting(path: folder + "/link.sqlite"))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["link.sqlite"])
+        // A file where a folder should be says so.
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/notes", contents: Data("x".utf8)))
+        XCTAssertThrowsError(try AppDatabase.openExisting(path: folder + "/notes/a/v.sqlite")) { error in
+            XCTAssertEqual(error as? StoreError, .parentNotDirectory(path: folder + "/notes/a/v.sqlite", parent: folder + "/notes"))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), ["link.sqlite", "notes"])
         XCTAssertEqual(StoreError.missing(path: "/x/v.sqlite").description,
                        "no database at /x/v.sqlite: nothing has been stored there yet")
     }
