@@ -83,11 +83,15 @@ struct CoordinateJSON: Encodable {
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
-        let text = CoordinateNumber.text(degrees)
-        if let number = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) {
+        let rounded = CoordinateNumber.rounded(degrees)
+        // The encoder writes a Double's shortest digits, which are CoordinateNumber's text, except
+        // below 1e-4 where they take an exponent; a Decimal (twice as slow) writes the text itself.
+        if rounded == 0 || abs(rounded) >= 1e-4 {
+            try c.encode(rounded)
+        } else if let number = Decimal(string: CoordinateNumber.text(degrees), locale: Locale(identifier: "en_US_POSIX")) {
             try c.encode(number)
         } else {
-            try c.encode(CoordinateNumber.rounded(degrees))
+            try c.encode(rounded)
         }
     }
 }
