@@ -48,8 +48,8 @@ struct Drop: ParsableCommand {
             degrees and minutes (drop 40°51′N 14°16′E), or a place name (drop Naples, drop New York, \
             drop Paris, Texas): the gazetteer's best match, named on stderr.
             Without --wait the album is left downloading; the app resumes it when it starts.
-            A place that already has a pin (within 0.0001 degree in latitude and longitude) is \
-            refused unless --again is given.
+            A place that already has a pin (within \(CoordinateNumber.text(samePlace)) degree in latitude \
+            and longitude) is refused unless --again is given.
             """)
 
     /// How close to a pin a drop counts as a second pin at the same place (about 11 m).
