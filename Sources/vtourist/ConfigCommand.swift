@@ -49,6 +49,13 @@ private func storedTexts(_ store: AppDatabase) throws -> [SettingKey: String] {
     do { return try store.storedSettingTexts() } catch { throw CommandFailure("cannot read the settings: \(error)") }
 }
 
+/// The stored settings' texts; none where there is no database, and none is created for reading.
+private func storedTexts(_ database: DatabaseOptions) throws -> [SettingKey: String] {
+    guard let store = try database.openIfPresent() else { return [:] }
+    defer { try? store.close() }
+    return try storedTexts(store)
+}
+
 /// Stored values and variables that were ignored, one line each on stderr.
 private func reportProblems(_ report: ConfigReport) {
     for problem in report.problems { StandardStream.error.write("vtourist: \(problem)\n") }
@@ -74,9 +81,7 @@ struct ConfigList: ParsableCommand {
     }
 
     static func list(database: DatabaseOptions, json: Bool) throws {
-        let store = try database.open()
-        defer { try? store.close() }
-        let report = ConfigReport(stored: try storedTexts(store), environment: processEnvironment)
+        let report = ConfigReport(stored: try storedTexts(database), environment: processEnvironment)
         reportProblems(report)
         print(json ? report.json : report.table, terminator: json ? "\n" : "")
     }
@@ -95,9 +100,7 @@ struct ConfigGet: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let key = try settingKey(name)
-            let store = try database.open()
-            defer { try? store.close() }
-            let report = ConfigReport(stored: try storedTexts(store), environment: processEnvironment)
+            let report = ConfigReport(stored: try storedTexts(database), environment: processEnvironment)
             reportProblems(report)
             print(output.json ? report.json(key) : report.entry(key).shownValue)
         }

@@ -60,10 +60,18 @@ final class CommandLineTests: EndToEndTestCase {
                 XCTAssertEqual(r.stderr, "vtourist: no database at \(path): nothing has been stored there yet\n", "\(arguments)")
             }
         }
+        // The settings of no database are the defaults; none is made to show them.
+        let path = folder + "/sub/none.sqlite"
+        let listed = try cli(["config", "--db", path])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stdout.contains("photos_per_collection  21         default"), listed.stdout)
+        XCTAssertEqual(try cli(["config", "get", "source", "--json", "--db", path]).status, 0)
+        XCTAssertEqual(try cli(["config", "unset", "source", "--db", path]).stdout, "source = commons (default)\n")
         // Also the default database, with its folders.
         let r = try cli(["pins"], environment: ["VTOURIST_DB": nil, "XDG_DATA_HOME": nil])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.hasPrefix("vtourist: no database at \(home)/.local/share/vtourist/vtourist.sqlite"), r.stderr)
+        XCTAssertEqual(try cli(["config"], environment: ["VTOURIST_DB": nil, "XDG_DATA_HOME": nil]).status, 0)
         XCTAssertEqual(directoryListing(folder), [])
         XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/.local"))
     }

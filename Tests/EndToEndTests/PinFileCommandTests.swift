@@ -88,7 +88,7 @@ final class PinFileCommandTests: EndToEndTestCase {
         XCTAssertTrue(gpx.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\""), gpx.stdout)
         XCTAssertTrue(gpx.stdout.contains("<wpt lat=\"-45.1234567\" lon=\"-120.7654321\">"), gpx.stdout)
 
-        XCTAssertEqual(try cli(["config", "--db", path("empty.sqlite")]).status, 0)  // a database with no pins
+        try makeEmptyDatabase(path("empty.sqlite"))
         let empty = try cli(["export", "--db", path("empty.sqlite")])
         XCTAssertEqual(empty.stdout, "{\"type\":\"FeatureCollection\",\"features\":[]}\n")
         let bad = try cli(["export", "--format", "kml", "--db", source])
