@@ -165,8 +165,15 @@ _vtourist() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=()
+    local -a non_repeating_options=(--db)
     __vtourist_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
 
     # Offer subcommand / subcommand argument completions
     local -r subcommand="${unparsed_words[0]}"
@@ -216,7 +223,7 @@ _vtourist_album() {
 
 _vtourist_drop() {
     repeating_flags=()
-    non_repeating_flags=(--wait --version -h --help)
+    non_repeating_flags=(--wait --again --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __vtourist_offer_flags_options -1
@@ -280,29 +287,6 @@ _vtourist_render() {
 
 _vtourist_config() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
-    repeating_options=()
-    non_repeating_options=()
-    __vtourist_offer_flags_options 0
-
-    # Offer subcommand / subcommand argument completions
-    local -r subcommand="${unparsed_words[0]}"
-    unset 'unparsed_words[0]'
-    unparsed_words=("${unparsed_words[@]}")
-    case "${subcommand}" in
-    list|get|set)
-        # Offer subcommand argument completions
-        "_vtourist_config_${subcommand}"
-        ;;
-    *)
-        # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list get set' -- "${cur}"))
-        ;;
-    esac
-}
-
-_vtourist_config_list() {
-    repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
@@ -312,6 +296,21 @@ _vtourist_config_list() {
     case "${prev}" in
     '--db')
         return
+        ;;
+    esac
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    get|set|unset)
+        # Offer subcommand argument completions
+        "_vtourist_config_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'get set unset' -- "${cur}"))
         ;;
     esac
 }
@@ -337,6 +336,21 @@ _vtourist_config_set() {
     repeating_options=()
     non_repeating_options=(--db)
     __vtourist_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_vtourist_config_unset() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __vtourist_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in

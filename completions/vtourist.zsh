@@ -41,6 +41,7 @@ _vtourist() {
 
     local -i ret=1
     local -ar arg_specs=(
+        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
@@ -56,7 +57,7 @@ _vtourist() {
             'export:Write every pin to stdout as GeoJSON or GPX.'
             'import:Add pins from a GeoJSON or GPX file; their albums download as for a drop.'
             'render:Print a JPEG picture to the terminal with the renderer the album uses.'
-            'config:List the settings with their values and origins; get or set one.'
+            'config:List the settings with their values and origins; get, set or unset one.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
@@ -106,6 +107,7 @@ _vtourist_drop() {
         '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
         '*:place:'
         '--wait[Wait until every photo is in (progress on stderr).]'
+        '--again[Drop the pin even where a pin already is.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -158,6 +160,8 @@ _vtourist_render() {
 _vtourist_config() {
     local -i ret=1
     local -ar arg_specs=(
+        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
+        '--json[Print JSON\: an array of {name, value, origin}, or one such object for get.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
@@ -167,15 +171,15 @@ _vtourist_config() {
     case "${state}" in
     command)
         local -ar subcommands=(
-            'list:List every setting (the default).'
             'get:Print one setting'\''s value.'
             'set:Validate and store one setting.'
+            'unset:Return one setting to its default (the source to automatic; the key or contact removed).'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        list|get|set)
+        get|set|unset)
             "_vtourist_config_${words[1]}" && ret=0
             ;;
         esac
@@ -185,25 +189,12 @@ _vtourist_config() {
     return "${ret}"
 }
 
-_vtourist_config_list() {
-    local -i ret=1
-    local -ar arg_specs=(
-        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
-        '--json[Print a JSON array of {name, value, origin}.]'
-        '--version[Show the version.]'
-        '(-h --help)'{-h,--help}'[Show help information.]'
-    )
-    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
-
-    return "${ret}"
-}
-
 _vtourist_config_get() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
         ':name:'
-        '--json[Print a JSON object {name, value, origin}.]'
+        '--json[Print JSON\: an array of {name, value, origin}, or one such object for get.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -218,6 +209,19 @@ _vtourist_config_set() {
         '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
         ':name:'
         '*:value:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_vtourist_config_unset() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
+        ':name:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

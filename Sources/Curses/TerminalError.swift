@@ -12,7 +12,7 @@ public enum TerminalError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notATerminal:
-            return "vtourist needs a terminal: standard input and output must not be redirected."
+            return "needs a terminal: standard input and output must not be redirected."
         case .unusableTerminal(let term) where term.isEmpty:
             return "TERM is not set; set it to your terminal's type (for example TERM=xterm-256color)."
         case .unusableTerminal(let term):

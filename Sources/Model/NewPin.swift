@@ -16,20 +16,15 @@ public struct NewPin: Hashable, Sendable {
 }
 
 /// What makes two pins the same for an import: the same name and the same coordinates
-/// when both are rounded to 7 decimals (about a centimetre).
+/// as they are written (`CoordinateNumber`: 7 decimals, about a centimetre).
 public struct PinIdentity: Hashable, Sendable {
     private let latitude: Int64
     private let longitude: Int64
     private let name: String?
 
     public init(_ coordinate: GeoPoint, name: String?) {
-        latitude = Self.units(coordinate.latitude)
-        longitude = Self.units(coordinate.longitude)
+        latitude = CoordinateNumber.units(coordinate.latitude)
+        longitude = CoordinateNumber.units(coordinate.longitude)
         self.name = name
-    }
-
-    /// Tens of nanodegrees; coordinates are validated before they get here, so this never overflows.
-    private static func units(_ degrees: Double) -> Int64 {
-        degrees.isFinite ? Int64((degrees * 1e7).rounded()) : 0
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
-/// How coordinates and times are written and read in both formats.
+/// How times are written and read in both formats (coordinates: `CoordinateNumber`).
 enum PinFileText {
-    /// A plain decimal: Swift's shortest round-tripping digits, never an exponent (GPX's xsd:decimal has none).
-    static func decimal(_ value: Double) -> String {
+    /// A number read from a file, echoed in full in a message (shortest round-tripping digits, no exponent).
+    static func echoed(_ value: Double) -> String {
         if value == 0 { return "0" }
         let shortest = "\(value)"
         guard shortest.contains("e") || shortest.contains("E") else {
@@ -42,10 +42,10 @@ enum PinFileText {
     /// "latitude 91 is outside −90…90" when the point is off the globe, else nil.
     static func rangeProblem(latitude: Double, longitude: Double) -> String? {
         if !latitude.isFinite || !(-90...90).contains(latitude) {
-            return "latitude \(decimal(latitude)) is outside −90…90"
+            return "latitude \(echoed(latitude)) is outside −90…90"
         }
         if !longitude.isFinite || !(-180...180).contains(longitude) {
-            return "longitude \(decimal(longitude)) is outside −180…180"
+            return "longitude \(echoed(longitude)) is outside −180…180"
         }
         return nil
     }

@@ -6,16 +6,30 @@ import WorldMap
 /// `{` GeoJSON, `<` XML (which must be a <gpx> document). Any bad point refuses the whole file.
 public enum PinFileReader {
     /// Reads the file at `path`, refusing a missing file and a folder with a message that says so.
+    /// Anything that can be read from start to end will do: a pipe, `/dev/stdin`, `<(command)`.
     public static func read(path: String) throws(PinFileError) -> PinFile {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .missing(path: path) }
         if isFolder.boolValue { throw .folder(path: path) }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? error.localizedDescription
-            throw .unreadable(path: path, detail: oneLine(reason))
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: path, detail: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        return try read(descriptor: fd, path: path)
+    }
+
+    /// Reads an open descriptor (standard input for `-`) to its end.
+    public static func read(descriptor fd: Int32, path: String) throws(PinFileError) -> PinFile {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                data.append(contentsOf: chunk[0..<n])
+            } else if n == 0 {
+                break
+            } else if errno != EINTR {
+                throw .unreadable(path: path, detail: errno == EISDIR ? "a folder" : String(cString: strerror(errno)))
+            }
         }
         return try read(data)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Model
+import WorldMap
 
-/// Writes pins as GeoJSON or GPX: coordinates in full, the name, the album's size and the pin's creation time.
+/// Writes pins as GeoJSON or GPX: coordinates as `CoordinateNumber` writes them, the name, the album's size and the pin's creation time.
 public enum PinFileWriter {
     public static func write(_ pins: [Pin], as format: PinFileFormat, creator: String = "vtourist") -> String {
         switch format {
@@ -18,7 +19,7 @@ public enum PinFileWriter {
         for (i, pin) in pins.enumerated() {
             out += i == 0 ? "\n" : ",\n"
             out += "{\"type\":\"Feature\",\"id\":\(pin.id),\"geometry\":{\"type\":\"Point\",\"coordinates\":["
-            out += PinFileText.decimal(pin.coordinate.longitude) + "," + PinFileText.decimal(pin.coordinate.latitude)
+            out += CoordinateNumber.text(pin.coordinate.longitude) + "," + CoordinateNumber.text(pin.coordinate.latitude)
             out += "]},\"properties\":{\"name\":" + (pin.name.map(jsonString) ?? "null")
             out += ",\"photos\":\(pin.photoCount),\"created\":" + jsonString(dates.string(from: pin.createdAt)) + "}}"
         }
@@ -37,7 +38,7 @@ public enum PinFileWriter {
             """
         out.reserveCapacity(pins.count * 200 + out.utf8.count)
         for pin in pins {
-            out += "  <wpt lat=\"\(PinFileText.decimal(pin.coordinate.latitude))\" lon=\"\(PinFileText.decimal(pin.coordinate.longitude))\">\n"
+            out += "  <wpt lat=\"\(CoordinateNumber.text(pin.coordinate.latitude))\" lon=\"\(CoordinateNumber.text(pin.coordinate.longitude))\">\n"
             out += "    <time>\(dates.string(from: pin.createdAt))</time>\n"
             if let name = pin.name { out += "    <name>\(xmlEscaped(name))</name>\n" }
             out += "    <extensions><vtourist:photos>\(pin.photoCount)</vtourist:photos></extensions>\n"

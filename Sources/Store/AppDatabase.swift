@@ -44,6 +44,15 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// Opens a database that already exists, for commands that only read: a missing file is
+    /// `.missing`, and no file or folder is created.
+    public static func openExisting(path: String, busyTimeout: TimeInterval = 5) throws(StoreError) -> AppDatabase {
+        guard !path.isEmpty else { throw .emptyPath }
+        // A dangling link counts as missing: opening it would create its target.
+        guard OpenCheck.isDirectory(path) != nil else { throw OpenCheck.absence(path) }
+        return try open(path: path, busyTimeout: busyTimeout)
+    }
+
     private static func openChecked(path: String, folder: String, busyTimeout: TimeInterval) throws(StoreError) -> AppDatabase {
         if let problem = accessProblem(path: path, folder: folder, facts: OpenCheck.facts(path: path)) {
             throw problem
@@ -155,6 +164,51 @@ public final class AppDatabase: Sendable {
         try read { db in try Self.fetchPin(db, id: id) }
     }
 
+    /// Pins whose name is `name`, ignoring case (in every script, not only ASCII), oldest first.
+    public func pins(named name: String) throws(StoreError) -> [Pin] {
+        let wanted = name.lowercased()
+        return try read { db in
+            let named = try Row.fetchAll(db, sql: "SELECT id, name FROM pin WHERE name IS NOT NULL ORDER BY id")
+            return try named.filter { ($0["name"] as String).lowercased() == wanted }
+                .compactMap { row in try Self.fetchPin(db, id: row["id"]) }
+        }
+    }
+
+    /// Pins within `degrees` of `point` in latitude and in longitude (across the antimeridian too),
+    /// compared as coordinates are written (`CoordinateNumber`), oldest first.
+    public func pins(near point: GeoPoint, within degrees: Double) throws(StoreError) -> [Pin] {
+        try read { db in try Self.pins(db, near: point, within: degrees) }
+    }
+
+    /// Saves a new pin as `insertPin` does, unless pins are already within `degrees` of the place
+    /// (`pins(near:within:)`): then nothing is saved and those pins are returned. One transaction,
+    /// so two drops at once cannot both pass the check.
+    public func insertPin(at coordinate: GeoPoint, name: String?, unlessWithin degrees: Double) throws(StoreError) -> PinDrop {
+        try Self.validate(coordinate)
+        let createdAt = Date()
+        return try write { db in
+            let there = try Self.pins(db, near: coordinate, within: degrees)
+            if !there.isEmpty { return .alreadyThere(there) }
+            return .added(try insertNewPin(db, coordinate, name: name, createdAt: createdAt))
+        }
+    }
+
+    private static func pins(_ db: Database, near point: GeoPoint, within degrees: Double) throws -> [Pin] {
+        let limit = CoordinateNumber.units(degrees)
+        let fullCircle = CoordinateNumber.units(360)
+        let latitude = CoordinateNumber.units(point.latitude)
+        let longitude = CoordinateNumber.units(point.longitude)
+        // A little wider than `degrees`, so rounding never leaves a pin out before it is compared.
+        let margin = degrees * 1.001 + 1e-7
+        let rows = try Row.fetchAll(db, sql: "SELECT id, latitude, longitude FROM pin WHERE latitude BETWEEN ? AND ? ORDER BY id",
+                                    arguments: [point.latitude - margin, point.latitude + margin])
+        return try rows.filter { row in
+            let dLat = abs(CoordinateNumber.units(row["latitude"]) - latitude)
+            let dLon = abs(CoordinateNumber.units(row["longitude"]) - longitude) % fullCircle
+            return dLat <= limit && min(dLon, fullCircle - dLon) <= limit
+        }.compactMap { row in try fetchPin(db, id: row["id"]) }
+    }
+
     /// Saves a new pin. Its album is `downloading`: the first search is waiting, so a pin saved
     /// just before a crash still gets its album when the app resumes it (the album state machine
     /// restores a `downloading` album without photos as a search to send).
@@ -162,15 +216,17 @@ public final class AppDatabase: Sendable {
     public func insertPin(at coordinate: GeoPoint, name: String?) throws(StoreError) -> Pin {
         try Self.validate(coordinate)
         let createdAt = Date()
-        return try write { db in
-            var row = Self.newPin(coordinate, name: name, createdAt: createdAt, album: .downloading)
-            try row.insert(db)
-            // Read back, so the returned pin equals what later reads return (dates keep milliseconds).
-            guard let id = row.id, let pin = try Self.fetchPin(db, id: id) else {
-                throw StoreError.failure(path: path, detail: "the new pin could not be read back")
-            }
-            return pin
+        return try write { db in try insertNewPin(db, coordinate, name: name, createdAt: createdAt) }
+    }
+
+    private func insertNewPin(_ db: Database, _ coordinate: GeoPoint, name: String?, createdAt: Date) throws -> Pin {
+        var row = Self.newPin(coordinate, name: name, createdAt: createdAt, album: .downloading)
+        try row.insert(db)
+        // Read back, so the returned pin equals what later reads return (dates keep milliseconds).
+        guard let id = row.id, let pin = try Self.fetchPin(db, id: id) else {
+            throw StoreError.failure(path: path, detail: "the new pin could not be read back")
         }
+        return pin
     }
 
     /// Saves many pins with empty albums in one transaction (benchmarks, tests).
@@ -333,6 +389,12 @@ public final class AppDatabase: Sendable {
         return PinRow(id: nil, latitude: point.latitude, longitude: point.longitude, name: name, createdAt: createdAt,
                       albumState: state, albumError: error)
     }
+}
+
+/// What `insertPin(at:name:unlessWithin:)` did: saved the pin, or found pins already at the place.
+public enum PinDrop: Hashable, Sendable {
+    case added(Pin)
+    case alreadyThere([Pin])
 }
 
 /// What `importPins` did: the new pins' ids, in the file's order, and how many pins it skipped as duplicates.

@@ -97,6 +97,19 @@ enum OpenCheck {
         }
     }
 
+    /// Why there is no database at `path`, which does not exist: a file where a folder should be, or none.
+    static func absence(_ path: String) -> StoreError {
+        var ancestor = folder(of: path)
+        while true {
+            if let isDir = isDirectory(ancestor) {
+                return isDir ? .missing(path: path) : .parentNotDirectory(path: path, parent: ancestor)
+            }
+            let up = folder(of: ancestor)
+            if up == ancestor { return .missing(path: path) }
+            ancestor = up
+        }
+    }
+
     static func facts(path: String) -> PathFacts {
         func file(_ p: String) -> PathFacts.File? {
             // nil when absent, also when it vanishes between calls (another instance closing removes -wal/-shm).

@@ -9,6 +9,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     case emptyPath
     /// The path names a directory.
     case isDirectory(path: String)
+    /// Nothing at the path, where a command that only reads wanted a database.
+    case missing(path: String)
     /// A component of the path that should be a folder is a file.
     case parentNotDirectory(path: String, parent: String)
     /// The folders leading to the database could not be created.
@@ -48,6 +50,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
             return "the database path is empty"
         case .isDirectory(let path):
             return "cannot open database \(path): it is a directory, not a file"
+        case .missing(let path):
+            return "no database at \(path): nothing has been stored there yet"
         case .parentNotDirectory(let path, let parent):
             return "cannot open database \(path): \(parent) is a file, not a directory"
         case .cannotCreateFolder(let path, let folder, let reason):

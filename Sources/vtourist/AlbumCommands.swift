@@ -39,8 +39,8 @@ struct Drop: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a pin and fetch its album without the full-screen app.",
         usage: """
-            vtourist drop LAT LON [--wait] [--db <path>]
-            vtourist drop PLACE [--wait] [--db <path>]
+            vtourist drop LAT LON [--wait] [--again] [--db <path>]
+            vtourist drop PLACE [--wait] [--again] [--db <path>]
             """,
         discussion: """
             The place is read as the map's go-to prompt reads it: negative numbers as written \
@@ -48,7 +48,12 @@ struct Drop: ParsableCommand {
             degrees and minutes (drop 40°51′N 14°16′E), or a place name (drop Naples, drop New York, \
             drop Paris, Texas): the gazetteer's best match, named on stderr.
             Without --wait the album is left downloading; the app resumes it when it starts.
+            A place that already has a pin (within \(CoordinateNumber.text(samePlace)) degree in latitude \
+            and longitude) is refused unless --again is given.
             """)
+
+    /// How close to a pin a drop counts as a second pin at the same place (about 11 m).
+    static let samePlace = 1e-4
 
     @OptionGroup var database: DatabaseOptions
 
@@ -62,6 +67,9 @@ struct Drop: ParsableCommand {
 
     @Flag(name: .long, help: "Wait until every photo is in (progress on stderr).")
     var wait = false
+
+    @Flag(name: .long, help: "Drop the pin even where a pin already is.")
+    var again = false
 
     /// The words that name the place: the options' own words are gone,
     /// and a lone `--` only marks where options end.
@@ -92,8 +100,15 @@ struct Drop: ParsableCommand {
             let pin: Pin
             do {
                 // Saved with its search waiting, so the app resumes it if nobody waits here.
-                pin = try store.insertPin(at: point, name: name)
-            } catch {
+                if again {
+                    pin = try store.insertPin(at: point, name: name)
+                } else {
+                    switch try store.insertPin(at: point, name: name, unlessWithin: Drop.samePlace) {
+                    case let .added(added): pin = added
+                    case let .alreadyThere(pins): throw Drop.alreadyThere(pins, at: point)
+                    }
+                }
+            } catch let error as StoreError {
                 throw CommandFailure("\(error)")
             }
             guard wait else {
@@ -123,8 +138,24 @@ struct Drop: ParsableCommand {
             if case let .failed(reason) = album.status {
                 throw CommandFailure("the photo search for pin \(pin.id) failed: \(reason)")
             }
+            if album.status == .empty {
+                StandardStream.error.write("no photos here: the search found none around pin \(pin.id)\n")
+            }
             print(pin.id)
         }
+    }
+
+    /// The refusal of a second pin at a place: the pins there, and how to drop one anyway.
+    static func alreadyThere(_ pins: [Pin], at point: GeoPoint) -> CommandFailure {
+        let place = "within \(CoordinateNumber.text(samePlace))° of "
+            + "\(CoordinateNumber.text(point.latitude)), \(CoordinateNumber.text(point.longitude))"
+        let which: String
+        if pins.count == 1, let pin = pins.first {
+            which = "there is already a pin \(place): pin \(pin.id)" + (pin.name.map { " (\($0))" } ?? "")
+        } else {
+            which = "there are already \(pins.count) pins \(place): pins " + pins.map { String($0.id) }.joined(separator: ", ")
+        }
+        return .usage(which + "; add --again to drop another pin there")
     }
 
     /// The point the words name: coordinates in any form the go-to prompt
@@ -224,19 +255,19 @@ struct AlbumCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: "The pin's id (see `vtourist pins`).") var pin: String
+    @Argument(help: ArgumentHelp(PinArgument.help, valueName: "pin")) var pin: String
 
     @Flag(name: .long, help: "Print a JSON object.")
     var json = false
 
     func run() throws {
         try reportingFailures {
-            guard let id = Int64(pin), id > 0 else { throw CommandFailure("bad pin id \u{201C}\(pin)\u{201D}: give the number `vtourist pins` shows") }
-            let store = try database.open()
+            let store = try database.openExisting()
             defer { try? store.close() }
+            let found = try PinArgument.resolve(pin, in: store)
             let album: StoredAlbum?
-            do { album = try store.album(pinID: id) } catch { throw CommandFailure("\(error)") }
-            guard let album else { throw CommandFailure("no pin \(id) (see `vtourist pins`)") }
+            do { album = try store.album(pinID: found.id) } catch { throw CommandFailure("\(error)") }
+            guard let album else { throw CommandFailure("pin \(found.id) is gone (deleted while this ran)") }
             print(json ? AlbumJSON.encode(album) : AlbumTable.render(album), terminator: json ? "\n" : "")
         }
     }
@@ -246,6 +277,7 @@ struct AlbumCommand: ParsableCommand {
 enum AlbumJSON {
     struct Photo: Encodable {
         var id: Int64
+        var source: String
         var title: String?
         var author: String?
         var dateTaken: String?
@@ -257,11 +289,12 @@ enum AlbumJSON {
         var downloaded: Bool
         var bytes: Int
 
-        enum CodingKeys: String, CodingKey { case id, title, author, dateTaken, license, url, pageURL, state, error, downloaded, bytes }
+        enum CodingKeys: String, CodingKey { case id, source, title, author, dateTaken, license, url, pageURL, state, error, downloaded, bytes }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(id, forKey: .id)
+            try c.encode(source, forKey: .source)
             try c.encode(title, forKey: .title)
             try c.encode(author, forKey: .author)
             try c.encode(dateTaken, forKey: .dateTaken)
@@ -299,7 +332,7 @@ enum AlbumJSON {
             pin: PinJSON.entry(album.pin), state: album.status.state.rawValue, error: album.status.reason,
             source: album.source,
             photos: album.photos.map {
-                Photo(id: $0.id, title: $0.title, author: $0.author, dateTaken: $0.dateTaken, license: $0.license,
+                Photo(id: $0.id, source: $0.source, title: $0.title, author: $0.author, dateTaken: $0.dateTaken, license: $0.license,
                       url: $0.url, pageURL: $0.pageURL, state: $0.state.name, error: $0.error,
                       downloaded: $0.state == .stored, bytes: $0.byteCount)
             })
@@ -314,7 +347,8 @@ enum AlbumJSON {
 enum AlbumTable {
     static func render(_ album: StoredAlbum) -> String {
         let p = album.pin
-        var out = "Pin \(p.id): \(PinTable.sanitized(p.name ?? p.coordinate.formatted()))\n"
+        let place = CoordinateNumber.text(p.coordinate.latitude) + ", " + CoordinateNumber.text(p.coordinate.longitude)
+        var out = "Pin \(p.id): \(PinTable.sanitized(p.name ?? place))\n"
         out += "State: \(p.albumState.rawValue)"
         if let error = album.status.reason { out += " (\(PinTable.sanitized(error)))" }
         out += ", \(p.downloadedCount)/\(p.photoCount) photos stored\n"

@@ -9,60 +9,51 @@ import TouristCore
 import TouristRuntime
 import WorldMap
 
-struct App: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "app",
-        abstract: "The full-screen map (what plain `vtourist` starts).",
-        shouldDisplay: false
-    )
-
-    @OptionGroup var database: DatabaseOptions
-
-    func run() throws {
-        try reportingFailures {
-            // Everything that can fail is opened before curses takes the screen,
-            // so a failure is one readable line on stderr.
-            let store = try database.open()
-            let geometry: WorldGeometry
-            let gazetteer: Gazetteer
-            do {
-                geometry = try WorldGeometry.bundled()
-                gazetteer = try Gazetteer.bundled()
-            } catch {
-                throw CommandFailure("cannot load the bundled map data: \(error)")
-            }
-            let pins: [Pin]
-            let view: MapViewState?
-            do {
-                pins = try store.pins()
-                view = try store.mapView()
-            } catch {
-                throw CommandFailure("cannot read \(database.path()): \(error)")
-            }
-            let (settings, photos) = try readSettings(store)
-            let terminal: NcursesTerminal
-            do {
-                terminal = try NcursesTerminal()
-            } catch {
-                throw CommandFailure("\(error)")
-            }
-            let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
-                AlbumService(store: store, http: makeHTTPClient(settings), settings: photos, userAgent: userAgent(settings),
-                             onEvent: onEvent)
-            }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
-               picturesFolder: PhotoFile.picturesFolder(environment: ProcessInfo.processInfo.environment),
-               openPage: PageOpener.live, photoSettings: { settings in
-                PhotoSourceSettings.resolve(environment: ProcessInfo.processInfo.environment, settings: settings)
-            })
-            // Also on the status line: curses takes the screen right after stderr said so.
-            let problems = store.permissionNotes.map(\.description) + photos.problems
-            let start = RuntimeStart(pins: pins, view: view, settings: settings,
-                                     overrides: EnvironmentOverrides(environment: ProcessInfo.processInfo.environment).overridden,
-                                     problem: problems.isEmpty ? nil : problems.joined(separator: " "))
-            let runtime = AppRuntime(world: world, start: start)
-            runtime.run()
-            try? store.close()
+/// The full-screen map: what plain `vtourist` starts.
+enum FullScreenApp {
+    static func run(database: DatabaseOptions) throws {
+        // Everything that can fail is opened before curses takes the screen,
+        // so a failure is one readable line on stderr.
+        let store = try database.open()
+        let geometry: WorldGeometry
+        let gazetteer: Gazetteer
+        do {
+            geometry = try WorldGeometry.bundled()
+            gazetteer = try Gazetteer.bundled()
+        } catch {
+            throw CommandFailure("cannot load the bundled map data: \(error)")
         }
+        let pins: [Pin]
+        let view: MapViewState?
+        do {
+            pins = try store.pins()
+            view = try store.mapView()
+        } catch {
+            throw CommandFailure("cannot read \(database.path()): \(error)")
+        }
+        let (settings, photos) = try readSettings(store)
+        let terminal: NcursesTerminal
+        do {
+            terminal = try NcursesTerminal()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
+            AlbumService(store: store, http: makeHTTPClient(settings), settings: photos, userAgent: userAgent(settings),
+                         onEvent: onEvent)
+        }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
+           picturesFolder: PhotoFile.picturesFolder(environment: ProcessInfo.processInfo.environment),
+           openPage: PageOpener.live, photoSettings: { settings in
+            PhotoSourceSettings.resolve(environment: ProcessInfo.processInfo.environment, settings: settings)
+        })
+        // Also on the status line: curses takes the screen right after stderr said so.
+        let problems = store.permissionNotes.map(\.description) + photos.problems
+        let start = RuntimeStart(pins: pins, view: view, settings: settings,
+                                 overrides: EnvironmentOverrides(environment: ProcessInfo.processInfo.environment).overridden,
+                                 problem: problems.isEmpty ? nil : problems.joined(separator: " "))
+        let runtime = AppRuntime(world: world, start: start)
+        runtime.run()
+        try? store.close()
     }
 }
 

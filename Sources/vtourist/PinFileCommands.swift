@@ -23,7 +23,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let store = try database.open()
+            let store = try database.openExisting()
             defer { try? store.close() }
             let pins: [Pin]
             do { pins = try store.pins() } catch { throw CommandFailure("\(error)") }
@@ -48,7 +48,7 @@ struct Import: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("A GeoJSON or GPX file.", valueName: "file"))
+    @Argument(help: ArgumentHelp("A GeoJSON or GPX file (a pipe too), or - for standard input.", valueName: "file"))
     var file: String
 
     @Flag(name: .long, help: "Wait until every new album is in (progress on stderr).")
@@ -58,9 +58,12 @@ struct Import: ParsableCommand {
         try reportingFailures {
             // The file first: a refused file leaves no database behind.
             let contents: PinFile
-            do throws(PinFileError) { contents = try PinFileReader.read(path: file) } catch {
+            do throws(PinFileError) {
+                contents = try file == "-" ? PinFileReader.read(descriptor: STDIN_FILENO, path: file) : PinFileReader.read(path: file)
+            } catch {
                 let whole = error.isAboutContents ? "; nothing was imported" : ""
-                throw CommandFailure("cannot import \(PinTable.sanitized(file)): \(PinTable.sanitized("\(error)"))\(whole)")
+                let source = file == "-" ? "standard input" : PinTable.sanitized(file)
+                throw CommandFailure("cannot import \(source): \(PinTable.sanitized("\(error)"))\(whole)")
             }
             let store = try database.open()
             defer { try? store.close() }

@@ -15,7 +15,7 @@ struct Pins: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let store = try database.open()
+            let store = try database.openExisting()
             defer { try? store.close() }  // folds the WAL back into the file
             let pins: [Pin]
             do { pins = try store.pins() } catch { throw CommandFailure("\(error)") }
@@ -45,8 +45,8 @@ enum PinJSON {
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(id, forKey: .id)
-            try c.encode(latitude, forKey: .latitude)
-            try c.encode(longitude, forKey: .longitude)
+            try c.encode(CoordinateJSON(latitude), forKey: .latitude)
+            try c.encode(CoordinateJSON(longitude), forKey: .longitude)
             try c.encode(name, forKey: .name)  // null rather than absent
             try c.encode(state, forKey: .state)
             try c.encode(photos, forKey: .photos)
@@ -75,6 +75,27 @@ enum PinJSON {
     }
 }
 
+/// A latitude or longitude in JSON: the very number `CoordinateNumber.text` writes (a Double would
+/// carry float noise, and tiny values would come out with an exponent).
+struct CoordinateJSON: Encodable {
+    let degrees: Double
+    init(_ degrees: Double) { self.degrees = degrees }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        let rounded = CoordinateNumber.rounded(degrees)
+        // The encoder writes a Double's shortest digits, which are CoordinateNumber's text, except
+        // below 1e-4 where they take an exponent; a Decimal (twice as slow) writes the text itself.
+        if rounded == 0 || abs(rounded) >= 1e-4 {
+            try c.encode(rounded)
+        } else if let number = Decimal(string: CoordinateNumber.text(degrees), locale: Locale(identifier: "en_US_POSIX")) {
+            try c.encode(number)
+        } else {
+            try c.encode(rounded)
+        }
+    }
+}
+
 /// `pins` without --json: one aligned row per pin.
 enum PinTable {
     static func render(_ pins: [Pin]) -> String {
@@ -82,8 +103,8 @@ enum PinTable {
         var out = row(["ID", "LAT", "LON", "STATE", "PHOTOS", "NAME"])
         for p in pins {
             out += row([String(p.id),
-                        GeoPoint.degrees(p.coordinate.latitude),
-                        GeoPoint.degrees(p.coordinate.longitude),
+                        CoordinateNumber.text(p.coordinate.latitude),
+                        CoordinateNumber.text(p.coordinate.longitude),
                         p.albumState.rawValue,
                         "\(p.downloadedCount)/\(p.photoCount)",
                         sanitized(p.name ?? "-")])
@@ -91,7 +112,7 @@ enum PinTable {
         return out
     }
 
-    private static let widths = [6, 9, 10, 11, 7]
+    private static let widths = [6, 11, 12, 11, 7]
 
     private static func row(_ fields: [String]) -> String {
         var line = ""

@@ -21,14 +21,23 @@ struct VTourist: ParsableCommand {
             W. H. F. Smith (LGPL-3.0); place names and populations: GeoNames (CC BY 4.0).
             """,
         version: version,
-        subcommands: [App.self, Pins.self, AlbumCommand.self, Drop.self, Export.self, Import.self, Render.self, Config.self],
-        defaultSubcommand: App.self
+        subcommands: [Pins.self, AlbumCommand.self, Drop.self, Export.self, Import.self, Render.self, Config.self]
     )
+
+    /// The database of the full-screen map and of every subcommand: the parser reads an option
+    /// group once for the whole command line and hands it down, so `--db` works before or after
+    /// the subcommand.
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+        try reportingFailures { try FullScreenApp.run(database: database) }
+    }
 
     /// `render IMAGE [--size COLSxROWS]` goes straight to the renderer (Render.plainArguments);
     /// everything else through the argument parser.
     static func main() {
-        if let plain = Render.plainArguments(Array(CommandLine.arguments.dropFirst())) {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let plain = Render.plainArguments(arguments) {
             do {
                 try Render.print(image: plain.image, size: plain.size)
                 // Everything is written (straight to the descriptor, nothing buffered): leave without
@@ -42,7 +51,7 @@ struct VTourist: ParsableCommand {
         // A file that may not grow (a file-size limit) makes the write fail with EFBIG, which
         // the store reports as a full disk, instead of killing the process with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)
-        main(nil)
+        main(arguments)
     }
 }
 
@@ -65,13 +74,33 @@ struct DatabaseOptions: ParsableArguments {
         return dataHome + "/vtourist/vtourist.sqlite"
     }
 
-    /// Opens the database; a file other users could read is tightened, and a line on stderr says so.
+    /// Opens the database, creating it when missing; a file other users could read is tightened,
+    /// and a line on stderr says so.
     func open() throws -> AppDatabase {
+        try opened { path throws(StoreError) in try AppDatabase.open(path: path) }
+    }
+
+    /// Opens the database for a command that only reads it: a missing one is a failure, and no
+    /// file or folder is created.
+    func openExisting() throws -> AppDatabase {
+        try opened { path throws(StoreError) in try AppDatabase.openExisting(path: path) }
+    }
+
+    /// The database if there is one; nil, and nothing created, when there is none.
+    func openIfPresent() throws -> AppDatabase? {
+        do {
+            return try opened { path throws(StoreError) in try AppDatabase.openExisting(path: path) }
+        } catch let failure as CommandFailure where failure.cause == .missing(path: path()) {
+            return nil
+        }
+    }
+
+    private func opened(_ open: (String) throws(StoreError) -> AppDatabase) throws -> AppDatabase {
         let store: AppDatabase
         do {
-            store = try AppDatabase.open(path: path())
+            store = try open(path())
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandFailure("\(error)", cause: error)
         }
         for note in store.permissionNotes {
             StandardStream.error.write("vtourist: \("\(note)".strippingTerminalControls)\n")
@@ -84,7 +113,18 @@ struct DatabaseOptions: ParsableArguments {
 /// path or a stored name: it is kept to one line and obeys no escape sequence.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
-    init(_ message: String) { description = message.strippingTerminalControls }
+    /// 1, or 64 (EX_USAGE) for bad usage or input (SPEC 4).
+    let status: Int32
+    /// The store's own error, when that is what failed.
+    let cause: StoreError?
+    init(_ message: String, status: Int32 = 1, cause: StoreError? = nil) {
+        description = message.strippingTerminalControls
+        self.status = status
+        self.cause = cause
+    }
+
+    /// Bad usage or input: exit status 64.
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(message, status: 64) }
 }
 
 extension ParsableCommand {
@@ -94,7 +134,7 @@ extension ParsableCommand {
             try body()
         } catch let error as CommandFailure {
             StandardStream.error.write("vtourist: \(error.description)\n")
-            throw ExitCode(1)
+            throw ExitCode(error.status)
         }
     }
 }

@@ -16,9 +16,12 @@ final class AlbumTests: EndToEndTestCase {
     }
 
     struct AlbumJSON: Decodable {
-        struct Photo: Decodable { var id: Int64; var title: String?; var url: String; var downloaded: Bool; var bytes: Int; var state: String }
+        struct Photo: Decodable {
+            var id: Int64; var source: String; var title: String?; var url: String; var downloaded: Bool; var bytes: Int; var state: String
+        }
         var pin: PinRow
         var state: String
+        var source: String?
         var photos: [Photo]
     }
 
@@ -44,6 +47,8 @@ final class AlbumTests: EndToEndTestCase {
         XCTAssertEqual(a.state, "ready")
         XCTAssertEqual(a.photos.count, 21)
         XCTAssertTrue(a.photos.allSatisfy { $0.downloaded && $0.bytes > 1000 })
+        XCTAssertEqual(a.source, "flickr")
+        XCTAssertEqual(Set(a.photos.map(\.source)), ["flickr"], "each photo names its source")
         let listed = try pins(db: db)
         XCTAssertEqual(listed.first?.state, "ready")
         XCTAssertEqual(listed.first?.photos, 21)
@@ -55,7 +60,10 @@ final class AlbumTests: EndToEndTestCase {
         let db = try temporaryDirectory().appendingPathComponent("commons.sqlite").path
         let r = try cli(["drop", "48.85", "2.35", "--wait", "--db", db], environment: env(key: nil))
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(try album("1", db: db).photos.count, 21)
+        let a = try album("1", db: db)
+        XCTAssertEqual(a.photos.count, 21)
+        XCTAssertEqual(a.source, "commons")
+        XCTAssertEqual(Set(a.photos.map(\.source)), ["commons"], "each photo names its source")
     }
 
     func testBadInputOnTheCommandLine() throws {

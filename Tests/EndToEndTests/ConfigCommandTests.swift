@@ -145,6 +145,73 @@ final class ConfigCommandTests: EndToEndTestCase {
         XCTAssertEqual(try storedText("source"), "flickr")
     }
 
+    // MARK: Unsetting
+
+    func testUnsetReturnsASettingToItsDefault() throws {
+        assertOK(try cli(["config", "set", "flickr_api_key", key]))
+        assertOK(try cli(["config", "set", "source", "commons"]))
+        assertOK(try cli(["config", "set", "photos_per_collection", "30"]))
+        assertOK(try cli(["config", "set", "contact", "me@example.org"]))
+        let source = try cli(["config", "unset", "source"])
+        assertOK(source)
+        // Back to automatic: the stored key chooses Flickr.
+        XCTAssertEqual(source.stdout, "source = flickr (default)\n")
+        XCTAssertNil(try storedText("source"))
+        let count = try cli(["config", "unset", "Photos-Per-Collection"])
+        assertOK(count)
+        XCTAssertEqual(count.stdout, "photos_per_collection = 21 (default)\n")
+        let removedKey = try cli(["config", "unset", "flickr_api_key"])
+        assertOK(removedKey)
+        XCTAssertEqual(removedKey.stdout, "flickr_api_key is not set (default)\n")
+        XCTAssertNil(try storedText("flickr_api_key"))
+        XCTAssertEqual(try cli(["config", "unset", "contact"]).stdout, "contact is not set (default)\n")
+        XCTAssertNil(try storedText("contact"))
+        XCTAssertEqual(try cli(["config", "get", "source"]).stdout, "commons\n", "no key left: commons")
+        // Unsetting what is not stored changes nothing and says the same.
+        XCTAssertEqual(try cli(["config", "unset", "contact"]).stdout, "contact is not set (default)\n")
+        // A variable still overrides; unset says so.
+        assertOK(try cli(["config", "set", "source", "commons"]))
+        let overridden = try cli(["config", "unset", "source"], environment: ["VTOURIST_SOURCE": "flickr", "FLICKR_API_KEY": envKey])
+        assertOK(overridden)
+        XCTAssertEqual(overridden.stdout, "source is no longer stored; VTOURIST_SOURCE is set and overrides it (flickr)\n")
+        XCTAssertNil(try storedText("source"))
+    }
+
+    func testUnsetCreatesNoDatabaseAndRefusesUnknownNames() throws {
+        let r = try cli(["config", "unset", "area_half_width"])
+        assertOK(r)
+        XCTAssertEqual(r.stdout, "area_half_width = 0.5 (default)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: try db), "unset made a database")
+        try assertRefused(["config", "unset", "colour"], message: "unknown setting \u{201C}colour\u{201D}; the settings are: "
+                          + "source, flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact")
+        let missing = try cli(["config", "unset"])
+        XCTAssertEqual(missing.status, 64)
+        XCTAssertTrue(missing.stderr.hasPrefix("Error: Missing expected argument '<name>'"), missing.stderr)
+    }
+
+    // MARK: Usage errors
+
+    /// A usage error shows the usage of what the user typed, never a hidden command's.
+    func testUsageErrorsNameNoHiddenCommand() throws {
+        for (arguments, usage) in [(["bogus"], "Usage: vtourist [--db <path>] <subcommand>"),
+                                   (["--bogus"], "Usage: vtourist [--db <path>] <subcommand>"),
+                                   (["config", "--bogus"], "Usage: vtourist config [--json] [--db <path>]"),
+                                   (["config", "bogus", "x"], "Usage: vtourist config [--json] [--db <path>]")] {
+            let r = try cli(arguments)
+            XCTAssertEqual(r.status, 64, "\(arguments)")
+            XCTAssertEqual(r.stdout, "", "\(arguments)")
+            XCTAssertTrue(r.stderr.contains(usage), "\(arguments): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("vtourist app"), "\(arguments): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("config list"), "\(arguments): \(r.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: try db), "a usage error made a database")
+        // The help lists no hidden command either, and names unset.
+        let help = try cli(["config", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("vtourist config unset <name>"), help.stdout)
+        XCTAssertFalse(help.stdout.contains("  list"), help.stdout)
+    }
+
     /// What `config set` stores is what the photo search uses: the stand-in answers with as many
     /// photos as asked for, from the source the settings choose.
     func testTheAlbumFollowsTheStoredSettings() throws {

@@ -10,7 +10,7 @@ import XCTest
 final class DataSafetyTests: EndToEndTestCase {
     private func database() throws -> String {
         let db = try temporaryDirectory().appendingPathComponent("safety.sqlite").path
-        XCTAssertEqual(try cli(["pins", "--db", db]).status, 0)  // creates the file
+        try makeEmptyDatabase(db)
         return db
     }
 

@@ -19,7 +19,7 @@ final class DatabaseModeTests: EndToEndTestCase {
     func testAFirstCommandMakesAPrivateFileInAPrivateFolder() throws {
         let dir = try temporaryDirectory().path
         let db = dir + "/sub/x.sqlite"
-        let r = try cliUnderUmask022(["pins", "--db", db])
+        let r = try cliUnderUmask022(["config", "set", "allow_drag", "on", "--db", db])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stderr, "")
         XCTAssertEqual(try mode(dir + "/sub"), "700")
@@ -32,7 +32,7 @@ final class DatabaseModeTests: EndToEndTestCase {
     }
 
     func testTheDefaultDatabaseFolderIsPrivate() throws {
-        let r = try runProcess("/bin/sh", ["-c", "umask 022; exec \"$0\" \"$@\"", try vtouristBinary(), "pins"],
+        let r = try runProcess("/bin/sh", ["-c", "umask 022; exec \"$0\" \"$@\"", try vtouristBinary(), "config", "set", "allow_drag", "on"],
                                environment: environment(["VTOURIST_DB": nil, "XDG_DATA_HOME": nil]))
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(try mode(home + "/.local/share/vtourist"), "700")
@@ -58,7 +58,7 @@ final class DatabaseModeTests: EndToEndTestCase {
     func testTheAppSaysSoOnItsStatusLine() throws {
         let dir = try temporaryDirectory().path
         let db = dir + "/x.sqlite"
-        XCTAssertEqual(try cliUnderUmask022(["pins", "--db", db]).status, 0)
+        XCTAssertEqual(try cliUnderUmask022(["config", "set", "allow_drag", "on", "--db", db]).status, 0)
         chmod(db, 0o640)
         let t = try app(db, width: 200)
         t.wait(forText: "was readable by other users (mode 0640)")

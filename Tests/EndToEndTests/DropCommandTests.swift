@@ -28,7 +28,8 @@ final class DropCommandTests: EndToEndTestCase {
     func assertDrops(_ forms: [(words: [String], latitude: Double, longitude: Double)],
                      accuracy: Double = 1e-9, file: StaticString = #filePath, line: UInt = #line) throws {
         for (n, form) in forms.enumerated() {
-            let r = try drop(form.words)
+            // Several forms name one place: each is a pin of its own.
+            let r = try drop(["--again"] + form.words)
             XCTAssertEqual(r.status, 0, "\(form.words): \(r.stderr)", file: file, line: line)
             XCTAssertEqual(r.stdout, "\(n + 1)\n", "\(form.words)", file: file, line: line)
         }
@@ -63,7 +64,7 @@ final class DropCommandTests: EndToEndTestCase {
             (["33.9S", "151.2E"], -33.9, 151.2),
             (["N", "40.85", "W", "73.9"], 40.85, -73.9),
             (["40°51′N", "14°16′E"], 40 + 51.0 / 60, 14 + 16.0 / 60),
-        ])
+        ], accuracy: 5e-8)  // listed with 7 decimals
     }
 
     func testCoordinatesPrintNothingOnStderr() throws {
@@ -96,8 +97,8 @@ final class DropCommandTests: EndToEndTestCase {
 
     func testDatabaseOptionBeforeBetweenAndAfterNegativeCoordinates() throws {
         let other = try temporaryDirectory().appendingPathComponent("other.sqlite").path
-        for words in [["--db", other, "-33.9", "-151.2"], ["-33.9", "--db", other, "-151.2"],
-                      ["-33.9", "-151.2", "--db", other], ["--db=\(other)", "-33.9", "-151.2"]] {
+        for words in [["--db", other, "-33.9", "-151.2"], ["-33.9", "--db", other, "-151.2", "--again"],
+                      ["-33.9", "-151.2", "--again", "--db", other], ["--again", "--db=\(other)", "-33.9", "-151.2"]] {
             let r = try drop(words)
             XCTAssertEqual(r.status, 0, "\(words): \(r.stderr)")
         }
@@ -110,7 +111,7 @@ final class DropCommandTests: EndToEndTestCase {
     func testWaitBeforeBetweenAndAfterTheWords() throws {
         let forms: [(words: [String], latitude: Double, longitude: Double)] = [
             (["--wait", "-33.9", "-151.2"], -33.9, -151.2),
-            (["-33.9", "--wait", "-151.2"], -33.9, -151.2),
+            (["-33.9", "--wait", "-151.2", "--again"], -33.9, -151.2),
             (["51.5N", "0.12W", "--wait"], 51.5, -0.12),
             (["New", "York", "--wait"], 40.7143, -74.0060),
         ]
@@ -181,5 +182,46 @@ final class DropCommandTests: EndToEndTestCase {
             XCTAssertEqual(stderrLines(r.stderr).first, "Error: Unknown option '\(option)'", "\(words): \(r.stderr)")
         }
         XCTAssertEqual(try pins(db: db), [])
+    }
+
+    // MARK: A second pin at one place
+
+    func testASecondPinAtTheSamePlaceNeedsAgain() throws {
+        XCTAssertEqual(try drop(["40.85", "14.27"]).stdout, "1\n")
+        for words in [["40.85", "14.27"], ["40.85005", "14.27009"], ["40.85, 14.27", "--wait"], ["40.8499N", "14.2701E"]] {
+            let r = try drop(words)
+            XCTAssertEqual(r.status, 64, "\(words): \(r.stderr)")
+            XCTAssertEqual(r.stdout, "", "\(words)")
+            XCTAssertEqual(stderrLines(r.stderr).count, 1, "\(words): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("vtourist: there is already a pin within 0.0001° of "), "\(words): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasSuffix(": pin 1 (Naples, Campania, IT); add --again to drop another pin there\n"),
+                          "\(words): \(r.stderr)")
+        }
+        XCTAssertEqual(try pins(db: db).count, 1, "a refused drop saved a pin")
+        // Further than 0.0001° in either direction is another place.
+        XCTAssertEqual(try drop(["40.8502", "14.27"]).status, 0)
+        XCTAssertEqual(try drop(["40.85", "14.2698"]).status, 0)
+        let again = try drop(["40.85", "14.27", "--again"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stdout, "4\n")
+        let refused = try drop(["40.85", "14.27"])
+        XCTAssertEqual(refused.status, 64)
+        XCTAssertEqual(refused.stderr, "vtourist: there are already 2 pins within 0.0001° of 40.85, 14.27: pins 1, 4; "
+                       + "add --again to drop another pin there\n")
+        XCTAssertEqual(try pins(db: db).count, 4)
+    }
+
+    func testWaitAtAPlaceWithNoPhotosSaysSo() throws {
+        // The stand-in finds nothing for this key.
+        let r = try cli(["drop", "-30", "-150", "--wait"], environment: ["FLICKR_API_KEY": "empty"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "1\n")
+        XCTAssertEqual(stderrLines(r.stderr).last, "no photos here: the search found none around pin 1", r.stderr)
+        XCTAssertEqual(stderrLines(r.stderr).filter { $0.contains("no photos") }.count, 1, r.stderr)
+        XCTAssertEqual(try pins(db: db).map(\.state), ["empty"])
+        // Photos found: nothing of the kind is said.
+        let found = try cli(["drop", "40.85", "14.27", "--wait"], environment: ["FLICKR_API_KEY": "good-key"])
+        XCTAssertEqual(found.status, 0, found.stderr)
+        XCTAssertFalse(found.stderr.contains("no photos"), found.stderr)
     }
 }

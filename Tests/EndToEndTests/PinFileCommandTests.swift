@@ -88,6 +88,7 @@ final class PinFileCommandTests: EndToEndTestCase {
         XCTAssertTrue(gpx.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\""), gpx.stdout)
         XCTAssertTrue(gpx.stdout.contains("<wpt lat=\"-45.1234567\" lon=\"-120.7654321\">"), gpx.stdout)
 
+        try makeEmptyDatabase(path("empty.sqlite"))
         let empty = try cli(["export", "--db", path("empty.sqlite")])
         XCTAssertEqual(empty.stdout, "{\"type\":\"FeatureCollection\",\"features\":[]}\n")
         let bad = try cli(["export", "--format", "kml", "--db", source])
@@ -211,5 +212,65 @@ final class PinFileCommandTests: EndToEndTestCase {
         let again = try cli(["import", try write("many.gpx", exported.stdout), "--db", path("many-again.sqlite")])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(again.stderr, "added 100000 pins, skipped 0 duplicates, 0 not points\n")
+    }
+
+    // MARK: Standard input and pipes
+
+    /// `import -` reads standard input; `/dev/stdin` and `<(command)` are pipes, read as files are.
+    func testImportReadsStandardInputAndPipes() throws {
+        let bin = try vtouristBinary()
+        let file = try write("one.geojson", #"{"type":"Feature","geometry":{"type":"Point","coordinates":[14.27,40.85]},"properties":{"name":"Naples"}}"#)
+        let gpx = try write("one.gpx", "<gpx version=\"1.1\"><wpt lat=\"48.85\" lon=\"2.35\"><name>Paris</name></wpt></gpx>\n")
+        let db = path("piped.sqlite")
+        let cases: [(script: String, adds: String)] = [
+            (#"cat "$2" | "$0" import - --db "$1""#, "Naples"),
+            (#""$0" import /dev/stdin --db "$1" < "$3""#, "Paris"),
+            (#""$0" --db "$1" import <(sed s/Naples/Napoli/ "$2")"#, "Napoli"),
+        ]
+        for c in cases {
+            let r = try runProcess("/bin/bash", ["-c", c.script, bin, db, file, gpx], environment: environment())
+            XCTAssertEqual(r.status, 0, "\(c.script): \(r.stderr)")
+            XCTAssertEqual(r.stderr, "added 1 pin, skipped 0 duplicates, 0 not points\n", c.script)
+        }
+        XCTAssertEqual(try listed(db).map(\.name), ["Naples", "Paris", "Napoli"])
+        // Standard input is refused whole too, and named as such.
+        let bad = try runProcess("/bin/bash", ["-c", #"printf 'latitude,longitude' | "$0" import - --db "$1""#, bin, path("bad.sqlite")],
+                                 environment: environment())
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stderr, "vtourist: cannot import standard input: neither GeoJSON nor GPX "
+                       + "(expected a JSON object or a <gpx> document); nothing was imported\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("bad.sqlite")))
+    }
+
+    // MARK: Coordinates as numbers
+
+    /// A coordinate with float noise in the database is written with at most 7 decimals by
+    /// `pins --json`, `album --json`, both export formats and the table.
+    func testCoordinatesAreWrittenWithoutFloatNoise() throws {
+        let db = path("noise.sqlite")
+        XCTAssertEqual(try cli(["drop", "40.8522", "14.2681", "--db", db]).status, 0)
+        let noisy = try runProcess("/usr/bin/sqlite3", [db, "UPDATE pin SET latitude = 40.852199999999996, longitude = 14.268110000000007;"])
+        XCTAssertEqual(noisy.status, 0, noisy.stderr)
+        let outputs = [
+            try cli(["pins", "--json", "--db", db]), try cli(["album", "1", "--json", "--db", db]),
+            try cli(["export", "--db", db]), try cli(["export", "--format", "gpx", "--db", db]), try cli(["pins", "--db", db]),
+        ]
+        for r in outputs {
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertFalse(r.stdout.contains("0000000"), r.stdout)
+            XCTAssertFalse(r.stdout.contains("9999999"), r.stdout)
+        }
+        XCTAssertTrue(outputs[0].stdout.contains("\"latitude\" : 40.8522,"), outputs[0].stdout)
+        XCTAssertTrue(outputs[0].stdout.contains("\"longitude\" : 14.26811,"), outputs[0].stdout)
+        XCTAssertTrue(outputs[1].stdout.contains("\"longitude\" : 14.26811,"), outputs[1].stdout)
+        XCTAssertTrue(outputs[2].stdout.contains("\"coordinates\":[14.26811,40.8522]"), outputs[2].stdout)
+        XCTAssertTrue(outputs[3].stdout.contains("<wpt lat=\"40.8522\" lon=\"14.26811\">"), outputs[3].stdout)
+        XCTAssertTrue(outputs[4].stdout.contains(" 40.8522 "), outputs[4].stdout)
+        XCTAssertTrue(outputs[4].stdout.contains(" 14.26811 "), outputs[4].stdout)
+        // Seven decimals survive, and tiny numbers have no exponent.
+        let fine = try runProcess("/usr/bin/sqlite3", [db, "UPDATE pin SET latitude = -45.1234567, longitude = 0.00001;"])
+        XCTAssertEqual(fine.status, 0, fine.stderr)
+        XCTAssertTrue(try cli(["pins", "--json", "--db", db]).stdout.contains("\"longitude\" : 0.00001,"))
+        XCTAssertTrue(try cli(["export", "--db", db]).stdout.contains("\"coordinates\":[0.00001,-45.1234567]"))
     }
 }

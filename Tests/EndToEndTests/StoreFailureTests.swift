@@ -7,7 +7,7 @@ final class StoreFailureTests: EndToEndTestCase {
     /// on a state that stays `downloading` on disk.
     func testDropWaitEndsWhenTheAlbumsStateCannotBeSaved() throws {
         let db = try temporaryDirectory().appendingPathComponent("refusing.sqlite").path
-        XCTAssertEqual(try cli(["pins", "--db", db]).status, 0)  // creates the file
+        try makeEmptyDatabase(db)
         let trigger = try runProcess("/usr/bin/sqlite3", [db, """
             CREATE TRIGGER refuse_album_state BEFORE UPDATE OF albumState ON pin
             BEGIN SELECT RAISE(ABORT, 'disk says no'); END;

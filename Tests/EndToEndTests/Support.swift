@@ -108,13 +108,29 @@ func processEnvironment(home: String, server: PhotoServer?, terminal: String = "
     return env
 }
 
-/// The pins in a database, as `vtourist pins --json` lists them (no network involved).
+/// The pins in a database, as `vtourist pins --json` lists them (no network involved); none when
+/// there is no database (which `pins` refuses, creating nothing).
 func pins(db: String, file: StaticString = #filePath, line: UInt = #line) throws -> [PinRow] {
+    guard FileManager.default.fileExists(atPath: db) else { return [] }
     let r = try runProcess(try vtouristBinary(), ["pins", "--json", "--db", db],
                            environment: processEnvironment(home: "/nonexistent", server: nil))
     XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
     return try JSONDecoder().decode([PinRow].self, from: Data(r.stdout.utf8))
 }
+
+/// Makes an empty database at `db` as a user would, by importing a file that holds no pins
+/// (the commands that only read create none).
+func makeEmptyDatabase(_ db: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let empty = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-empty-\(UUID().uuidString).geojson")
+    try Data(emptyPinFile.utf8).write(to: empty)
+    defer { try? FileManager.default.removeItem(at: empty) }
+    let r = try runProcess(try vtouristBinary(), ["import", empty.path, "--db", db],
+                           environment: processEnvironment(home: "/nonexistent", server: nil))
+    XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+}
+
+/// A GeoJSON file with no pins in it.
+let emptyPinFile = #"{"type":"FeatureCollection","features":[]}"#
 
 /// A temporary folder for one test's files.
 func temporaryDirectory() throws -> URL {

@@ -47,10 +47,17 @@ final class PinFileWriterTests: XCTestCase {
     func testEscapes() {
         XCTAssertEqual(PinFileWriter.jsonString("a\"b\\c\nd\u{1}é"), #""a\"b\\c\nd\u0001é""#)
         XCTAssertEqual(PinFileWriter.xmlEscaped("a'b\u{1}\u{FFFE}c\té"), "a&apos;bc\té")
-        XCTAssertEqual(PinFileText.decimal(1e-7), "0.0000001")
-        XCTAssertEqual(PinFileText.decimal(-0.0), "0")
-        XCTAssertEqual(PinFileText.decimal(51.5), "51.5")
-        XCTAssertEqual(PinFileText.decimal(90), "90")
+        XCTAssertEqual(PinFileText.echoed(1e-7), "0.0000001")
+        XCTAssertEqual(PinFileText.echoed(-0.0), "0")
+        XCTAssertEqual(PinFileText.echoed(90.000000001), "90.000000001")
+    }
+
+    /// A coordinate carrying float noise from arithmetic is written with at most 7 decimals in both formats.
+    func testFloatNoiseIsNotWritten() {
+        let noisy = [Pin(id: 3, coordinate: GeoPoint(latitude: 40.852199999999996, longitude: 14.268110000000007),
+                         name: nil, createdAt: created)]
+        XCTAssertTrue(PinFileWriter.geoJSON(noisy).contains("\"coordinates\":[14.26811,40.8522]"), PinFileWriter.geoJSON(noisy))
+        XCTAssertTrue(PinFileWriter.gpx(noisy).contains("<wpt lat=\"40.8522\" lon=\"14.26811\">"), PinFileWriter.gpx(noisy))
     }
 
     /// What either writer writes, the reader reads back as the same pins.

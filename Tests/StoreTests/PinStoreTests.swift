@@ -278,7 +278,7 @@ final class PinStoreTests: XCTestCase {
 
     func testErrorsAreOneLine() {
         let cases: [StoreError] = [
-            .emptyPath, .isDirectory(path: "/p"), .parentNotDirectory(path: "/p/q", parent: "/p"),
+            .emptyPath, .isDirectory(path: "/p"), .missing(path: "/p"), .parentNotDirectory(path: "/p/q", parent: "/p"),
             .cannotCreateFolder(path: "/p/q", folder: "/p", reason: "Permission denied"),
             .unreadable(path: "/p"), .readOnlyFile(path: "/p"), .readOnlyFolder(path: "/p/q", folder: "/p"),
             .notADatabase(path: "/p"), .foreignDatabase(path: "/p"), .corrupt(path: "/p", detail: "x"),
