@@ -2,7 +2,6 @@ import AlbumMachine
 import Dispatch
 import Foundation
 import HTTP
-import Imaging
 import PhotoSources
 import Store
 import Model
@@ -326,22 +325,17 @@ public enum ImageCheck {
         }
     }
 
+    /// Only bytes that are no JPEG at all fail the download (a web page, an error body): `r` asks
+    /// again. A JPEG that arrived whole over HTTP is stored as it came, so nothing that arrived is
+    /// lost: one cut short inside shows the part that decodes, and one the decoder refuses (too
+    /// large, a damaged header) says why in its cell (`✗ cannot show`), refused from its header
+    /// before anything is allocated whenever it is drawn.
     public static func problem(with data: Data) -> String? {
         let bytes = [UInt8](data.prefix(16))
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF else {
             let head = String(decoding: data.prefix(64), as: UTF8.self).lowercased()
             if head.contains("<html") || head.contains("<!doctype") { return "not a picture (a web page)" }
             return "not a JPEG picture"
-        }
-        // A complete JPEG ends with the End Of Image marker (allowing a little trailing padding).
-        let tail = [UInt8](data.suffix(32))
-        let complete = zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
-        guard complete else { return "the picture is cut short" }
-        // What the album's decoder would refuse (a 60000×60000 header, a progressive bomb) is not stored.
-        do throws(ImageError) {
-            try JPEGDecoder.check(data)
-        } catch {
-            return error.description
         }
         return nil
     }
