@@ -36,6 +36,9 @@ public final class AlbumService: @unchecked Sendable {
     /// The search under way for each album, with the collection it is for.
     private var searches: [Pin.ID: (generation: Int, task: Task<Void, Never>)] = [:]
     private var downloads: [Int64: TransferID] = [:]
+    /// Where each album's collection comes from: its photos' source, fixed when the collection began.
+    /// Add more asks the same source; only a new collection takes the source of the settings.
+    private var collectionSources: [Pin.ID: PhotoSourceChoice] = [:]
 
     /// Largest image accepted, in bytes. The album downloads grid-sized pictures (Flickr's url_z and
     /// smaller, Commons thumbnails), far below this; up to 24 downloads run at once, each may hold this
@@ -160,6 +163,7 @@ public final class AlbumService: @unchecked Sendable {
         let place = stored.pin.coordinate
         albums[pinID] = AlbumMachine.Album(pin: pinID, place: place, status: stored.status, page: stored.page,
                                            pageCount: stored.pageCount, photos: photos)
+        collectionSources[pinID] = stored.source.flatMap(PhotoSourceChoice.init(rawValue:))
     }
 
     /// Tells the owner that a store write failed, so the user sees it where they look.
@@ -203,9 +207,10 @@ public final class AlbumService: @unchecked Sendable {
             _ = storeWrite(pin, "Could not clear the album") { try store.clearAlbum(pinID: pin) }
         case let .saveStatus(pin, status, page, pageCount):
             if status != .downloading, adoptPendingPhotos(pin) { return }
+            let albumSource = collectionSources[pin]?.rawValue ?? source.name
             _ = storeWrite(pin, "Could not save the album's state") {
                 try store.saveAlbumStatus(pinID: pin, status: status, page: page, pageCount: pageCount,
-                                          source: source.name)
+                                          source: albumSource)
             }
         case let .notify(message):
             onEvent(.notice(pinID, message))
@@ -228,8 +233,16 @@ public final class AlbumService: @unchecked Sendable {
 
     private func search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, generation: Int) {
         let query = settings.query(center: place, page: page, perPage: perPage)
-        let source = self.source
         searches[pin]?.task.cancel()
+        let source: any PhotoSource
+        switch collectionSource(pin) {
+        case let .success(found): source = found
+        case let .failure(refusal):
+            searches.removeValue(forKey: pin)
+            // Reported after the effects of this action, as a source's own failure would be.
+            queue.async { self.send(pin, .searchFailed(generation: generation, reason: refusal.reason)) }
+            return
+        }
         let task = Task { [weak self] in
             let outcome: Result<SearchPage, PhotoSourceError>
             do {
@@ -244,6 +257,25 @@ public final class AlbumService: @unchecked Sendable {
             service.queue.async { service.searchFinished(pin: pin, page: page, generation: generation, outcome) }
         }
         searches[pin] = (generation, task)
+    }
+
+    /// The source a search of this album asks: the settings' for a new collection (no photos yet),
+    /// which it then keeps; the collection's own for Add more, so one album never mixes sources.
+    private func collectionSource(_ pin: Pin.ID) -> Result<any PhotoSource, AddMoreRefusal> {
+        let current = PhotoSourceChoice(rawValue: source.name) ?? settings.kind
+        let adding = albums[pin].map { !$0.photos.isEmpty } ?? false
+        guard adding, let kind = collectionSources[pin] else {
+            collectionSources[pin] = current
+            return .success(source)
+        }
+        if kind == current { return .success(source) }
+        var own = settings
+        own.kind = kind
+        if kind == .flickr && own.flickrAPIKey == nil {
+            return .failure(AddMoreRefusal(reason: "its photos come from Flickr, and there is no Flickr key now"
+                + " (New Collection takes them from \(current.displayName))"))
+        }
+        return .success(own.makeSource(http: CurlFetcher(client: http), userAgent: userAgent))
     }
 
     private func searchFinished(pin: Int64, page: Int, generation: Int, _ outcome: Result<SearchPage, PhotoSourceError>) {
@@ -299,6 +331,11 @@ public final class AlbumService: @unchecked Sendable {
         _ = storeWrite(pin, "Could not save a failed download") { try store.markPhotoFailed(photoID: photo, reason: reason) }
         send(pin, .photoFailed(generation: generation, id: photo, reason: reason))
     }
+}
+
+/// Why Add more cannot ask the album's own source.
+struct AddMoreRefusal: Error {
+    var reason: String
 }
 
 /// The photo sources fetch through libcurl.
