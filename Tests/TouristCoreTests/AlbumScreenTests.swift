@@ -48,6 +48,61 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertEqual(s.album?.marked, [])
     }
 
+    /// Park #1 … Park #15: a title is what the user sees of a photo.
+    func parks(_ count: Int = 15) -> [PhotoRecord] {
+        (1...Int64(count)).map { photo($0, title: "Park #\($0)") }
+    }
+
+    func select(_ s: inout AppState, _ id: PhotoRecord.ID) {
+        while s.album?.selectedPhoto?.id ?? id < id { send(&s, .right) }
+        XCTAssertEqual(s.album?.selectedPhoto?.id, id)
+    }
+
+    func testDeletingMarkedPhotosLeavesTheSelectionOnItsPhoto() {
+        var s = openState(parks())
+        send(&s, .char(" "))  // marks #1, moves on to #2
+        send(&s, .char(" "))  // marks #2, moves on to #3
+        select(&s, 9)
+        send(&s, .char("X"))
+        XCTAssertEqual(send(&s, .char("y")), [.album(1, .deletePhotos([1, 2]))])
+        XCTAssertEqual(s.album?.selectedPhoto?.title, "Park #9", "the highlight stays on the photo the user chose")
+        XCTAssertEqual(send(&s, .char("x")), [.album(1, .deletePhotos([9]))], "x deletes that photo, not another")
+        XCTAssertEqual(s.album?.selectedPhoto?.title, "Park #10", "then its next survivor")
+    }
+
+    func testASelectedMarkedPhotoGoesToItsNearestSurvivor() {
+        var s = openState(parks(6))
+        select(&s, 3)
+        send(&s, .char(" "))  // marks #3, moves on to #4
+        send(&s, .char(" "))  // marks #4, moves on to #5
+        send(&s, .left)
+        send(&s, .left)       // back on #3, marked
+        send(&s, .char("X"))
+        send(&s, .char("y"))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 5, "the next photo that is left")
+        // The last photo deleted: the one before it.
+        select(&s, 6)
+        send(&s, .char("x"))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 5)
+    }
+
+    func testAReloadKeepsTheSelectionOnItsPhotoOrItsNearestSurvivor() {
+        var s = openState(parks(8))
+        select(&s, 5)
+        // Another window deleted photos before the selected one.
+        _ = reducer.reduce(&s, .albumLoaded(AlbumSnapshot(pinID: 1, photos: parks(8).filter { $0.id > 2 },
+                                                          status: .ready, source: "flickr")))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 5)
+        // …and then the selected one and its neighbour before it.
+        _ = reducer.reduce(&s, .albumLoaded(AlbumSnapshot(pinID: 1, photos: parks(8).filter { ![1, 2, 4, 5].contains($0.id) },
+                                                          status: .ready, source: "flickr")))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 6, "the next photo still there")
+        // …and every photo after it: the one before.
+        _ = reducer.reduce(&s, .albumLoaded(AlbumSnapshot(pinID: 1, photos: parks(8).filter { [3, 4].contains($0.id) },
+                                                          status: .ready, source: "flickr")))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 3)
+    }
+
     /// What the album machine says to an action on an album read back with these photos.
     func machineNotice(_ action: AlbumAction, status: AlbumStatus, _ photos: [AlbumPhoto]) -> String? {
         var album = Album(pin: 1, place: GeoPoint(latitude: 40.85, longitude: 14.27), status: status, page: 1,
