@@ -28,12 +28,19 @@ public struct AlbumSnapshot: Equatable, Sendable {
     public var isNewCollectionEnabled: Bool { status.allowsNewCollection }
 }
 
+extension PhotoRecord {
+    /// The title as the album, the photo view and messages show it.
+    public var displayTitle: String { found.title?.isEmpty == false ? found.title ?? "" : "(untitled)" }
+}
+
 /// What the album asks before doing: photos go either way.
 public enum AlbumConfirmation: Equatable, Sendable {
     /// New Collection would replace this many photos.
     case newCollection(Int)
     /// Delete these marked photos.
     case deleteMarked([PhotoRecord.ID])
+    /// Leave the album, dropping this many marks.
+    case leave(marks: Int)
 }
 
 /// A click on an album photo: which, and when.

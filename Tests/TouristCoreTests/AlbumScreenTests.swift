@@ -103,6 +103,111 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertEqual(s.album?.selectedPhoto?.id, 3)
     }
 
+    func testTheHeaderCountsTheMarksAndNamesTheKeyThatDeletesThem() {
+        var s = openState(parks(6))
+        XCTAssertFalse(AppView.render(s, raster: nil).rowText(1).contains("marked"))
+        send(&s, .char(" "))
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("1 marked \u{00B7} X deletes it"))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 2, "space moves on to the next photo")
+        send(&s, .char(" "))
+        send(&s, .char(" "))
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("3 marked \u{00B7} X deletes them"))
+        XCTAssertTrue(AlbumKeys.table.helpRows().contains(HelpRow("space", "mark / unmark the photo and move on to the next")))
+    }
+
+    func testMarksSurviveScrollingAndLeavingWithMarksAsksFirst() {
+        var s = openState(parks(40))
+        send(&s, .char(" "))
+        send(&s, .char(" "))
+        send(&s, .pageDown)
+        send(&s, .pageDown)
+        _ = reducer.reduce(&s, .event(.mouse(MouseEvent(.wheelUp, x: 10, y: 10)), time: 0))
+        send(&s, .char("G"))
+        send(&s, .home)
+        XCTAssertEqual(s.album?.marked, [1, 2], "scrolling and paging keep the marks")
+        send(&s, .escape)
+        XCTAssertEqual(s.album?.confirming, .leave(marks: 2))
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Drop the 2 marks?"))
+        send(&s, .char("n"))
+        XCTAssertNil(s.album?.confirming)
+        XCTAssertEqual(s.album?.marked, [1, 2], "no: the album and its marks stay")
+        send(&s, .char("q"))
+        XCTAssertEqual(send(&s, .char("y")), [])
+        XCTAssertEqual(s.screen, .map(MapScreen()))
+        // Without marks, Esc leaves at once.
+        var plain = openState(parks(3))
+        send(&plain, .escape)
+        XCTAssertEqual(plain.screen, .map(MapScreen()))
+    }
+
+    func testEveryDeleteSaysWhatWentAndOnePhotoIsNeverAsked() {
+        var s = openState(parks(6))
+        XCTAssertTrue(s.settings.confirmDelete)
+        select(&s, 4)
+        XCTAssertEqual(send(&s, .char("x")), [.album(1, .deletePhotos([4]))], "deleted at once, confirm delete or not")
+        XCTAssertNil(s.album?.confirming)
+        XCTAssertEqual(s.message?.text, "Deleted \u{201C}Park #4\u{201D}.")
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(22).contains("Deleted \u{201C}Park #4\u{201D}."))
+        send(&s, .char(" "))
+        send(&s, .char(" "))
+        send(&s, .char("X"))
+        XCTAssertEqual(send(&s, .char("y")), [.album(1, .deletePhotos([5, 6]))])
+        XCTAssertEqual(s.message?.text, "Deleted 2 photos.")
+        send(&s, .home)
+        send(&s, .char(" "))
+        send(&s, .char("X"))
+        send(&s, .char("y"))
+        XCTAssertEqual(s.message?.text, "Deleted \u{201C}Park #1\u{201D}.", "one marked photo is named too")
+        XCTAssertEqual(send(&s, .char("X")), [])
+        XCTAssertEqual(s.message?.text, "Mark photos with space first.")
+    }
+
+    func testNoImagesShowsNoDeleteOrMarkHints() {
+        let s = openState([], status: .empty)
+        let screen = AppView.render(s, raster: nil)
+        XCTAssertTrue(screen.text.contains("No Images"))
+        let hints = screen.rowText(2)
+        XCTAssertTrue(hints.contains("a Add more"), hints)
+        for word in ["delete", "mark"] { XCTAssertFalse(hints.contains(word), hints) }
+        let full = AppView.render(openState(parks(3)), raster: nil).rowText(2)
+        XCTAssertTrue(full.contains("x delete") && full.contains("space mark"), full)
+    }
+
+    func testPagingAndTheEndsOfTheGrid() {
+        var s = openState(parks(60))
+        let grid = AlbumGrid(area: Rect(x: 0, y: 0, width: 80, height: 23))
+        let page = grid.visibleRows * grid.columns
+        send(&s, .right)
+        send(&s, .pageDown)
+        XCTAssertEqual(s.album?.selected, 1 + page, "a screen of rows down, in the same column")
+        XCTAssertEqual(s.album?.topRow, grid.visibleRows, "the grid scrolls by a screen too")
+        send(&s, .pageUp)
+        XCTAssertEqual(s.album?.selected, 1)
+        XCTAssertEqual(s.album?.topRow, 0)
+        send(&s, .pageUp)
+        XCTAssertEqual(s.album?.selected, 1, "on the first screen PgUp stays in the first row")
+        for key: Key in [.char("G"), .end] {
+            send(&s, .char("g"))
+            XCTAssertEqual(s.album?.selected, 0)
+            send(&s, key)
+            XCTAssertEqual(s.album?.selectedPhoto?.id, 60)
+        }
+        send(&s, .pageDown)
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 60, "PgDn on the last screen stays on the last photo")
+        send(&s, .home)
+        XCTAssertEqual(s.album?.selected, 0)
+        XCTAssertEqual(s.album?.topRow, 0)
+    }
+
+    func testTheHeaderSaysWhatRRetries() {
+        var s = openState([photo(1), photo(2, .failed(reason: "HTTP 404")), photo(3, .failed(reason: "HTTP 500"))])
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("3 photos, 2 failed \u{00B7} r retries 2 failed"))
+        XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: nil))])
+        send(&s, .right)
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("3 photos, 2 failed \u{00B7} r retries this photo"))
+        XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: 2))])
+    }
+
     /// What the album machine says to an action on an album read back with these photos.
     func machineNotice(_ action: AlbumAction, status: AlbumStatus, _ photos: [AlbumPhoto]) -> String? {
         var album = Album(pin: 1, place: GeoPoint(latitude: 40.85, longitude: 14.27), status: status, page: 1,
@@ -190,11 +295,11 @@ final class AlbumScreenTests: XCTestCase {
         var s = openState((1...21).map { photo($0, $0 == 1 ? .failed(reason: "HTTP 404") : .stored) })
         _ = reducer.reduce(&s, .event(.resize(width: 40, height: 12), time: 0))
         let narrow = AppView.render(s, raster: nil).rowText(1)
-        XCTAssertTrue(narrow.hasPrefix(" 21 photos, 1 failed (r retries)"), narrow)
+        XCTAssertTrue(narrow.hasPrefix(" 21 photos, 1 failed \u{00B7} r retries"), narrow)
         XCTAssertFalse(narrow.contains("rows"), narrow)
         _ = reducer.reduce(&s, .event(.resize(width: 80, height: 24), time: 0))
         let wide = AppView.render(s, raster: nil).rowText(1)
-        XCTAssertTrue(wide.hasPrefix(" 21 photos, 1 failed (r retries)"), wide)
+        XCTAssertTrue(wide.hasPrefix(" 21 photos, 1 failed \u{00B7} r retries this photo"), wide)
         XCTAssertTrue(wide.hasSuffix("rows 1-2 of 7 "), wide)
     }
 
