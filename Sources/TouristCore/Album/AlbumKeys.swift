@@ -40,7 +40,7 @@ public enum AlbumKeys {
         KeyBinding([[.char("n")]], .newCollection, help: "New Collection (once every photo is in)",
                    hint: "New Collection", hintOrder: 1),
         KeyBinding([[.char("a")]], .addMore, help: "add more photos", hint: "Add more", hintOrder: 2),
-        KeyBinding([[.char("r")]], .retry, help: "retry the selected failed photo, else all that failed",
+        KeyBinding([[.char("r")]], .retry, help: "retry the selected failed photo, or all that failed",
                    hint: "retry", hintOrder: 2),
         KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the map (asks first if photos are marked)",
                    hint: "map", hintOrder: 7),
