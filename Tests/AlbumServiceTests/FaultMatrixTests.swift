@@ -179,6 +179,27 @@ final class FaultMatrixTests: AlbumServiceTestCase {
         XCTAssertEqual(Set(server.leaks()), ["CONNECT \(PhotoServer.elsewhereHost):443"])
     }
 
+    /// The download's check refuses only bytes that are no JPEG at all; a JPEG the decoder cannot draw,
+    /// or one cut short inside, is a picture that arrived and is kept.
+    func testOnlyBytesThatAreNoJPEGFailTheDownload() throws {
+        let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/images")
+        func check(_ name: String) throws -> String? {
+            ImageCheck.problem(with: try Data(contentsOf: images.appendingPathComponent(name)))
+        }
+        XCTAssertNil(try check("truncated_128x128.jpg"))
+        XCTAssertNil(try check("huge_header_60000x60000.jpg"))
+        XCTAssertNil(try check("grey_64x48.jpg"))
+        XCTAssertEqual(try check("page.html"), "not a picture (a web page)")
+        XCTAssertEqual(try check("random.bin"), "not a JPEG picture")
+        XCTAssertEqual(try check("picture.png"), "not a JPEG picture")
+        XCTAssertEqual(try check("empty.jpg"), "not a JPEG picture")
+        // What the cells then say: the part of the cut one that arrived, and why the huge one cannot be shown.
+        XCTAssertNil(cellProblem(try Data(contentsOf: images.appendingPathComponent("truncated_128x128.jpg"))))
+        XCTAssertEqual(cellProblem(try Data(contentsOf: images.appendingPathComponent("huge_header_60000x60000.jpg"))),
+                       "too large (60000×60000)")
+    }
+
     /// One album where the first 17 images fail, each in its own way, at once, and the last 4 succeed.
     func testAMixedAlbumKeepsEveryGoodPhotoAndSaysWhyEachOtherFailed() throws {
         let kept = try storeAGoodAlbum()
