@@ -129,8 +129,14 @@ public final class AlbumService: @unchecked Sendable {
     public func send(_ action: AlbumAction, to pinID: Pin.ID) {
         queue.async {
             if self.albums[pinID] == nil { self.load(pinID) }
-            self.send(pinID, action)
+            self.send(pinID, action == .newCollection && self.isSourceSwitched(pinID) ? .newCollectionFromAnotherSource : action)
         }
+    }
+
+    /// The settings now name another source than the one the album's photos came from.
+    private func isSourceSwitched(_ pinID: Pin.ID) -> Bool {
+        guard let kind = collectionSources[pinID] else { return false }
+        return kind != PhotoSourceChoice(rawValue: source.name) ?? settings.kind
     }
 
     /// The album as the machine sees it now (waits for queued work to be taken up).

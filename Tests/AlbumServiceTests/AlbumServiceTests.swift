@@ -163,12 +163,13 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         XCTAssertEqual(album?.photos.count, 42)
         XCTAssertEqual(Set(album?.photos.map(\.source) ?? []), ["flickr"], "one album, one source")
         XCTAssertEqual(album?.source, "flickr", "the album keeps its source")
-        // A New Collection takes today's source.
+        // A New Collection takes today's source, from its first page: Flickr's page count says nothing of Commons'.
         s.send(.newCollection, to: pin.id)
         let fresh = settle(s, pin.id)
         XCTAssertEqual(fresh?.source, "commons")
         XCTAssertEqual(Set(fresh?.photos.map(\.source) ?? []), ["commons"])
         XCTAssertEqual(fresh?.photos.count, 21)
+        XCTAssertEqual(fresh?.page, 1)
     }
 
     func testAddMoreToAFlickrAlbumWithoutAKeyNowSaysWhyAndAddsNothing() throws {

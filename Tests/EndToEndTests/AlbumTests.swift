@@ -83,6 +83,36 @@ final class AlbumTests: EndToEndTestCase {
         XCTAssertEqual(t.waitForExit(), 0)
     }
 
+    /// A Flickr album after the source was switched to Commons in the settings: Add more brings Flickr
+    /// photos, the header keeps saying Flickr, and only New Collection takes Commons.
+    func testAddMoreKeepsTheAlbumsSourceAfterTheSettingChanged() throws {
+        let db = try temporaryDirectory().appendingPathComponent("source.sqlite").path
+        let dropped = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: env())
+        XCTAssertEqual(dropped.status, 0, dropped.stderr)
+        let t = try app(db, width: 110, height: 32, environment: env())
+        t.wait(forText: "1 pin ")
+        try t.keys("s")
+        t.wait(forText: "Allow dragging")
+        try t.keys("Down", "Enter", "Enter")  // source: automatic → Flickr → Wikimedia Commons
+        t.wait(forText: "Saved: photo source Wikimedia Commons.")
+        try t.keys("Escape")
+        t.wait(forText: "1 pin ")
+        try t.keys("Tab", "Enter")
+        t.wait(for: "the Flickr album") { $0.contains("21 photos") && $0.contains("\u{00B7} Flickr") }
+        try t.keys("a")
+        var screen = t.wait(forText: "42 photos")
+        XCTAssertTrue(screen.contains("\u{00B7} Flickr") && !screen.contains("Wikimedia"), screen)
+        try t.keys("End", "Enter")
+        screen = t.wait(for: "the last photo added") { $0.contains("42 of 42") && $0.contains("Source") }
+        XCTAssertTrue(screen.contains("Source    Flickr"), screen)
+        try t.keys("Escape", "n")
+        t.wait(forText: "Replace the 42 photos of this album?")
+        try t.keys("y")
+        t.wait(for: "a new collection from Commons") { $0.contains("\u{00B7} Wikimedia Commons") && $0.contains("21 photos") }
+        try t.keys("q", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
     func testCommonsWithoutAKey() throws {
         let db = try temporaryDirectory().appendingPathComponent("commons.sqlite").path
         let r = try cli(["drop", "48.85", "2.35", "--wait", "--db", db], environment: env(key: nil))
