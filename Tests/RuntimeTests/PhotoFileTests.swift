@@ -44,6 +44,10 @@ final class PhotoFileTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: second), bytes)
         // …and saved once more, it is found in the second file.
         XCTAssertEqual(try PhotoFile.save(bytes, title: "Market #3", pictures: pictures), .alreadySaved(second))
+        // A folder with the photo's file name is no earlier save: the next free name is used.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Stall.jpg"), withIntermediateDirectories: false)
+        XCTAssertEqual(try PhotoFile.save(bytes, title: "Stall", pictures: pictures),
+                       .written(folder.appendingPathComponent("Stall (2).jpg").path))
     }
 
     func testTheOpenersProgramHasNothingOfTheTerminalAndASessionOfItsOwn() throws {
