@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
         // Test servers shared by test targets (not part of the product).
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py", "peak_rss.py"]),
-        .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "WorldMap", "TestSupport"]),
+        .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "WorldMap", "Imaging", "Terminal", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: [
             "TouristRuntime", "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine",

@@ -14,6 +14,9 @@ public enum AlbumAction: Equatable, Sendable {
     /// The runtime has marked the photo failed in the store.
     case photoFailed(generation: Int, id: Int64, reason: String)
     case newCollection
+    /// New Collection from a source other than the album's: the album's page count is the other
+    /// source's, so the new collection starts at the first page.
+    case newCollectionFromAnotherSource
     case addMore
     case deletePhotos([Int64])
     /// Retries the search when it failed or was interrupted; otherwise the photo given, or every failed photo for nil.

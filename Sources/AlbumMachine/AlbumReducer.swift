@@ -68,11 +68,11 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
         album.photos[i].state = .failed(reason: reason)
         effects = []
 
-    case .newCollection:
+    case .newCollection, .newCollectionFromAnotherSource:
         guard album.status != .downloading else {
             return [.notify("Still downloading: New Collection is available once every photo is in")]
         }
-        let page = album.pageForNewCollection(environment)
+        let page = action == .newCollection ? album.pageForNewCollection(environment) : 1
         effects = [.clearAlbum(pin: album.pin), album.beginCollection(page: page, environment)]
         beginsCollection = true
 

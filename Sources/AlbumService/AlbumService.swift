@@ -2,7 +2,6 @@ import AlbumMachine
 import Dispatch
 import Foundation
 import HTTP
-import Imaging
 import PhotoSources
 import Store
 import Model
@@ -37,6 +36,9 @@ public final class AlbumService: @unchecked Sendable {
     /// The search under way for each album, with the collection it is for.
     private var searches: [Pin.ID: (generation: Int, task: Task<Void, Never>)] = [:]
     private var downloads: [Int64: TransferID] = [:]
+    /// Where each album's collection comes from: its photos' source, fixed when the collection began.
+    /// Add more asks the same source; only a new collection takes the source of the settings.
+    private var collectionSources: [Pin.ID: PhotoSourceChoice] = [:]
 
     /// Largest image accepted, in bytes. The album downloads grid-sized pictures (Flickr's url_z and
     /// smaller, Commons thumbnails), far below this; up to 24 downloads run at once, each may hold this
@@ -127,8 +129,14 @@ public final class AlbumService: @unchecked Sendable {
     public func send(_ action: AlbumAction, to pinID: Pin.ID) {
         queue.async {
             if self.albums[pinID] == nil { self.load(pinID) }
-            self.send(pinID, action)
+            self.send(pinID, action == .newCollection && self.isSourceSwitched(pinID) ? .newCollectionFromAnotherSource : action)
         }
+    }
+
+    /// The settings now name another source than the one the album's photos came from.
+    private func isSourceSwitched(_ pinID: Pin.ID) -> Bool {
+        guard let kind = collectionSources[pinID] else { return false }
+        return kind != PhotoSourceChoice(rawValue: source.name) ?? settings.kind
     }
 
     /// The album as the machine sees it now (waits for queued work to be taken up).
@@ -161,6 +169,7 @@ public final class AlbumService: @unchecked Sendable {
         let place = stored.pin.coordinate
         albums[pinID] = AlbumMachine.Album(pin: pinID, place: place, status: stored.status, page: stored.page,
                                            pageCount: stored.pageCount, photos: photos)
+        collectionSources[pinID] = stored.source.flatMap(PhotoSourceChoice.init(rawValue:))
     }
 
     /// Tells the owner that a store write failed, so the user sees it where they look.
@@ -204,9 +213,10 @@ public final class AlbumService: @unchecked Sendable {
             _ = storeWrite(pin, "Could not clear the album") { try store.clearAlbum(pinID: pin) }
         case let .saveStatus(pin, status, page, pageCount):
             if status != .downloading, adoptPendingPhotos(pin) { return }
+            let albumSource = collectionSources[pin]?.rawValue ?? source.name
             _ = storeWrite(pin, "Could not save the album's state") {
                 try store.saveAlbumStatus(pinID: pin, status: status, page: page, pageCount: pageCount,
-                                          source: source.name)
+                                          source: albumSource)
             }
         case let .notify(message):
             onEvent(.notice(pinID, message))
@@ -229,8 +239,16 @@ public final class AlbumService: @unchecked Sendable {
 
     private func search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, generation: Int) {
         let query = settings.query(center: place, page: page, perPage: perPage)
-        let source = self.source
         searches[pin]?.task.cancel()
+        let source: any PhotoSource
+        switch collectionSource(pin) {
+        case let .success(found): source = found
+        case let .failure(refusal):
+            searches.removeValue(forKey: pin)
+            // Reported after the effects of this action, as a source's own failure would be.
+            queue.async { self.send(pin, .searchFailed(generation: generation, reason: refusal.reason)) }
+            return
+        }
         let task = Task { [weak self] in
             let outcome: Result<SearchPage, PhotoSourceError>
             do {
@@ -245,6 +263,25 @@ public final class AlbumService: @unchecked Sendable {
             service.queue.async { service.searchFinished(pin: pin, page: page, generation: generation, outcome) }
         }
         searches[pin] = (generation, task)
+    }
+
+    /// The source a search of this album asks: the settings' for a new collection (no photos yet),
+    /// which it then keeps; the collection's own for Add more, so one album never mixes sources.
+    private func collectionSource(_ pin: Pin.ID) -> Result<any PhotoSource, AddMoreRefusal> {
+        let current = PhotoSourceChoice(rawValue: source.name) ?? settings.kind
+        let adding = albums[pin].map { !$0.photos.isEmpty } ?? false
+        guard adding, let kind = collectionSources[pin] else {
+            collectionSources[pin] = current
+            return .success(source)
+        }
+        if kind == current { return .success(source) }
+        var own = settings
+        own.kind = kind
+        if kind == .flickr && own.flickrAPIKey == nil {
+            return .failure(AddMoreRefusal(reason: "its photos come from Flickr, and there is no Flickr key now"
+                + " (New Collection takes them from \(current.displayName))"))
+        }
+        return .success(own.makeSource(http: CurlFetcher(client: http), userAgent: userAgent))
     }
 
     private func searchFinished(pin: Int64, page: Int, generation: Int, _ outcome: Result<SearchPage, PhotoSourceError>) {
@@ -302,6 +339,11 @@ public final class AlbumService: @unchecked Sendable {
     }
 }
 
+/// Why Add more cannot ask the album's own source.
+struct AddMoreRefusal: Error {
+    var reason: String
+}
+
 /// The photo sources fetch through libcurl.
 struct CurlFetcher: HTTPFetching {
     let client: HTTPClient
@@ -326,22 +368,17 @@ public enum ImageCheck {
         }
     }
 
+    /// Only bytes that are no JPEG at all fail the download (a web page, an error body): `r` asks
+    /// again. A JPEG that arrived whole over HTTP is stored as it came, so nothing that arrived is
+    /// lost: one cut short inside shows the part that decodes, and one the decoder refuses (too
+    /// large, a damaged header) says why in its cell (`✗ cannot show`), refused from its header
+    /// before anything is allocated whenever it is drawn.
     public static func problem(with data: Data) -> String? {
         let bytes = [UInt8](data.prefix(16))
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF else {
             let head = String(decoding: data.prefix(64), as: UTF8.self).lowercased()
             if head.contains("<html") || head.contains("<!doctype") { return "not a picture (a web page)" }
             return "not a JPEG picture"
-        }
-        // A complete JPEG ends with the End Of Image marker (allowing a little trailing padding).
-        let tail = [UInt8](data.suffix(32))
-        let complete = zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
-        guard complete else { return "the picture is cut short" }
-        // What the album's decoder would refuse (a 60000×60000 header, a progressive bomb) is not stored.
-        do throws(ImageError) {
-            try JPEGDecoder.check(data)
-        } catch {
-            return error.description
         }
         return nil
     }

@@ -28,12 +28,19 @@ public struct AlbumSnapshot: Equatable, Sendable {
     public var isNewCollectionEnabled: Bool { status.allowsNewCollection }
 }
 
+extension PhotoRecord {
+    /// The title as the album, the photo view and messages show it.
+    public var displayTitle: String { found.title?.isEmpty == false ? found.title ?? "" : "(untitled)" }
+}
+
 /// What the album asks before doing: photos go either way.
 public enum AlbumConfirmation: Equatable, Sendable {
     /// New Collection would replace this many photos.
     case newCollection(Int)
     /// Delete these marked photos.
     case deleteMarked([PhotoRecord.ID])
+    /// Leave the album, dropping this many marks.
+    case leave(marks: Int)
 }
 
 /// A click on an album photo: which, and when.
@@ -47,7 +54,8 @@ public struct AlbumScreen: Equatable, Sendable {
     public var pinID: Pin.ID
     /// Nil until the first load arrives.
     public var snapshot: AlbumSnapshot?
-    public var selected: Int = 0
+    /// The selected photo, by identity: deletions and reloads that move it keep it selected.
+    public var selectedID: PhotoRecord.ID?
     public var marked: Set<PhotoRecord.ID> = []
     /// First grid row shown (the grid scrolls to keep the selection visible).
     public var topRow: Int = 0
@@ -67,28 +75,46 @@ public struct AlbumScreen: Equatable, Sendable {
 
     public var photos: [PhotoRecord] { snapshot?.photos ?? [] }
 
+    /// Where the selected photo is in the grid (the first photo while nothing is selected).
+    public var selected: Int {
+        get { selectedID.flatMap { id in photos.firstIndex { $0.id == id } } ?? 0 }
+        set { selectedID = photos.isEmpty ? nil : photos[min(max(0, newValue), photos.count - 1)].id }
+    }
+
     public var selectedPhoto: PhotoRecord? {
         photos.indices.contains(selected) ? photos[selected] : nil
     }
 
-    /// Takes a fresh snapshot, keeping the selection on the same photo where it still exists.
+    /// Takes a fresh snapshot, keeping the selection on the same photo where it still exists, and
+    /// on its nearest survivor where it does not.
     public mutating func apply(_ fresh: AlbumSnapshot) {
-        let keep = selectedPhoto?.id
+        let old = photos
         snapshot = fresh
-        if let keep, let i = fresh.photos.firstIndex(where: { $0.id == keep }) {
-            selected = i
-        }
-        selected = min(selected, max(0, fresh.photos.count - 1))
+        selectedID = AlbumScreen.survivor(of: selectedID, in: old, keeping: Set(fresh.photos.map(\.id)))
+            ?? fresh.photos.first?.id
         marked.formIntersection(fresh.photos.map(\.id))
     }
 
-    /// Removes photos at once (the store follows), so the grid flows up.
+    /// Removes photos at once (the store follows), so the grid flows up; the selection stays on its
+    /// photo, or moves to its nearest survivor.
     public mutating func remove(_ ids: Set<PhotoRecord.ID>) {
         guard var snap = snapshot else { return }
+        let old = snap.photos
         snap.photos.removeAll { ids.contains($0.id) }
         snapshot = snap
         marked.subtract(ids)
-        selected = min(selected, max(0, snap.photos.count - 1))
+        selectedID = AlbumScreen.survivor(of: selectedID, in: old, keeping: Set(snap.photos.map(\.id)))
+            ?? snap.photos.first?.id
+    }
+
+    /// The photo the selection goes to when only `kept` of `old` remain: the selected photo itself,
+    /// else the next kept one after it, else the previous kept one; nil when none is left or the
+    /// selected photo was not in `old`.
+    static func survivor(of id: PhotoRecord.ID?, in old: [PhotoRecord], keeping kept: Set<PhotoRecord.ID>) -> PhotoRecord.ID? {
+        guard let id else { return nil }
+        if kept.contains(id) { return id }
+        guard let at = old.firstIndex(where: { $0.id == id }) else { return nil }
+        return old[(at + 1)...].first { kept.contains($0.id) }?.id ?? old[..<at].last { kept.contains($0.id) }?.id
     }
 }
 

@@ -438,8 +438,8 @@ public final class AppRuntime {
                 return mailbox.post(.storeFailed("Could not read the photo: \(error)"))
             }
             do {
-                let path = try PhotoFile.save(bytes, title: title, pictures: picturesFolder)
-                mailbox.post(.message(StatusMessage("Saved to \(path)")))
+                let saved = try PhotoFile.save(bytes, title: title, pictures: picturesFolder)
+                mailbox.post(.message(StatusMessage(saved.message)))
             } catch {
                 mailbox.post(.message(StatusMessage("Could not save the photo: \(error)", kind: .error)))
             }

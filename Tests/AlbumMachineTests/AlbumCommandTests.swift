@@ -98,6 +98,30 @@ final class AlbumCommandTests: XCTestCase {
         }
     }
 
+    func testNewCollectionFromAnotherSourceStartsAtTheFirstPageWithoutPicking() {
+        let log = PickLog()
+        let tester = AlbumTester(Album(pin: pin, place: rome), .fixed(page: 7, log: log))
+        _ = downloadingAlbum(tester)
+        for id: Int64 in [1, 2, 3] {
+            _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: id), tester.environment)
+        }
+        // Ten pages of the other source say nothing of this one's: page 1, which every source has.
+        tester.send(.newCollectionFromAnotherSource, [
+            .clearAlbum(pin: pin),
+            .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 2),
+            .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 10),
+        ]) {
+            $0.photos = []
+            $0.generation = 2
+            $0.page = 1
+            $0.firstPage = 1
+            $0.search = .inFlight(page: 1)
+        }
+        XCTAssertEqual(log.all, [])
+        let refusal = AlbumEffect.notify("Still downloading: New Collection is available once every photo is in")
+        downloadingAlbum().send(.newCollectionFromAnotherSource, [refusal])
+    }
+
     func testNewCollectionNeverKeepsTheCurrentPage() {
         for bad in [1, 0, -3, 11, 500] {
             let tester = AlbumTester(Album(pin: pin, place: rome), .fixed(page: bad))

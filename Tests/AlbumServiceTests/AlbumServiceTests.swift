@@ -141,6 +141,56 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         XCTAssertEqual(try store.photos(pinID: pin.id).count, 42)
     }
 
+    /// Settings as the settings screen hands them to the service: the stand-in's endpoints, and a key or not.
+    func settings(key: String?, source: String) -> PhotoSourceSettings {
+        var env = ["VTOURIST_FLICKR_ENDPOINT": server.flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint,
+                   "VTOURIST_SOURCE": source]
+        if let key { env["FLICKR_API_KEY"] = key }
+        return PhotoSourceSettings.resolve(environment: env, stored: [:])
+    }
+
+    func testAddMoreAsksTheAlbumsOwnSourceAfterTheSettingChanged() throws {
+        let events = Events()
+        let s = service(events: events)
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        XCTAssertEqual(settle(s, pin.id)?.source, "flickr")
+        s.use(settings(key: "good-key", source: "commons"))
+        s.send(.addMore, to: pin.id)
+        let album = settle(s, pin.id)
+        XCTAssertEqual(album?.status, .ready)
+        XCTAssertEqual(album?.photos.count, 42)
+        XCTAssertEqual(Set(album?.photos.map(\.source) ?? []), ["flickr"], "one album, one source")
+        XCTAssertEqual(album?.source, "flickr", "the album keeps its source")
+        // A New Collection takes today's source, from its first page: Flickr's page count says nothing of Commons'.
+        s.send(.newCollection, to: pin.id)
+        let fresh = settle(s, pin.id)
+        XCTAssertEqual(fresh?.source, "commons")
+        XCTAssertEqual(Set(fresh?.photos.map(\.source) ?? []), ["commons"])
+        XCTAssertEqual(fresh?.photos.count, 21)
+        XCTAssertEqual(fresh?.page, 1)
+    }
+
+    func testAddMoreToAFlickrAlbumWithoutAKeyNowSaysWhyAndAddsNothing() throws {
+        let events = Events()
+        let s = service(events: events)
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        settle(s, pin.id)
+        s.use(settings(key: nil, source: "flickr"))
+        s.send(.addMore, to: pin.id)
+        events.wait { events.notices.contains { $0.hasPrefix("Could not add photos") } }
+        let album = settle(s, pin.id)
+        XCTAssertEqual(album?.status, .ready)
+        XCTAssertEqual(album?.source, "flickr")
+        XCTAssertEqual(Set(album?.photos.map(\.source) ?? []), ["flickr"])
+        XCTAssertEqual(album?.photos.count, 21)
+        XCTAssertEqual(events.notices.last, "Could not add photos: its photos come from Flickr, and there is no Flickr key now"
+                       + " (New Collection takes them from Wikimedia Commons)")
+    }
+
     func testAMovedPinGetsAFreshAlbumForItsNewPlace() throws {
         let s = service()
         defer { s.shutdown() }

@@ -2,8 +2,10 @@ import AlbumMachine
 import AlbumService
 import Foundation
 import HTTP
+import Imaging
 import Model
 @testable import Store
+import Terminal
 import TestSupport
 import WorldMap
 import XCTest
@@ -38,13 +40,30 @@ final class FaultMatrixTests: AlbumServiceTestCase {
     /// What the error of a photo whose image has each fault says (a part of it).
     static let imageReasons: [String: String] = [
         "html": "not a picture (a web page)", "random": "not a JPEG picture", "trunc": "network error",
-        "half": "the picture is cut short", "endless": "larger than the limit of 4 MB", "404": "HTTP 404",
+        "endless": "larger than the limit of 4 MB", "404": "HTTP 404",
         "500": "HTTP 500", "hang": "took too long to answer", "slow": "took too long to answer",
-        "huge": "too large (60000×60000)", "bomb": "too large (8000×8000)",
         "gzip-bomb": "larger than the limit of 4 MB", "redirect-other": "network error",
         "redirect-http": "refusing unencrypted http to a non-local host", "redirect-loop": "too many redirects",
         "refused": "could not connect to 127.0.0.1", "dns": "DNS lookup failed",
     ]
+
+    /// JPEGs that arrived whole over HTTP but are broken inside are stored as they came: what their
+    /// cell says (`✗ cannot show` and this), or nil when the part that arrived is shown.
+    static let storedImages: [String: String?] = [
+        "half": nil, "huge": "too large (60000×60000)", "bomb": "too large (8000×8000)",
+    ]
+
+    /// What the album cell says of stored bytes: nil when they draw, else why not (the renderer's words).
+    private func cellProblem(_ bytes: Data?) -> String? {
+        guard let bytes else { return "nothing stored" }
+        do throws(ImageError) {
+            _ = try PictureRenderer(capabilities: TerminalCapabilities(unicode: true, colors: .trueColor))
+                .render(jpeg: bytes, columns: 22, rows: 8)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -125,7 +144,8 @@ final class FaultMatrixTests: AlbumServiceTestCase {
 
     func testEveryImageFaultFailsItsPhotoAloneWithItsReason() throws {
         let kept = try storeAGoodAlbum()
-        XCTAssertEqual(Set(PhotoServer.imageFaults), Set(Self.imageReasons.keys), "every image fault has its expected reason")
+        XCTAssertEqual(Set(PhotoServer.imageFaults), Set(Self.imageReasons.keys).union(Self.storedImages.keys),
+                       "every image fault has its expected reason")
         for fault in PhotoServer.imageFaults {
             let s = service(key: "img-" + fault)
             let pin = try store.insertPin(at: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples \(fault)")
@@ -135,6 +155,14 @@ final class FaultMatrixTests: AlbumServiceTestCase {
             XCTAssertEqual(album?.status, .ready, fault)
             let photos = try store.photos(pinID: pin.id)
             XCTAssertEqual(photos.count, 21, fault)
+            if let shown = Self.storedImages[fault] {
+                // Arrived whole: stored, and the cell shows the part that decodes or says why it cannot.
+                XCTAssertEqual(photos.filter { $0.state == .stored }.count, 21, fault)
+                let problems = try photos.map { cellProblem(try store.imageBytes(photoID: $0.id)) }
+                XCTAssertEqual(problems.compactMap { $0 }, shown.map { [$0] } ?? [], fault)
+                try assertIntact(kept, after: fault)
+                continue
+            }
             XCTAssertEqual(photos.filter { $0.state == .stored }.count, 20, fault)
             XCTAssertTrue(photos.filter { $0.state == .stored }.allSatisfy { $0.byteCount > 1000 }, fault)
             guard let broken = photos.first(where: { $0.state.isFailed }) else {
@@ -151,6 +179,27 @@ final class FaultMatrixTests: AlbumServiceTestCase {
         XCTAssertEqual(Set(server.leaks()), ["CONNECT \(PhotoServer.elsewhereHost):443"])
     }
 
+    /// The download's check refuses only bytes that are no JPEG at all; a JPEG the decoder cannot draw,
+    /// or one cut short inside, is a picture that arrived and is kept.
+    func testOnlyBytesThatAreNoJPEGFailTheDownload() throws {
+        let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/images")
+        func check(_ name: String) throws -> String? {
+            ImageCheck.problem(with: try Data(contentsOf: images.appendingPathComponent(name)))
+        }
+        XCTAssertNil(try check("truncated_128x128.jpg"))
+        XCTAssertNil(try check("huge_header_60000x60000.jpg"))
+        XCTAssertNil(try check("grey_64x48.jpg"))
+        XCTAssertEqual(try check("page.html"), "not a picture (a web page)")
+        XCTAssertEqual(try check("random.bin"), "not a JPEG picture")
+        XCTAssertEqual(try check("picture.png"), "not a JPEG picture")
+        XCTAssertEqual(try check("empty.jpg"), "not a JPEG picture")
+        // What the cells then say: the part of the cut one that arrived, and why the huge one cannot be shown.
+        XCTAssertNil(cellProblem(try Data(contentsOf: images.appendingPathComponent("truncated_128x128.jpg"))))
+        XCTAssertEqual(cellProblem(try Data(contentsOf: images.appendingPathComponent("huge_header_60000x60000.jpg"))),
+                       "too large (60000×60000)")
+    }
+
     /// One album where the first 17 images fail, each in its own way, at once, and the last 4 succeed.
     func testAMixedAlbumKeepsEveryGoodPhotoAndSaysWhyEachOtherFailed() throws {
         let kept = try storeAGoodAlbum()
@@ -159,7 +208,11 @@ final class FaultMatrixTests: AlbumServiceTestCase {
         let photos = try readyAlbum(s)
         var seen: Set<String> = []
         for photo in photos {
-            if let fault = faultOf(photo.url) {
+            if let fault = faultOf(photo.url), let shown = Self.storedImages[fault] {
+                seen.insert(fault)
+                XCTAssertEqual(photo.state, .stored, fault)
+                XCTAssertEqual(cellProblem(try store.imageBytes(photoID: photo.id)), shown, fault)
+            } else if let fault = faultOf(photo.url) {
                 seen.insert(fault)
                 XCTAssertTrue(photo.state.isFailed, "\(fault): \(photo.state)")
                 XCTAssertTrue((photo.error ?? "").contains(Self.imageReasons[fault] ?? "?"), "\(fault): \(photo.error ?? "nil")")
@@ -170,7 +223,7 @@ final class FaultMatrixTests: AlbumServiceTestCase {
             }
         }
         XCTAssertEqual(seen, Set(PhotoServer.imageFaults))
-        XCTAssertEqual(photos.filter { $0.state == .stored }.count, 21 - PhotoServer.imageFaults.count)
+        XCTAssertEqual(photos.filter { $0.state == .stored }.count, 21 - Self.imageReasons.count)
         XCTAssertEqual(try store.interruptedAlbums(), [], "nothing is left pending")
         try assertIntact(kept, after: "mixed")
     }
@@ -200,8 +253,11 @@ final class FaultMatrixTests: AlbumServiceTestCase {
         let s = service(key: nil, commons: true)
         defer { s.shutdown() }
         let photos = try readyAlbum(s)
-        XCTAssertEqual(photos.filter { $0.state == .stored }.count, 7, "photos 1, 4, 7 … are good")
-        XCTAssertEqual(Set(photos.compactMap(\.error)), ["HTTP 404", "too large (60000×60000)"])
+        XCTAssertEqual(photos.filter { $0.state == .stored }.count, 14, "photos 1, 4, 7 … are good, 2, 5, 8 … too large to show")
+        XCTAssertEqual(Set(photos.compactMap(\.error)), ["HTTP 404"])
+        let shown = try photos.filter { $0.state == .stored }.map { cellProblem(try store.imageBytes(photoID: $0.id)) }
+        XCTAssertEqual(shown.filter { $0 == nil }.count, 7)
+        XCTAssertEqual(Set(shown.compactMap { $0 }), ["too large (60000×60000)"])
         try assertIntact(kept, after: "commons")
     }
 

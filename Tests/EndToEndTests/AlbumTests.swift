@@ -56,6 +56,68 @@ final class AlbumTests: EndToEndTestCase {
         XCTAssertGreaterThanOrEqual(server.stats()["max_images_in_flight"] ?? 0, 8)
     }
 
+    /// Marks photos 1 and 2, selects photo 9, deletes the marked ones: the selection stays on photo 9,
+    /// so the next x deletes photo 9 and no other.
+    func testAfterDeletingMarkedPhotosXDeletesTheSelectedPhoto() throws {
+        let db = try temporaryDirectory().appendingPathComponent("select.sqlite").path
+        let dropped = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: env())
+        XCTAssertEqual(dropped.status, 0, dropped.stderr)
+        let before = try album("1", db: db).photos
+        XCTAssertEqual(before.count, 21)
+        let t = try app(db, width: 110, height: 40, environment: env())
+        t.wait(forText: "1 pin ")
+        try t.keys("Tab", "Enter")
+        t.wait(forText: "21 photos")
+        try t.keys("Space", "Space")  // marks photos 1 and 2, the selection moves on to photo 3
+        t.wait(forText: "2 marked \u{00B7} X deletes them")
+        try t.keys("Right", "Right", "Right", "Right", "Right", "Right", "X")  // photo 9
+        t.wait(forText: "Delete the 2 marked photos?")
+        try t.keys("y")
+        t.wait(for: "the marked photos to go") { $0.contains("19 photos") && $0.contains("Deleted 2 photos.") }
+        try t.keys("x")
+        t.wait(for: "the selected photo to go") { $0.contains("18 photos") && $0.contains("Deleted \u{201C}Photo 8 near") }
+        let after = try waitFor("the deletions to be saved") { () -> [AlbumJSON.Photo]? in
+            let photos = try album("1", db: db).photos
+            return photos.count == 18 ? photos : nil
+        }
+        XCTAssertEqual(after.map(\.id), before.map(\.id).enumerated().filter { ![0, 1, 8].contains($0.offset) }.map(\.element))
+        // Leaving with no marks left does not ask.
+        try t.keys("Escape")
+        t.wait(forText: "? help")
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
+    /// A Flickr album after the source was switched to Commons in the settings: Add more brings Flickr
+    /// photos, the header keeps saying Flickr, and only New Collection takes Commons.
+    func testAddMoreKeepsTheAlbumsSourceAfterTheSettingChanged() throws {
+        let db = try temporaryDirectory().appendingPathComponent("source.sqlite").path
+        let dropped = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: env())
+        XCTAssertEqual(dropped.status, 0, dropped.stderr)
+        let t = try app(db, width: 110, height: 32, environment: env())
+        t.wait(forText: "1 pin ")
+        try t.keys("s")
+        t.wait(forText: "Allow dragging")
+        try t.keys("Down", "Enter", "Enter")  // source: automatic → Flickr → Wikimedia Commons
+        t.wait(forText: "Saved: photo source Wikimedia Commons.")
+        try t.keys("Escape")
+        t.wait(forText: "1 pin ")
+        try t.keys("Tab", "Enter")
+        t.wait(for: "the Flickr album") { $0.contains("21 photos") && $0.contains("\u{00B7} Flickr") }
+        try t.keys("a")
+        var screen = t.wait(forText: "42 photos")
+        XCTAssertTrue(screen.contains("\u{00B7} Flickr") && !screen.contains("Wikimedia"), screen)
+        try t.keys("End", "Enter")
+        screen = t.wait(for: "the last photo added") { $0.contains("42 of 42") && $0.contains("Source") }
+        XCTAssertTrue(screen.contains("Source    Flickr"), screen)
+        try t.keys("Escape", "n")
+        t.wait(forText: "Replace the 42 photos of this album?")
+        try t.keys("y")
+        t.wait(for: "a new collection from Commons") { $0.contains("\u{00B7} Wikimedia Commons") && $0.contains("21 photos") }
+        try t.keys("q", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
     func testCommonsWithoutAKey() throws {
         let db = try temporaryDirectory().appendingPathComponent("commons.sqlite").path
         let r = try cli(["drop", "48.85", "2.35", "--wait", "--db", db], environment: env(key: nil))
@@ -111,8 +173,10 @@ final class AlbumTests: EndToEndTestCase {
         // Delete the selected photo: the grid flows up.
         // (Wait for the whole screen: tmux may show a frame half drawn.)
         try t.keys("x")
+        // (The message line names it: "Photo 0 " is left only there.)
         screen = t.wait(for: "the grid to flow up") {
-            $0.contains("20 photos") && !$0.contains("Photo 0 ") && $0.contains("Photo 1 ")
+            $0.contains("20 photos") && $0.contains("Deleted \u{201C}Photo 0 near")
+                && $0.components(separatedBy: "Photo 0 ").count == 2 && $0.contains("Photo 1 ")
         }
         // Mark two and delete them together.
         try t.keys("Space", "Space", "X")

@@ -40,15 +40,58 @@ final class PhotoViewTests: EndToEndTestCase {
         let saved = pictures + "/vtourist/" + second + ".jpg"
         t.wait(forText: "Saved to \(pictures)/vtourist/")
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int, before.photos[1].bytes)
+        // Saved again: the file is there with the same bytes; no copy is made.
+        try t.keys("w")
+        t.wait(forText: "Already saved as \(pictures)/vtourist/")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pictures + "/vtourist"), [second + ".jpg"])
 
         try t.keys("x")
-        t.wait(for: "the album one photo fewer") { $0.contains("20 photos") && !$0.contains("2 of 21") }
+        t.wait(for: "the album one photo fewer") {
+            $0.contains("20 photos") && !$0.contains("2 of 21") && $0.contains("Deleted \u{201C}\(second.prefix(12))")
+        }
         let after = try waitFor("the deletion to be saved") { () -> AlbumJSON? in
             let a = try album("1", db: db)
             return a.photos.count == 20 ? a : nil
         }
         XCTAssertEqual(after.photos.map(\.id), before.photos.map(\.id).filter { $0 != before.photos[1].id })
         try t.keys("q", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
+    func testPageKeysAndTheEndsStepThroughThePhotos() throws {
+        let db = try temporaryDirectory().appendingPathComponent("pages.sqlite").path
+        let env: [String: String?] = ["FLICKR_API_KEY": "good-key"]
+        let dropped = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: env)
+        XCTAssertEqual(dropped.status, 0, dropped.stderr)
+        let t = try app(db, width: 110, height: 32, environment: env)
+        t.wait(forText: "1 pin ")
+        try t.keys("Tab", "Enter")
+        t.wait(forText: "21 photos")
+        // The album: End and G go to the last photo, Home and g to the first.
+        for (key, back) in [("End", "Home"), ("G", "g")] {
+            try t.keys(key, "Enter")
+            t.wait(forText: "21 of 21")
+            try t.keys("Escape", back, "Enter")
+            t.wait(forText: "1 of 21")
+            try t.keys("Escape")
+            t.wait(forText: "21 photos")
+        }
+        // PgDn moves a screen of rows down: a photo further on than the first row.
+        try t.keys("NPage", "Enter")
+        let paged = t.wait(for: "a photo a screen further") { $0.contains(" of 21") && !$0.contains("1 of 21") }
+        XCTAssertFalse(paged.contains("2 of 21") || paged.contains("3 of 21") || paged.contains("4 of 21"), paged)
+        try t.keys("Escape", "PPage", "Enter")
+        t.wait(forText: "1 of 21")
+        // The photo view: PgDn/PgUp step, End/Home go to the ends.
+        try t.keys("NPage")
+        t.wait(forText: "2 of 21")
+        try t.keys("End")
+        t.wait(forText: "21 of 21")
+        try t.keys("PPage")
+        t.wait(forText: "20 of 21")
+        try t.keys("Home")
+        t.wait(forText: "1 of 21")
+        try t.keys("q", "q", "q")
         XCTAssertEqual(t.waitForExit(), 0)
     }
 }

@@ -24,6 +24,32 @@ final class PhotoFileTests: XCTestCase {
                        "/home/me/Pictures")
     }
 
+    func testSavingTheSameBytesTwiceSaysWhereTheyAreAndWritesNothing() throws {
+        let pictures = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-save-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: pictures) }
+        let folder = pictures.appendingPathComponent("vtourist")
+        let bytes = Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 0xFF, 0xD9])
+        let first = folder.appendingPathComponent("Market #3.jpg").path
+        XCTAssertEqual(try PhotoFile.save(bytes, title: "Market #3", pictures: pictures), .written(first))
+        let again = try PhotoFile.save(bytes, title: "Market #3", pictures: pictures)
+        XCTAssertEqual(again, .alreadySaved(first))
+        XCTAssertEqual(again.message, "Already saved as \(first)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["Market #3.jpg"])
+        // The file was changed since (same size, other bytes): the photo goes to a new file, the changed one stays.
+        let edited = Data([0xFF, 0xD8, 0xFF, 0xE0, 9, 9, 9, 0xFF, 0xD9])
+        try edited.write(to: URL(fileURLWithPath: first))
+        let second = folder.appendingPathComponent("Market #3 (2).jpg").path
+        XCTAssertEqual(try PhotoFile.save(bytes, title: "Market #3", pictures: pictures), .written(second))
+        XCTAssertEqual(FileManager.default.contents(atPath: first), edited)
+        XCTAssertEqual(FileManager.default.contents(atPath: second), bytes)
+        // …and saved once more, it is found in the second file.
+        XCTAssertEqual(try PhotoFile.save(bytes, title: "Market #3", pictures: pictures), .alreadySaved(second))
+        // A folder with the photo's file name is no earlier save: the next free name is used.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Stall.jpg"), withIntermediateDirectories: false)
+        XCTAssertEqual(try PhotoFile.save(bytes, title: "Stall", pictures: pictures),
+                       .written(folder.appendingPathComponent("Stall (2).jpg").path))
+    }
+
     func testTheOpenersProgramHasNothingOfTheTerminalAndASessionOfItsOwn() throws {
         let script = """
             for fd in 0 1 2; do [ "$(readlink /proc/$$/fd/$fd)" = /dev/null ] || exit 10; done

@@ -387,12 +387,20 @@ final class RuntimeTests: XCTestCase {
         XCTAssertFalse(stored.isEmpty)
         XCTAssertEqual(FileManager.default.contents(atPath: first), stored)
 
-        // Saved again: a second file beside the first, which stays as it was.
+        // Saved again: the same bytes are already there, and nothing is written.
+        mark = terminal.frameCount
+        terminal.press(.char("w"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Already saved as \(first)"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [title + ".jpg"])
+
+        // The file changed meanwhile: a second file beside it, which stays as it was.
+        try Data("changed".utf8).write(to: URL(fileURLWithPath: first))
         let second = folder.appendingPathComponent(title + " (2).jpg").path
         mark = terminal.frameCount
         terminal.press(.char("w"))
         XCTAssertNotNil(terminal.frame(after: mark, showing: "Saved to \(second)"))
         XCTAssertEqual(FileManager.default.contents(atPath: second), stored)
+        XCTAssertEqual(FileManager.default.contents(atPath: first), Data("changed".utf8))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
                        [title + " (2).jpg", title + ".jpg"])
     }

@@ -30,7 +30,7 @@ final class AlbumConfirmTests: XCTestCase {
         press(&s, .char("X"))
         XCTAssertEqual(press(&s, .char("y")), [.album(1, .deletePhotos([2]))])
         XCTAssertEqual(s.album?.photos.count, 9)
-        XCTAssertEqual(s.message, StatusMessage("Deleted 1 photo."))
+        XCTAssertEqual(s.message, StatusMessage("Deleted \u{201C}Photo 2\u{201D}."), "the one photo that went, by name")
     }
 
     func testNewCollectionAsksFirstWhenItWouldRun() {

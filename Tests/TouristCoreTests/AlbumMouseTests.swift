@@ -62,7 +62,7 @@ final class AlbumMouseTests: XCTestCase {
     func testAClickOnAHeaderHintDoesWhatItsKeyDoes() throws {
         var s = Sample.albumState()
         let header = s.layout.main.splitTop(AlbumGrid.top).top
-        let hints = AlbumView.hints(in: header, unicode: true)
+        let hints = AlbumView.hints(for: s.album?.snapshot, in: header, unicode: true)
         let add = try XCTUnwrap(hints.first { $0.hint.command == .addMore })
         XCTAssertEqual(mouse(&s, .click, x: add.columns.lowerBound + 1, y: header.y + 2), [.album(1, .addMore)])
         // The text drawn there is the hint's key.
@@ -72,6 +72,8 @@ final class AlbumMouseTests: XCTestCase {
         XCTAssertEqual(mouse(&s, .click, x: add.columns.upperBound, y: header.y + 2), [])
         let map = try XCTUnwrap(hints.first { $0.hint.command == .back })
         mouse(&s, .click, x: map.columns.lowerBound, y: header.y + 2)
+        XCTAssertEqual(s.album?.confirming, .leave(marks: 1), "a photo is marked: asked first, as Esc does")
+        _ = reducer.reduce(&s, .event(.key(.char("y")), time: 0))
         XCTAssertEqual(s.screen, .map(MapScreen()))
     }
 

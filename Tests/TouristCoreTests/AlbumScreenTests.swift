@@ -48,6 +48,166 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertEqual(s.album?.marked, [])
     }
 
+    /// Park #1 … Park #15: a title is what the user sees of a photo.
+    func parks(_ count: Int = 15) -> [PhotoRecord] {
+        (1...Int64(count)).map { photo($0, title: "Park #\($0)") }
+    }
+
+    func select(_ s: inout AppState, _ id: PhotoRecord.ID) {
+        while s.album?.selectedPhoto?.id ?? id < id { send(&s, .right) }
+        XCTAssertEqual(s.album?.selectedPhoto?.id, id)
+    }
+
+    func testDeletingMarkedPhotosLeavesTheSelectionOnItsPhoto() {
+        var s = openState(parks())
+        send(&s, .char(" "))  // marks #1, moves on to #2
+        send(&s, .char(" "))  // marks #2, moves on to #3
+        select(&s, 9)
+        send(&s, .char("X"))
+        XCTAssertEqual(send(&s, .char("y")), [.album(1, .deletePhotos([1, 2]))])
+        XCTAssertEqual(s.album?.selectedPhoto?.title, "Park #9", "the highlight stays on the photo the user chose")
+        XCTAssertEqual(send(&s, .char("x")), [.album(1, .deletePhotos([9]))], "x deletes that photo, not another")
+        XCTAssertEqual(s.album?.selectedPhoto?.title, "Park #10", "then its next survivor")
+    }
+
+    func testASelectedMarkedPhotoGoesToItsNearestSurvivor() {
+        var s = openState(parks(6))
+        select(&s, 3)
+        send(&s, .char(" "))  // marks #3, moves on to #4
+        send(&s, .char(" "))  // marks #4, moves on to #5
+        send(&s, .left)
+        send(&s, .left)       // back on #3, marked
+        send(&s, .char("X"))
+        send(&s, .char("y"))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 5, "the next photo that is left")
+        // The last photo deleted: the one before it.
+        select(&s, 6)
+        send(&s, .char("x"))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 5)
+    }
+
+    func testAReloadKeepsTheSelectionOnItsPhotoOrItsNearestSurvivor() {
+        var s = openState(parks(8))
+        select(&s, 5)
+        // Another window deleted photos before the selected one.
+        _ = reducer.reduce(&s, .albumLoaded(AlbumSnapshot(pinID: 1, photos: parks(8).filter { $0.id > 2 },
+                                                          status: .ready, source: "flickr")))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 5)
+        // …and then the selected one and its neighbour before it.
+        _ = reducer.reduce(&s, .albumLoaded(AlbumSnapshot(pinID: 1, photos: parks(8).filter { ![1, 2, 4, 5].contains($0.id) },
+                                                          status: .ready, source: "flickr")))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 6, "the next photo still there")
+        // …and every photo after it: the one before.
+        _ = reducer.reduce(&s, .albumLoaded(AlbumSnapshot(pinID: 1, photos: parks(8).filter { [3, 4].contains($0.id) },
+                                                          status: .ready, source: "flickr")))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 3)
+    }
+
+    func testTheHeaderCountsTheMarksAndNamesTheKeyThatDeletesThem() {
+        var s = openState(parks(6))
+        XCTAssertFalse(AppView.render(s, raster: nil).rowText(1).contains("marked"))
+        send(&s, .char(" "))
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("1 marked \u{00B7} X deletes it"))
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 2, "space moves on to the next photo")
+        send(&s, .char(" "))
+        send(&s, .char(" "))
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("3 marked \u{00B7} X deletes them"))
+        XCTAssertTrue(AlbumKeys.table.helpRows().contains(HelpRow("space", "mark / unmark the photo and move on to the next")))
+    }
+
+    func testMarksSurviveScrollingAndLeavingWithMarksAsksFirst() {
+        var s = openState(parks(40))
+        send(&s, .char(" "))
+        send(&s, .char(" "))
+        send(&s, .pageDown)
+        send(&s, .pageDown)
+        _ = reducer.reduce(&s, .event(.mouse(MouseEvent(.wheelUp, x: 10, y: 10)), time: 0))
+        send(&s, .char("G"))
+        send(&s, .home)
+        XCTAssertEqual(s.album?.marked, [1, 2], "scrolling and paging keep the marks")
+        send(&s, .escape)
+        XCTAssertEqual(s.album?.confirming, .leave(marks: 2))
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Drop the 2 marks?"))
+        send(&s, .char("n"))
+        XCTAssertNil(s.album?.confirming)
+        XCTAssertEqual(s.album?.marked, [1, 2], "no: the album and its marks stay")
+        send(&s, .char("q"))
+        XCTAssertEqual(send(&s, .char("y")), [])
+        XCTAssertEqual(s.screen, .map(MapScreen()))
+        // Without marks, Esc leaves at once.
+        var plain = openState(parks(3))
+        send(&plain, .escape)
+        XCTAssertEqual(plain.screen, .map(MapScreen()))
+    }
+
+    func testEveryDeleteSaysWhatWentAndOnePhotoIsNeverAsked() {
+        var s = openState(parks(6))
+        XCTAssertTrue(s.settings.confirmDelete)
+        select(&s, 4)
+        XCTAssertEqual(send(&s, .char("x")), [.album(1, .deletePhotos([4]))], "deleted at once, confirm delete or not")
+        XCTAssertNil(s.album?.confirming)
+        XCTAssertEqual(s.message?.text, "Deleted \u{201C}Park #4\u{201D}.")
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(22).contains("Deleted \u{201C}Park #4\u{201D}."))
+        send(&s, .char(" "))
+        send(&s, .char(" "))
+        send(&s, .char("X"))
+        XCTAssertEqual(send(&s, .char("y")), [.album(1, .deletePhotos([5, 6]))])
+        XCTAssertEqual(s.message?.text, "Deleted 2 photos.")
+        send(&s, .home)
+        send(&s, .char(" "))
+        send(&s, .char("X"))
+        send(&s, .char("y"))
+        XCTAssertEqual(s.message?.text, "Deleted \u{201C}Park #1\u{201D}.", "one marked photo is named too")
+        XCTAssertEqual(send(&s, .char("X")), [])
+        XCTAssertEqual(s.message?.text, "Mark photos with space first.")
+    }
+
+    func testNoImagesShowsNoDeleteOrMarkHints() {
+        let s = openState([], status: .empty)
+        let screen = AppView.render(s, raster: nil)
+        XCTAssertTrue(screen.text.contains("No Images"))
+        let hints = screen.rowText(2)
+        XCTAssertTrue(hints.contains("a Add more"), hints)
+        for word in ["delete", "mark"] { XCTAssertFalse(hints.contains(word), hints) }
+        let full = AppView.render(openState(parks(3)), raster: nil).rowText(2)
+        XCTAssertTrue(full.contains("x delete") && full.contains("space mark"), full)
+    }
+
+    func testPagingAndTheEndsOfTheGrid() {
+        var s = openState(parks(60))
+        let grid = AlbumGrid(area: Rect(x: 0, y: 0, width: 80, height: 23))
+        let page = grid.visibleRows * grid.columns
+        send(&s, .right)
+        send(&s, .pageDown)
+        XCTAssertEqual(s.album?.selected, 1 + page, "a screen of rows down, in the same column")
+        XCTAssertEqual(s.album?.topRow, grid.visibleRows, "the grid scrolls by a screen too")
+        send(&s, .pageUp)
+        XCTAssertEqual(s.album?.selected, 1)
+        XCTAssertEqual(s.album?.topRow, 0)
+        send(&s, .pageUp)
+        XCTAssertEqual(s.album?.selected, 1, "on the first screen PgUp stays in the first row")
+        for key: Key in [.char("G"), .end] {
+            send(&s, .char("g"))
+            XCTAssertEqual(s.album?.selected, 0)
+            send(&s, key)
+            XCTAssertEqual(s.album?.selectedPhoto?.id, 60)
+        }
+        send(&s, .pageDown)
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 60, "PgDn on the last screen stays on the last photo")
+        send(&s, .home)
+        XCTAssertEqual(s.album?.selected, 0)
+        XCTAssertEqual(s.album?.topRow, 0)
+    }
+
+    func testTheHeaderSaysWhatRRetries() {
+        var s = openState([photo(1), photo(2, .failed(reason: "HTTP 404")), photo(3, .failed(reason: "HTTP 500"))])
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("3 photos, 2 failed \u{00B7} r retries 2 failed"))
+        XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: nil))])
+        send(&s, .right)
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("3 photos, 2 failed \u{00B7} r retries this photo"))
+        XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: 2))])
+    }
+
     /// What the album machine says to an action on an album read back with these photos.
     func machineNotice(_ action: AlbumAction, status: AlbumStatus, _ photos: [AlbumPhoto]) -> String? {
         var album = Album(pin: 1, place: GeoPoint(latitude: 40.85, longitude: 14.27), status: status, page: 1,
@@ -135,11 +295,11 @@ final class AlbumScreenTests: XCTestCase {
         var s = openState((1...21).map { photo($0, $0 == 1 ? .failed(reason: "HTTP 404") : .stored) })
         _ = reducer.reduce(&s, .event(.resize(width: 40, height: 12), time: 0))
         let narrow = AppView.render(s, raster: nil).rowText(1)
-        XCTAssertTrue(narrow.hasPrefix(" 21 photos, 1 failed (r retries)"), narrow)
+        XCTAssertTrue(narrow.hasPrefix(" 21 photos, 1 failed \u{00B7} r retries"), narrow)
         XCTAssertFalse(narrow.contains("rows"), narrow)
         _ = reducer.reduce(&s, .event(.resize(width: 80, height: 24), time: 0))
         let wide = AppView.render(s, raster: nil).rowText(1)
-        XCTAssertTrue(wide.hasPrefix(" 21 photos, 1 failed (r retries)"), wide)
+        XCTAssertTrue(wide.hasPrefix(" 21 photos, 1 failed \u{00B7} r retries this photo"), wide)
         XCTAssertTrue(wide.hasSuffix("rows 1-2 of 7 "), wide)
     }
 

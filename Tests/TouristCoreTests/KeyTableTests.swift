@@ -240,9 +240,9 @@ final class KeyTableTests: XCTestCase {
                        ["arrows  h j k l", "H J K L  shift+arrows", "+ =  /  -", "p  space", "Enter", "m", "x  Delete",
                         "Tab  shift+Tab", "g  /", "s", "?", "q", "mouse"])
         XCTAssertEqual(AlbumKeys.table.helpRows().map(\.keys),
-                       ["arrows  h j k l", "Home  End", "Enter", "x  Delete", "space", "X", "n", "a", "r", "Esc  Backspace  q",
-                        "?"])
+                       ["arrows  h j k l", "PgUp  PgDn", "g  Home", "G  End", "Enter", "x  Delete", "space", "X", "n", "a", "r",
+                        "Esc  Backspace  q", "?"])
         XCTAssertEqual(PhotoKeys.table.helpRows().map(\.keys),
-                       ["\u{2190}  h", "\u{2192}  l", "x  Delete", "o", "w", "Esc  Backspace  q", "?"])
+                       ["\u{2190}  h  PgUp", "\u{2192}  l  PgDn", "Home  End", "r", "x  Delete", "o", "w", "Esc  Backspace  q", "?"])
     }
 }

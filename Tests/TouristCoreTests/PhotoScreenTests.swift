@@ -106,6 +106,8 @@ final class PhotoScreenTests: XCTestCase {
             XCTAssertFalse(s.album?.photos.contains { $0.id == 6 } ?? true)
             XCTAssertEqual(s.album?.selectedPhoto?.id, 7, "the next photo is selected")
             XCTAssertEqual(s.album?.marked, [2])
+            XCTAssertEqual(s.message?.text, "Deleted \u{201C}Photo 6\u{201D}.", "never asked; the message line names it")
+            XCTAssertNil(s.album?.confirming)
         }
     }
 
@@ -114,6 +116,32 @@ final class PhotoScreenTests: XCTestCase {
         send(&s, .enter)
         XCTAssertEqual(send(&s, .char("x")), [.album(1, .deletePhotos([10]))])
         XCTAssertEqual(s.album?.selectedPhoto?.id, 9)
+    }
+
+    func testPageKeysStepAndHomeEndGoToTheEnds() {
+        var s = state(album())
+        send(&s, .enter)
+        send(&s, .pageDown)
+        XCTAssertEqual(s.photo?.photoID, 6)
+        send(&s, .pageUp)
+        send(&s, .pageUp)
+        XCTAssertEqual(s.photo?.photoID, 4)
+        send(&s, .end)
+        XCTAssertEqual(s.photo?.photoID, 10)
+        XCTAssertEqual(s.photo?.album.selected, 9, "the album's selection follows")
+        send(&s, .home)
+        XCTAssertEqual(s.photo?.photoID, 1)
+        XCTAssertEqual(send(&s, .char(" ")), [], "space is left free")
+        XCTAssertEqual(s.photo?.photoID, 1)
+    }
+
+    func testRRetriesTheShownPhotoWhenItFailed() {
+        var s = state(album(selected: 6))  // photo 7 failed
+        send(&s, .enter)
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("the download failed \u{2014} r retries"))
+        XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: 7))])
+        send(&s, .right)
+        XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: 8))], "the album machine says there is nothing to retry")
     }
 
     func testOOpensTheWebPage() {

@@ -4,6 +4,8 @@ import Terminal
 public enum AlbumCommand: Equatable, Sendable {
     /// By columns (`dx`) or grid rows (`dy`).
     case move(dx: Int, dy: Int)
+    /// A screen of grid rows up (-1) or down (1).
+    case page(Int)
     case first
     case last
     /// The selected photo on a screen of its own.
@@ -27,16 +29,21 @@ public enum AlbumKeys {
             [KeyEntry(.char("h"), .move(dx: -1, dy: 0)), KeyEntry(.char("j"), .move(dx: 0, dy: 1)),
              KeyEntry(.char("k"), .move(dx: 0, dy: -1)), KeyEntry(.char("l"), .move(dx: 1, dy: 0))],
         ], help: "move the selection"),
-        KeyBinding([[KeyEntry(.home, .first)], [KeyEntry(.end, .last)]], help: "first / last photo"),
+        KeyBinding([[KeyEntry(.pageUp, .page(-1))], [KeyEntry(.pageDown, .page(1))]], help: "a screen of rows up / down"),
+        KeyBinding([[.char("g")], [.home]], .first, help: "first photo"),
+        KeyBinding([[.char("G")], [.end]], .last, help: "last photo"),
         KeyBinding([[.enter]], .open, help: "open the photo"),
         KeyBinding([[.char("x")], [.delete]], .deletePhoto, help: "delete the selected photo", hint: "delete", hintOrder: 3),
-        KeyBinding([[.char(" ")]], .toggleMark, help: "mark / unmark the photo", hint: "mark", hintOrder: 4),
+        KeyBinding([[.char(" ")]], .toggleMark, help: "mark / unmark the photo and move on to the next", hint: "mark",
+                   hintOrder: 4),
         KeyBinding([[.char("X")]], .deleteMarked, help: "delete the marked photos", hint: "delete marked", hintOrder: 5),
         KeyBinding([[.char("n")]], .newCollection, help: "New Collection (once every photo is in)",
                    hint: "New Collection", hintOrder: 1),
         KeyBinding([[.char("a")]], .addMore, help: "add more photos", hint: "Add more", hintOrder: 2),
-        KeyBinding([[.char("r")]], .retry, help: "retry what failed", hint: "retry", hintOrder: 2),
-        KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the map", hint: "map", hintOrder: 7),
+        KeyBinding([[.char("r")]], .retry, help: "retry the selected failed photo, or all that failed",
+                   hint: "retry", hintOrder: 2),
+        KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the map (asks first if photos are marked)",
+                   hint: "map", hintOrder: 7),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help", hintOrder: 8),
     ])
 }

@@ -34,7 +34,7 @@ struct AlbumScreenReducer: Sendable {
             return []
         case .click, .release:
             if mouse.y == header.y + 2,
-               let hit = AlbumView.hints(in: header, unicode: state.capabilities.unicode)
+               let hit = AlbumView.hints(for: album.snapshot, in: header, unicode: state.capabilities.unicode)
                    .first(where: { $0.columns.contains(mouse.x) }) {
                 return run(hit.hint.command, &state)
             }
@@ -62,6 +62,9 @@ struct AlbumScreenReducer: Sendable {
             switch question {
             case let .deleteMarked(ids): effects = deleteMarked(ids, &album, &state)
             case .newCollection: effects = [.album(album.pinID, .newCollection)]
+            case .leave:
+                state.screen = .map(MapScreen())
+                return []
             }
         }
         album.keepSelectionVisible(AlbumGrid(area: state.layout.main))
@@ -70,9 +73,15 @@ struct AlbumScreenReducer: Sendable {
     }
 
     private func deleteMarked(_ ids: [PhotoRecord.ID], _ album: inout AlbumScreen, _ state: inout AppState) -> [AppEffect] {
+        state.message = StatusMessage(AlbumScreenReducer.deleted(album.photos.filter { ids.contains($0.id) }))
         album.remove(Set(ids))
-        state.message = StatusMessage("Deleted \(ids.count) photo\(ids.count == 1 ? "" : "s").")
         return [.album(album.pinID, .deletePhotos(ids))]
+    }
+
+    /// What the message line says went: the photo by its title, or how many.
+    static func deleted(_ photos: [PhotoRecord]) -> String {
+        guard photos.count == 1, let photo = photos.first else { return "Deleted \(photos.count) photos." }
+        return "Deleted \u{201C}\(photo.displayTitle)\u{201D}."
     }
 
     /// What a key or a click on its hint does.
@@ -83,6 +92,11 @@ struct AlbumScreenReducer: Sendable {
         var effects: [AppEffect] = []
         switch command {
         case .back:
+            guard album.marked.isEmpty else {
+                album.confirming = .leave(marks: album.marked.count)
+                state.screen = .album(album)
+                return []
+            }
             state.screen = .map(MapScreen())
             return []
         case .move(-1, 0): album.selected = max(0, album.selected - 1)
@@ -90,6 +104,12 @@ struct AlbumScreenReducer: Sendable {
         case .move(0, -1): if album.selected >= grid.columns { album.selected -= grid.columns }
         case .move(0, 1): album.selected = min(last, album.selected + grid.columns)
         case .move: break
+        case let .page(direction):
+            // A screen of rows: the grid scrolls by as much, the selection keeps its place on screen.
+            let rows = (album.photos.count + grid.columns - 1) / grid.columns
+            let row = min(max(0, album.selected / grid.columns + grid.visibleRows * direction), max(0, rows - 1))
+            album.topRow = max(0, album.topRow + grid.visibleRows * direction)
+            album.selected = min(last, row * grid.columns + album.selected % grid.columns)
         case .first: album.selected = 0
         case .last: album.selected = last
         case .open:
@@ -105,11 +125,14 @@ struct AlbumScreenReducer: Sendable {
                 state.message = StatusMessage("No photo to delete.")
                 break
             }
+            // One photo goes at once, never asked: the message line says which.
+            state.message = StatusMessage(AlbumScreenReducer.deleted([photo]))
             album.remove([photo.id])
             effects = [.album(album.pinID, .deletePhotos([photo.id]))]
         case .deleteMarked:
             guard !album.marked.isEmpty else {
-                state.message = StatusMessage("Mark photos with space first.")
+                let mark = AlbumKeys.table.keyName(for: .toggleMark, unicode: state.capabilities.unicode) ?? "space"
+                state.message = StatusMessage("Mark photos with \(mark) first.")
                 break
             }
             let ids = album.photos.map(\.id).filter(album.marked.contains)
@@ -129,8 +152,7 @@ struct AlbumScreenReducer: Sendable {
         case .addMore:
             effects = [.album(album.pinID, .addMore)]
         case .retry:
-            let failed = album.selectedPhoto.flatMap { $0.state.isFailed ? $0.id : nil }
-            effects = [.album(album.pinID, .retry(photo: failed))]
+            effects = [.album(album.pinID, .retry(photo: album.retryTarget))]
         case .help:
             state.overlay = .help
         }
@@ -162,6 +184,12 @@ struct AlbumScreenReducer: Sendable {
 }
 
 extension AlbumScreen {
+    /// What `r` retries besides a failed search: the selected photo when its download failed, else
+    /// (nil) every failed photo. The header's hint says which.
+    var retryTarget: PhotoRecord.ID? {
+        selectedPhoto.flatMap { $0.state.isFailed ? $0.id : nil }
+    }
+
     /// Scrolls the grid so the selected photo is on screen, and no further than the last row of
     /// photos at the bottom (a deletion or a taller screen never leaves empty rows below).
     mutating func keepSelectionVisible(_ grid: AlbumGrid) {

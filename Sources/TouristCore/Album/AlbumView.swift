@@ -21,8 +21,8 @@ enum AlbumView {
             }
         }
         let header = AlbumHeader(pin: state.pin(album.pinID), pinID: album.pinID, snapshot: album.snapshot,
-                                 storeProblem: album.storeProblem, scroll: scroll, theme: theme,
-                                 unicode: state.capabilities.unicode)
+                                 storeProblem: album.storeProblem, scroll: scroll, marked: album.marked.count,
+                                 retryTarget: album.retryTarget, theme: theme, unicode: state.capabilities.unicode)
         buffer.render(header, in: headerArea)
         if let snapshot = album.snapshot {
             let cells = AlbumGridWidget(snapshot: snapshot, selected: album.selected, marked: album.marked,
@@ -48,6 +48,10 @@ enum AlbumView {
             return ConfirmDialog(title: "Delete photos", question: "Delete the \(ids.count) marked photo\(ids.count == 1 ? "" : "s")?",
                                  detail: "They are removed from the album and the database.", yes: "Delete",
                                  theme: theme, unicode: unicode)
+        case let .leave(marks):
+            return ConfirmDialog(title: "Leave the album", question: "Drop the \(marks) mark\(marks == 1 ? "" : "s")?",
+                                 detail: "The photos stay; only the marks go.", yes: "Leave",
+                                 theme: theme, unicode: unicode)
         }
     }
 }
@@ -55,8 +59,12 @@ enum AlbumView {
 extension AlbumView {
     /// The header's key hints and the columns each takes, on the header's third row (`area` is the
     /// header's area): what is drawn and what a click does.
-    static func hints(in area: Rect, unicode: Bool) -> [(hint: Hint<AlbumCommand>, columns: Range<Int>)] {
-        AlbumKeys.table.hints(unicode: unicode).fitting(width: area.right - area.x - 1).placed(from: area.x + 1)
+    /// An album without photos (`No Images`, a failed search) has no delete or mark hints.
+    static func hints(for snapshot: AlbumSnapshot?, in area: Rect, unicode: Bool) -> [(hint: Hint<AlbumCommand>, columns: Range<Int>)] {
+        let photoCommands: [AlbumCommand] = [.deletePhoto, .toggleMark, .deleteMarked]
+        let hasPhotos = snapshot.map { !$0.photos.isEmpty } ?? false
+        return AlbumKeys.table.hints(unicode: unicode).filter { hasPhotos || !photoCommands.contains($0.command) }
+            .fitting(width: area.right - area.x - 1).placed(from: area.x + 1)
     }
 }
 
@@ -70,6 +78,10 @@ struct AlbumHeader: Widget {
     var storeProblem: String?
     /// Which grid rows are shown, when they do not all fit.
     var scroll: String?
+    /// How many photos are marked.
+    var marked: Int = 0
+    /// The photo `r` retries, nil for every failed one (`AlbumScreen.retryTarget`).
+    var retryTarget: PhotoRecord.ID?
     var theme: Theme
     var unicode: Bool
 
@@ -103,19 +115,24 @@ struct AlbumHeader: Widget {
                 progressUsed = used + barWidth
             case .ready:
                 let failed = snap.photos.count { $0.state.isFailed }
-                let text = " \(p.total) photo\(p.total == 1 ? "" : "s")" + (failed > 0 ? ", \(failed) failed (r retries)" : "")
+                let text = " \(p.total) photo\(p.total == 1 ? "" : "s")" + (failed > 0 ? ", \(failed) failed \u{00B7} \(retryHint(failed))" : "")
                 progressUsed = buffer.put(text, x: x0, y: y, style: theme.dialog, maxWidth: w)
             case .empty:
                 progressUsed = buffer.put(" No Images", x: x0, y: y, style: theme.dialog, maxWidth: w)
             case let .failed(reason):
-                progressUsed = buffer.put(" The search failed: \(reason) \u{2014} r retries", x: x0, y: y, style: theme.error, maxWidth: w)
+                progressUsed = buffer.put(" The search failed: \(reason) \u{2014} \(key(.retry)) retries", x: x0, y: y, style: theme.error,
+                                          maxWidth: w)
+            }
+            if marked > 0 {
+                let text = "  \(marked) marked \u{00B7} \(key(.deleteMarked)) deletes \(marked == 1 ? "it" : "them")"
+                progressUsed += buffer.put(text, x: x0 + progressUsed, y: y, style: theme.highlight, maxWidth: max(0, w - progressUsed))
             }
         } else {
             progressUsed = buffer.put(" Loading\u{2026}", x: x0, y: progress.y, style: theme.dim, maxWidth: w)
         }
         let enabled = snapshot?.isNewCollectionEnabled ?? false
         var x = x0 + 1
-        for (hint, columns) in AlbumView.hints(in: area, unicode: unicode) {
+        for (hint, columns) in AlbumView.hints(for: snapshot, in: area, unicode: unicode) {
             let on = hint.command != .newCollection || enabled
             x = columns.lowerBound
             x += buffer.put(hint.key, x: x, y: keys.y, style: on ? theme.dialogTitle : theme.dim, maxWidth: area.right - x)
@@ -124,6 +141,18 @@ struct AlbumHeader: Widget {
         if let scroll, area.right - scroll.displayWidth - 1 > x0 + progressUsed + 1 {
             buffer.put(scroll, x: area.right - scroll.displayWidth - 1, y: progress.y, style: theme.dim)
         }
+    }
+}
+
+extension AlbumHeader {
+    /// A key's name as the album's key table has it.
+    func key(_ command: AlbumCommand) -> String {
+        AlbumKeys.table.keyName(for: command, unicode: unicode) ?? "?"
+    }
+
+    /// What `r` retries: the selected failed photo, or every failed one.
+    func retryHint(_ failed: Int) -> String {
+        retryTarget != nil ? "\(key(.retry)) retries this photo" : "\(key(.retry)) retries \(failed) failed"
     }
 }
 
@@ -145,7 +174,7 @@ struct AlbumGridWidget: Widget {
             let text: String
             switch snapshot.status {
             case .empty: text = "No Images"
-            case .failed: text = "No photos: the search failed. Press r to retry."
+            case .failed: text = "No photos: the search failed. Press \(AlbumKeys.table.keyName(for: .retry) ?? "r") to retry."
             default: text = "Searching for photos\u{2026}"
             }
             buffer.putCentered(text, y: area.y + max(0, area.height / 2 - 1), x: area.x, width: area.width,
@@ -205,7 +234,7 @@ struct PhotoCell: Widget {
         }
         buffer.drawFrame(area, style: selected ? theme.highlight : theme.dim)
         if marked { buffer.put("\u{2714}", x: inside.x, y: inside.y, style: theme.highlight) }
-        let name = photo.title?.isEmpty == false ? photo.title ?? "" : "(untitled)"
+        let name = photo.displayTitle
         let title = (marked ? "\u{2714} " : "") + name
         let titleStyle = selected ? theme.highlight : theme.dialog
         if selected { buffer.clear(Rect(x: x + 1, y: y + h - 2, width: max(0, w - 2), height: 1), style: titleStyle) }

@@ -129,6 +129,11 @@ public struct KeyTable<Command: Equatable & Sendable>: Equatable, Sendable {
         return nil
     }
 
+    /// The name of the first key that sends `command`, for messages that name a key.
+    public func keyName(for command: Command, unicode: Bool = true) -> String? {
+        bindings.lazy.flatMap(\.entries).first { $0.command == command }?.key.name(unicode: unicode)
+    }
+
     /// Every key the screen handles, in table order.
     public var keys: [Key] { bindings.flatMap { $0.entries.map(\.key) } }
 

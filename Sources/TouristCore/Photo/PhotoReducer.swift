@@ -48,10 +48,19 @@ struct PhotoReducer: Sendable {
                 return []
             }
             screen.show(index + 1)
+        case .first:
+            screen.show(0)
+        case .last:
+            screen.show(screen.album.photos.count - 1)
+        case .retry:
+            // The album machine decides whether there is anything to retry, as for `r` in the album.
+            return [.album(screen.album.pinID, .retry(photo: photo.id))]
         case .delete:
+            // One photo goes at once, never asked, as in the album: the message line says which.
             var album = screen.album
             album.remove([photo.id])
             back(album, &state)
+            state.message = StatusMessage(AlbumScreenReducer.deleted([photo]))
             return [.album(album.pinID, .deletePhotos([photo.id]))]
         case .openPage:
             guard let page = photo.pageURL, PhotoReducer.isWebPage(page) else {

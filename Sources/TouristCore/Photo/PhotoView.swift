@@ -53,7 +53,7 @@ struct PhotoTitle: Widget {
 
     func render(area: Rect, into buffer: inout CellBuffer) {
         let position = "\(index + 1) of \(count)"
-        let title = photo.title?.isEmpty == false ? photo.title ?? "" : "(untitled)"
+        let title = photo.displayTitle
         let room = max(1, area.width - position.displayWidth - 4)
         buffer.put(" " + title.truncated(to: room), x: area.x, y: area.y, style: theme.dialogTitle, maxWidth: area.width)
         if area.width - position.displayWidth - 1 > title.truncated(to: room).displayWidth + 2 {
@@ -84,7 +84,8 @@ struct PhotoPicture: Widget {
             isError = true
         case (.stored, _): text = "\u{2026}"
         case (.pending, _): text = "downloading\u{2026}"
-        case (.failed, _): text = "no picture: the download failed"
+        case (.failed, _):
+            text = "no picture: the download failed \u{2014} \(PhotoKeys.table.keyName(for: .retry) ?? "r") retries"
         }
         buffer.putCentered(text.truncated(to: area.width - 2), y: area.y + (area.height - 1) / 2, x: area.x + 1,
                            width: area.width - 2, style: isError ? theme.error : theme.dim)
