@@ -39,6 +39,7 @@ public enum StandardStream: Int32, Sendable {
     }
 
     public func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { writeAll($0, to: rawValue) }
+        // A standard stream that cannot be written to is not worth stopping the program for.
+        _ = bytes.withUnsafeBytes { writeAll($0, to: rawValue) }
     }
 }

@@ -135,8 +135,20 @@ final class TmuxSession {
     }
 
     /// Sends tmux key names: "Up", "Enter", "Escape", "BTab", "S-Left", "q"…
+    /// An Esc with another key right behind it in one read is Alt+key, as a terminal sends it; a
+    /// person pauses after Esc, so an Esc followed by more keys waits until the screen shows it was read.
     func keys(_ names: String...) throws {
-        for n in names { try tmux(["send-keys", "-t", name, n]) }
+        for (i, n) in names.enumerated() {
+            let before = n == "Escape" && i < names.count - 1 ? screen() : nil
+            try tmux(["send-keys", "-t", name, n])
+            if let before { waitForChange(from: before) }
+        }
+    }
+
+    /// Waits until the screen differs from `before` (the limit only ends a wait for a key that changes nothing).
+    private func waitForChange(from before: String, limit: Double = 3) {
+        let deadline = Date().addingTimeInterval(limit)
+        while Date() < deadline, screen() == before { usleep(10_000) }
     }
 
     /// Types text literally.
