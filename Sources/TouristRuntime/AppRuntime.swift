@@ -348,12 +348,14 @@ public final class AppRuntime {
             switch outcome {
             case .unchanged:
                 pollFailure = nil
-            case let .changed(version, pins, readBeforeWrite):
+            case let .changed(version, pins, settings, readBeforeWrite):
                 pollFailure = nil
                 seenVersion = version
                 // The open album may have been changed by another process too.
                 loadOpenAlbum()
-                return readBeforeWrite >= writes ? [.pinsLoaded(pins)] : []
+                guard readBeforeWrite >= writes else { return [] }
+                if settings != state.settings, let photoSettings { albums.use(photoSettings(settings)) }
+                return [.pinsLoaded(pins), .settingsLoaded(settings)]
             case let .failed(error):
                 guard error != pollFailure else { return [] }
                 pollFailure = error
@@ -406,11 +408,13 @@ public final class AppRuntime {
                 }
             case let .savePhoto(id, title):
                 savePhoto(id, title: title)
-            case let .saveSettings(settings):
+            case let .saveSetting(key, text):
                 write { [albums, photoSettings] (store) throws(StoreError) in
-                    try store.saveSettings(settings)
+                    try store.saveSetting(key, text)
+                    // The others as the store has them: another process may have changed them meanwhile.
+                    let settings = try store.settings()
                     if let photoSettings { albums.use(photoSettings(settings)) }
-                    return .settingsSaved
+                    return .settingsLoaded(settings)
                 }
             case .testFlickrKey:
                 guard let key = photoSettings?(state.settings).flickrAPIKey else {
@@ -530,7 +534,9 @@ public final class AppRuntime {
                 let version = try store.dataVersion()
                 guard version != seen else { return mailbox.post(.pollFinished(.unchanged)) }
                 let pins = try store.pins()
-                mailbox.post(.pollFinished(.changed(version: version, pins: pins, readBeforeWrite: issued)))
+                let settings = try store.settings()
+                mailbox.post(.pollFinished(.changed(version: version, pins: pins, settings: settings,
+                                                    readBeforeWrite: issued)))
             } catch {
                 mailbox.post(.pollFinished(.failed(error)))
             }

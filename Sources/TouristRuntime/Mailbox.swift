@@ -24,7 +24,7 @@ enum RuntimeMessage: Sendable {
 
 enum PollOutcome: Sendable {
     case unchanged
-    case changed(version: Int, pins: [Pin], readBeforeWrite: Int)
+    case changed(version: Int, pins: [Pin], settings: Settings, readBeforeWrite: Int)
     case failed(StoreError)
 }
 

@@ -45,8 +45,8 @@ public struct AppReducer: Sendable {
             if state.openAlbum?.pinID == pinID { state.message = StatusMessage(text) }
         case let .message(message):
             state.message = message
-        case .settingsSaved:
-            break
+        case let .settingsLoaded(settings):
+            state.settings = settings
         case .tick:
             if state.isAnimating { state.animationFrame &+= 1 }
         }

@@ -21,16 +21,13 @@ enum SettingsView {
             let style = selected ? theme.selection : theme.dialog
             if selected { buffer.clear(row, style: style) }
             buffer.put(" " + title(field), x: row.x, y: y, style: style, maxWidth: labelWidth)
-            var value: String
+            let value: String
             if selected, let text = screen.editing {
                 // A key being typed is masked like a stored one.
                 value = (field == .flickrAPIKey ? (text.isEmpty ? "" : Settings.masked(apiKey: text)) : text) + "\u{258F}"
-            } else if field == .source, state.settings.source == nil, state.settingOverrides[.flickrAPIKey] != nil {
-                value = "automatic: \(PhotoSourceChoice.flickr.displayName)"  // the environment's key decides
             } else {
-                value = state.settings.shown(field)
+                value = state.shownSetting(field)
             }
-            if let variable = state.settingOverrides[field] { value = "set by \(variable)" }
             buffer.put(value, x: row.x + labelWidth + 1, y: y, style: style, maxWidth: max(0, row.width - labelWidth - 2))
         }
         let about = Rect(x: main.x + 1, y: main.y + 3 + SettingsScreen.fields.count, width: max(0, main.width - 2),
