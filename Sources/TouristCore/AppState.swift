@@ -96,6 +96,18 @@ public struct NearPlace: Equatable, Sendable {
     }
 }
 
+/// A pin dropped on the map, on its way to the store.
+public struct PendingDrop: Equatable, Sendable {
+    public var coordinate: GeoPoint
+    /// Enter was pressed on it: its album opens once the store has saved it.
+    public var openWhenSaved = false
+
+    public init(coordinate: GeoPoint, openWhenSaved: Bool = false) {
+        self.coordinate = coordinate
+        self.openWhenSaved = openWhenSaved
+    }
+}
+
 /// Where and when the left mouse button went down.
 public struct MousePress: Equatable, Sendable {
     public var x: Int
@@ -116,6 +128,9 @@ public struct AppState: Equatable, Sendable {
     /// map where it was. A key or a click makes `camera` the user's again.
     public var cameraBeforeResize: MapCamera?
     public var pins: [Pin] = []
+    /// Pins dropped here whose insert the store has not answered yet: keys that come before the
+    /// answer (Enter right after `p`) act on them once it comes, and none is dropped twice.
+    public var pendingDrops: [PendingDrop] = []
     /// The settings in effect (SPEC 2.3), as stored.
     public var settings = Settings()
     /// Settings an environment variable decides instead of the stored value: the variable's name.

@@ -25,6 +25,8 @@ public struct AppReducer: Sendable {
             effects = route(event, time: time, &state)
         case let .pinsLoaded(pins):
             state.pins = pins
+            // Read after every write issued here: each drop on its way is saved (or failed) by now.
+            state.pendingDrops = []
             forgetDeletedPins(&state)
         case let .pinSaved(pin):
             if let i = state.pins.firstIndex(where: { $0.id == pin.id }) {
@@ -32,6 +34,7 @@ public struct AppReducer: Sendable {
             } else {
                 state.pins.append(pin)
             }
+            effects = map.dropSaved(pin, &state)
         case let .pinRemoved(id):
             state.pins.removeAll { $0.id == id }
         case let .storeFailed(message, pin):

@@ -129,6 +129,14 @@ public struct KeyTable<Command: Equatable & Sendable>: Equatable, Sendable {
         return nil
     }
 
+    /// The name of the first key bound to a command, for messages ("Press p to drop one").
+    public func keyName(for command: Command, unicode: Bool = true) -> String {
+        for binding in bindings {
+            if let entry = binding.entries.first(where: { $0.command == command }) { return entry.key.name(unicode: unicode) }
+        }
+        return "?"
+    }
+
     /// Every key the screen handles, in table order.
     public var keys: [Key] { bindings.flatMap { $0.entries.map(\.key) } }
 
