@@ -121,6 +121,8 @@ public final class AppRuntime {
     /// Counts writes issued, so a pin list read before a write cannot undo it on screen.
     private var writes = 0
     private var lastPoll: Double
+    /// When the albums were last asked to take up what no live process fetches.
+    private var lastAdoption: Double
     private var isPolling = false
     /// The store's data version last seen.
     private var seenVersion: Int?
@@ -141,6 +143,7 @@ public final class AppRuntime {
         terminal = world.terminal
         clock = world.clock
         lastPoll = world.clock.now()
+        lastAdoption = lastPoll
         lastTick = lastPoll
         store = world.store
         geometry = world.geometry
@@ -353,6 +356,8 @@ public final class AppRuntime {
                 seenVersion = version
                 // The open album may have been changed by another process too.
                 loadOpenAlbum()
+                // A pin `vtourist drop` left downloading is taken up now.
+                albums.resumeInterrupted()
                 guard readBeforeWrite >= writes else { return [] }
                 if settings != state.settings, let photoSettings { albums.use(photoSettings(settings)) }
                 return [.pinsLoaded(pins), .settingsLoaded(settings)]
@@ -525,6 +530,11 @@ public final class AppRuntime {
     /// Picks up what another process (`vtourist drop`, a second window) wrote.
     private func pollForChanges() {
         let now = clock.now()
+        // A process that stopped renewing its leases (crashed) writes nothing: its albums are looked for anyway.
+        if now - lastAdoption >= AlbumLease.heartbeat {
+            lastAdoption = now
+            albums.resumeInterrupted()
+        }
         guard !isPolling, now - lastPoll >= AppRuntime.pollInterval else { return }
         lastPoll = now
         isPolling = true
