@@ -53,3 +53,28 @@ final class SettingsScreenEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(t.waitForExit(), 0)
     }
 }
+
+/// The settings are shared with other processes: the app writes only what its user changed.
+final class SharedSettingsEndToEndTests: EndToEndTestCase {
+    func testAConfigSetWhileTheAppIsOpenIsShownAndKept() throws {
+        let db = try temporaryDirectory().appendingPathComponent("shared.sqlite").path
+        let t = try app(db, environment: ["FLICKR_API_KEY": nil])
+        t.wait(forText: "? help")
+        try t.keys("s")
+        t.wait(forText: "Photos per collection   21")
+        XCTAssertEqual(try cli(["config", "set", "photos_per_collection", "12", "--db", db]).status, 0)
+        XCTAssertEqual(try cli(["config", "set", "allow_drag", "off", "--db", db]).status, 0)
+        // The open screen shows what the shell set.
+        t.wait(forText: "Photos per collection   12")
+        t.wait(forText: "Allow dragging          off")
+        try t.keys("Down", "Down", "Down", "Down", "Enter")  // Confirm delete: on → off
+        t.wait(forText: "Saved: confirm-delete setting off.")
+        try t.keys("Escape", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+        for (name, value) in [("photos_per_collection", "12"), ("allow_drag", "off"), ("confirm_delete", "off")] {
+            let got = try cli(["config", "get", name, "--db", db])
+            XCTAssertEqual(got.status, 0, got.stderr)
+            XCTAssertTrue(got.stdout.contains(value), "\(name): \(got.stdout)")
+        }
+    }
+}
