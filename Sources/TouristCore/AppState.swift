@@ -73,16 +73,26 @@ public struct PlaceSuggestion: Equatable, Sendable {
     }
 }
 
-/// A short message shown to the user until the next key.
+/// A short message on the message line: gone at the next key that acts, when the screen changes,
+/// and, for a note, after `lifetime` seconds. An error (and a hint marked `untilKey`) stays until a key.
 public struct StatusMessage: Equatable, Sendable {
     public enum Kind: Sendable { case info, error }
     public var text: String
     public var kind: Kind
+    /// Kept until a key even when it is a note (the first start's hint).
+    public var untilKey: Bool
 
-    public init(_ text: String, kind: Kind = .info) {
+    /// Seconds a note stays on the message line.
+    public static let lifetime = 5.0
+
+    public init(_ text: String, kind: Kind = .info, untilKey: Bool = false) {
         self.text = text
         self.kind = kind
+        self.untilKey = untilKey
     }
+
+    /// Whether it goes by itself after `lifetime` seconds.
+    public var expires: Bool { kind == .info && !untilKey }
 }
 
 /// The known place nearest a point.
@@ -183,6 +193,16 @@ public struct AppState: Equatable, Sendable {
     public var photo: PhotoScreen? {
         if case let .photo(photo) = screen { return photo }
         return nil
+    }
+
+    /// Whether two screens are the same screen (the map, the album of one pin, …), whatever their state.
+    func isSameScreen(as other: Screen) -> Bool {
+        switch (screen, other) {
+        case (.map, .map), (.settings, .settings): return true
+        case let (.album(a), .album(b)): return a.pinID == b.pinID
+        case let (.photo(a), .photo(b)): return a.album.pinID == b.album.pinID
+        default: return false
+        }
     }
 
     /// The album open on screen or under the photo shown.

@@ -113,6 +113,8 @@ public final class AppRuntime {
     private var inlineKey: String?
     private var inlinePicture: InlinePicture?
     private let inlineQueue = DispatchQueue(label: "vtourist.inline")
+    /// The message on screen and when it appeared, for its timeout.
+    private var shownMessage: (message: StatusMessage, since: Double)?
     /// Something not in the state changed what is drawn (a picture arrived).
     private var needsDraw = false
     private var lastTick: Double
@@ -189,6 +191,7 @@ public final class AppRuntime {
     public func run() {
         defer { finish() }
         requestPictures()
+        shownMessage = state.message.map { ($0, clock.now()) }
         draw()
         terminal.detectInlinePictures()
         while running {
@@ -211,6 +214,9 @@ public final class AppRuntime {
                 lastTick = now
                 actions.append(.tick)
             }
+            if let shown = shownMessage, shown.message.expires, now - shown.since >= StatusMessage.lifetime {
+                actions.append(.messageExpired(shown.message))
+            }
             pollForChanges()
             guard !actions.isEmpty || needsDraw else { continue }
             let before = state
@@ -221,6 +227,9 @@ public final class AppRuntime {
             if state != before {
                 requestPictures()
                 needsDraw = true
+            }
+            if state.message != shownMessage?.message {
+                shownMessage = state.message.map { ($0, clock.now()) }
             }
             if needsDraw { draw() }
         }

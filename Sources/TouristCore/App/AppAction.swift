@@ -23,6 +23,8 @@ public enum AppAction: Sendable {
     case settingsLoaded(Settings)
     /// Time passed while something on screen animates (the runtime sends it only then).
     case tick
+    /// This message has been shown for its lifetime: it goes, if it is still the one shown.
+    case messageExpired(StatusMessage)
 }
 
 /// Work the runtime does for the reducer; results come back as actions.

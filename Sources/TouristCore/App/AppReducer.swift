@@ -19,6 +19,8 @@ public struct AppReducer: Sendable {
 
     public func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         let cameraBefore = state.camera
+        let screenBefore = state.screen
+        let messageBefore = state.message
         var effects: [AppEffect] = []
         switch action {
         case let .event(event, time):
@@ -52,7 +54,11 @@ public struct AppReducer: Sendable {
             state.settings = settings
         case .tick:
             if state.isAnimating { state.animationFrame &+= 1 }
+        case let .messageExpired(message):
+            if state.message == message { state.message = nil }
         }
+        // A message belongs to the screen it was shown on: it does not follow the user elsewhere.
+        if !state.isSameScreen(as: screenBefore), state.message == messageBefore { state.message = nil }
         if state.camera != cameraBefore {
             if state.camera.cursorX != cameraBefore.cursorX || state.camera.cursorY != cameraBefore.cursorY {
                 updateCursorPlace(&state)
@@ -79,18 +85,11 @@ public struct AppReducer: Sendable {
             if state.isTooSmall {
                 return key == .char("q") ? [.quit] : []
             }
-            state.message = nil
-            if let overlay = state.overlay {
-                switch overlay {
-                case .help: return help.key(key, &state)
-                }
-            }
-            switch state.screen {
-            case .map: return map.key(key, &state)
-            case .album: return album.key(key, &state)
-            case .photo: return photo.key(key, &state)
-            case .settings: return settings.key(key, &state)
-            }
+            // A key that acts clears the message it leaves; an unbound key does nothing at all.
+            let before = state
+            let effects = routeKey(key, &state)
+            if state != before || !effects.isEmpty, state.message == before.message { state.message = nil }
+            return effects
         case .paste:
             // Only text fields take a paste; elsewhere it does nothing.
             return []
@@ -103,6 +102,20 @@ public struct AppReducer: Sendable {
             case .photo: return photo.mouse(mouse, &state)
             case .settings: return []
             }
+        }
+    }
+
+    private func routeKey(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+        if let overlay = state.overlay {
+            switch overlay {
+            case .help: return help.key(key, &state)
+            }
+        }
+        switch state.screen {
+        case .map: return map.key(key, &state)
+        case .album: return album.key(key, &state)
+        case .photo: return photo.key(key, &state)
+        case .settings: return settings.key(key, &state)
         }
     }
 

@@ -229,6 +229,9 @@ extension AppState {
     /// Deletes a pin: gone from the map at once (the store follows), and its album is told.
     mutating func deletePin(_ id: Pin.ID) -> [AppEffect] {
         setMapMode(.browsing)
+        if let pin = pin(id) {
+            message = StatusMessage(pin.name.map { "Deleted pin \u{201C}\($0)\u{201D}." } ?? "Deleted the pin at \(pin.coordinate.formatted()).")
+        }
         pins.removeAll { $0.id == id }
         return [.deletePin(id), .album(id, .pinDeleted)]
     }
