@@ -59,6 +59,22 @@ final class MessageLineTests: XCTestCase {
         XCTAssertNil(s.message)
     }
 
+    func testTextCutToFitEndsInAnEllipsis() {
+        var s = Sample.mapState()
+        s.message = StatusMessage("Could not save: " + String(repeating: "disk full ", count: 20), kind: .error)
+        let screen = AppView.render(s, raster: nil)
+        let line = screen.rowText(s.layout.message.y)
+        XCTAssertTrue(line.hasSuffix("\u{2026}"), line)
+        XCTAssertEqual(line.count, s.width)
+        // The same cut wherever a widget fits text: one function.
+        var buffer = CellBuffer(width: 10, height: 1)
+        XCTAssertEqual(buffer.put(fitting: "Naples, Campania", x: 2, y: 0, width: 20), 8, "the buffer's edge counts")
+        XCTAssertEqual(buffer.rowText(0), "  Naples,\u{2026}")
+        var framed = CellBuffer(width: 12, height: 3)
+        framed.drawFrame(x: 0, y: 0, width: 12, height: 3, title: "A long title")
+        XCTAssertTrue(framed.rowText(0).contains("A long \u{2026}"), framed.rowText(0))
+    }
+
     func testDeletingAPinSaysWhichWent() {
         var s = Sample.mapState()
         s.settings.confirmDelete = false

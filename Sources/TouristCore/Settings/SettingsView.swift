@@ -28,7 +28,7 @@ enum SettingsView {
             } else {
                 value = state.shownSetting(field)
             }
-            buffer.put(value, x: row.x + labelWidth + 1, y: y, style: style, maxWidth: max(0, row.width - labelWidth - 2))
+            buffer.put(fitting: value, x: row.x + labelWidth + 1, y: y, style: style, width: max(0, row.width - labelWidth - 2))
         }
         let about = Rect(x: main.x + 1, y: main.y + 3 + SettingsScreen.fields.count, width: max(0, main.width - 2),
                          height: max(0, main.bottom - 1 - (main.y + 3 + SettingsScreen.fields.count)))
