@@ -311,7 +311,7 @@ public final class AppRuntime {
     private static func initialState(_ start: RuntimeStart, terminal: any AppTerminal, reducer: AppReducer) -> AppState {
         let size = terminal.size
         let mapHeight = max(1, size.height - 1)
-        var camera = start.view.map(MapCamera.init) ?? MapCamera.world(width: size.width, height: mapHeight)
+        var camera = start.view.map(MapCamera.init) ?? MapCamera.firstStart(width: size.width, height: mapHeight)
         camera.clampCenter(height: mapHeight)
         var state = AppState(camera: camera, width: size.width, height: size.height,
                              capabilities: terminal.capabilities)
@@ -321,6 +321,8 @@ public final class AppRuntime {
         reducer.updateCursorPlace(&state)
         if let problem = start.problem {
             state.message = StatusMessage(problem, kind: .error)
+        } else if start.pins.isEmpty {
+            state.message = StatusMessage(MapKeys.firstStartHint(unicode: terminal.capabilities.unicode), untilKey: true)
         }
         return state
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Terminal
+import WorldMap
 import TouristCore
 import XCTest
 
@@ -21,5 +22,33 @@ extension RuntimeTests {
         terminal.nudge()
         let cleared = try XCTUnwrap(terminal.frame(after: mark) { !$0.text.contains("The whole world is in view.") })
         XCTAssertTrue(cleared.text.contains("0 pins"), cleared.text)
+    }
+}
+
+extension RuntimeTests {
+    func testAFirstStartSaysHowToBeginAndOpensWhereCountriesAreNamed() throws {
+        try start()
+        let first = try XCTUnwrap(terminal.frame(showing: "0 pins"))
+        let hint = "g: go to a place \u{00B7} p: drop a pin \u{00B7} ? help"
+        XCTAssertTrue(first.text.contains(hint), first.text)
+        XCTAssertEqual(MapKeys.firstStartHint(), hint)
+        // 100 columns show the whole world at z1; a first start opens one closer.
+        XCTAssertTrue(first.rowText(first.height - 1).contains(" z2 "), first.rowText(first.height - 1))
+        // The hint stays until a key acts (it is not a note that times out).
+        clock.advance(by: StatusMessage.lifetime * 2)
+        terminal.nudge()
+        let mark = terminal.frameCount
+        terminal.press(.right)
+        let moved = try XCTUnwrap(terminal.frame(after: mark) { !$0.text.contains(hint) })
+        XCTAssertTrue(moved.text.contains("0 pins"))
+    }
+
+    func testAStoredViewWinsAndPinsMeanNoHint() throws {
+        let home = GeoPoint(latitude: 41.9, longitude: 12.5)
+        _ = try store.insertPin(at: home, name: "Rome")
+        try start(view: MapViewState(center: home, zoom: 8, cursor: home))
+        let first = try XCTUnwrap(terminal.frame(showing: "1 pin "))
+        XCTAssertFalse(first.text.contains("go to a place"), first.text)
+        XCTAssertTrue(first.rowText(first.height - 1).contains(" z8 "), first.rowText(first.height - 1))
     }
 }
