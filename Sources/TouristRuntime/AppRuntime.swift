@@ -349,6 +349,11 @@ public final class AppRuntime {
                 pictures[key] = picture
                 needsDraw = true
             }
+        case let .pageNotOpened(url, reason):
+            // The address is what the user needs: on the clipboard where the terminal takes it, on screen always.
+            let copied = terminal.copyToClipboard(url)
+            let text = "Page: \(url) \u{00B7} no browser (\(reason))" + (copied ? "; copied to the clipboard" : "")
+            return [.message(StatusMessage(text, untilKey: true))]
         case let .inlineReady(picture):
             if picture.key == inlineKey {
                 inlinePicture = picture
@@ -419,7 +424,7 @@ public final class AppRuntime {
                     switch openPage(url) {
                     case .success: mailbox.post(.message(StatusMessage("Opened the photo's page.")))
                     case let .failure(failure):
-                        mailbox.post(.message(StatusMessage("Could not open a browser: \(failure)", kind: .error)))
+                        mailbox.post(.pageNotOpened(url: url, reason: "\(failure)"))
                     }
                 }
             case let .savePhoto(id, title):

@@ -20,6 +20,8 @@ enum RuntimeMessage: Sendable {
     case pictureRendered(PictureKey, Picture)
     /// The photo screen's photo, encoded for the terminal's inline image protocol.
     case inlineReady(InlinePicture)
+    /// No browser took a page: its address goes to the clipboard and the message line.
+    case pageNotOpened(url: String, reason: String)
 }
 
 enum PollOutcome: Sendable {
