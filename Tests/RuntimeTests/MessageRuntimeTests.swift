@@ -52,3 +52,27 @@ extension RuntimeTests {
         XCTAssertTrue(first.rowText(first.height - 1).contains(" z8 "), first.rowText(first.height - 1))
     }
 }
+
+extension RuntimeTests {
+    func testPThenEnterInOneBurstOpensTheNewPinsAlbum() throws {
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        let mark = terminal.frameCount
+        // Both keys reach the loop before the store has saved the pin.
+        terminal.send(.key(.char("p")), .key(.enter))
+        let album = try XCTUnwrap(terminal.frame(after: mark) { $0.text.contains("No pin here") || $0.text.contains("New Collection") })
+        XCTAssertFalse(album.text.contains("No pin here"), album.text)
+        XCTAssertTrue(album.text.contains("New Collection"), "the album screen: \(album.text)")
+        XCTAssertEqual(try store.pins().count, 1)
+    }
+
+    func testPTwiceInOneBurstDropsOnePin() throws {
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        let mark = terminal.frameCount
+        terminal.send(.key(.char("p")), .key(.char(" ")))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "A pin is already here: Enter opens its album."))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
+        XCTAssertEqual(try store.pins().count, 1)
+    }
+}
