@@ -54,7 +54,7 @@ public final class AlbumService: @unchecked Sendable {
                 leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock,
                 onEvent: @escaping @Sendable (AlbumEvent) -> Void) {
         self.store = store
-        self.leaseHolder = "\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        self.leaseHolder = LeaseHolder.make()
         self.leaseClock = leaseClock
         self.http = http
         self.settings = settings
@@ -127,7 +127,7 @@ public final class AlbumService: @unchecked Sendable {
         queue.async {
             let interrupted: [Pin.ID]
             do {
-                interrupted = try self.store.unheldInterruptedAlbums(now: self.leaseClock())
+                interrupted = try self.store.unheldInterruptedAlbums(now: self.leaseClock(), isGone: LeaseHolder.hasEnded)
             } catch {
                 return self.onEvent(.storeFailed(nil, "Could not look for interrupted albums: \(error)"))
             }
@@ -177,7 +177,8 @@ public final class AlbumService: @unchecked Sendable {
     private func holdLease(_ pinID: Pin.ID) -> Bool {
         if leased.contains(pinID) { return true }
         do {
-            guard try store.takeAlbumLease(pinID: pinID, holder: leaseHolder, now: leaseClock()) else { return false }
+            guard try store.takeAlbumLease(pinID: pinID, holder: leaseHolder, now: leaseClock(),
+                                           isGone: LeaseHolder.hasEnded) else { return false }
         } catch {
             storeFailed(pinID, "Could not take up the album", error)
             return false
@@ -367,6 +368,26 @@ public final class AlbumService: @unchecked Sendable {
         guard let reason else { return send(pin, .photoDownloaded(generation: generation, id: photo)) }
         _ = storeWrite(pin, "Could not save a failed download") { try store.markPhotoFailed(photoID: photo, reason: reason) }
         send(pin, .photoFailed(generation: generation, id: photo, reason: reason))
+    }
+}
+
+/// Names of album lease holders: `host:pid:random`, so a process of this machine that ended (killed,
+/// crashed) is told at once from one that is only slow, and its albums taken up without waiting
+/// for the lease's expiry.
+enum LeaseHolder {
+    static let host = ProcessInfo.processInfo.hostName
+
+    static func make() -> String {
+        "\(host):\(getpid()):\(UUID().uuidString)"
+    }
+
+    /// True for a holder of this machine whose process no longer exists; a holder of another machine,
+    /// of this process, or one that cannot be read is left to its lease's expiry.
+    @Sendable static func hasEnded(_ holder: String) -> Bool {
+        let parts = holder.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, String(parts[0]) == host,
+              let pid = Int32(parts[1]), pid > 0, pid != getpid() else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 }
 

@@ -20,15 +20,17 @@ public enum AlbumLease {
 
 extension AppDatabase {
     /// Takes the lease of a pin's album for `holder`, in one transaction: granted when nobody holds
-    /// it, the holder already does, or the other holder's heartbeat is stale. False when another
-    /// live process holds it, or the pin is gone.
-    public func takeAlbumLease(pinID: Pin.ID, holder: String, now: Double) throws(StoreError) -> Bool {
+    /// it, the holder already does, or the other holder's heartbeat is stale or `isGone` says the
+    /// holder has ended (a process of this machine that is no more). False when another live
+    /// process holds it, or the pin is gone.
+    public func takeAlbumLease(pinID: Pin.ID, holder: String, now: Double,
+                               isGone: (String) -> Bool = { _ in false }) throws(StoreError) -> Bool {
         try write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM pin WHERE id = ?", arguments: [pinID]) != nil else { return false }
             if let row = try Row.fetchOne(db, sql: "SELECT holder, heartbeat FROM albumLease WHERE pinId = ?", arguments: [pinID]) {
                 let current: String = row["holder"]
                 let beat: Double = row["heartbeat"]
-                guard current == holder || AlbumLease.isStale(beat, now: now) else { return false }
+                guard current == holder || AlbumLease.isStale(beat, now: now) || isGone(current) else { return false }
             }
             try db.execute(sql: "INSERT OR REPLACE INTO albumLease (pinId, holder, heartbeat) VALUES (?, ?, ?)",
                            arguments: [pinID, holder, now])
@@ -64,14 +66,14 @@ extension AppDatabase {
 
     /// The albums left downloading that no live process is fetching: what a running app takes over
     /// (a pin `vtourist drop` left, a crashed window's album).
-    public func unheldInterruptedAlbums(now: Double) throws(StoreError) -> [Pin.ID] {
+    public func unheldInterruptedAlbums(now: Double, isGone: (String) -> Bool = { _ in false }) throws(StoreError) -> [Pin.ID] {
         try read { db in
             let waiting = try Int64.fetchAll(db, sql: "SELECT id FROM pin WHERE albumState = '\(AlbumStatusColumns.downloading)' ORDER BY id")
             guard !waiting.isEmpty else { return [] }
             var held: Set<Pin.ID> = []
-            for row in try Row.fetchAll(db, sql: "SELECT pinId, heartbeat FROM albumLease") {
+            for row in try Row.fetchAll(db, sql: "SELECT pinId, holder, heartbeat FROM albumLease") {
                 let beat: Double = row["heartbeat"]
-                if !AlbumLease.isStale(beat, now: now) { held.insert(row["pinId"]) }
+                if !AlbumLease.isStale(beat, now: now) && !isGone(row["holder"]) { held.insert(row["pinId"]) }
             }
             return waiting.filter { !held.contains($0) }
         }
