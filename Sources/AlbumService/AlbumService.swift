@@ -165,7 +165,12 @@ public final class AlbumService: @unchecked Sendable {
             heartbeat?.cancel()
             heartbeat = nil
             // What was under way is left for the next start, or another window, to take up at once.
-            if !leased.isEmpty { try? store.releaseAlbumLease(pinID: nil, holder: leaseHolder) }
+            if !leased.isEmpty {
+                do { try store.releaseAlbumLease(pinID: nil, holder: leaseHolder) } catch {
+                    // Not lost: the leases expire by themselves, or are seen to be this ended process's.
+                    onEvent(.storeFailed(nil, "Could not let the albums go: \(error)"))
+                }
+            }
             leased.removeAll()
         }
         http.shutdown()
