@@ -102,8 +102,9 @@ public final class AlbumService: @unchecked Sendable {
     /// A freshly dropped pin: search and download its album.
     public func start(_ pin: Pin) {
         queue.async {
-            // Another process (a second window) may have taken it up already.
-            guard self.holdLease(pin.id) else { return }
+            // Another process (a second window) may have taken it up already, or this one's look for
+            // albums left downloading, between the pin's insert and now.
+            guard self.albums[pin.id] == nil || !self.leased.contains(pin.id), self.holdLease(pin.id) else { return }
             let place = pin.coordinate
             self.albums[pin.id] = AlbumMachine.Album(pin: pin.id, place: place)
             self.send(pin.id, .start)
