@@ -56,6 +56,28 @@ final class SettingsScreenEndToEndTests: EndToEndTestCase {
 
 /// The settings are shared with other processes: the app writes only what its user changed.
 final class SharedSettingsEndToEndTests: EndToEndTestCase {
+    func testTheMessageSaysWhatTheRowShows() throws {
+        let db = try temporaryDirectory().appendingPathComponent("messages.sqlite").path
+        XCTAssertEqual(try cli(["config", "set", "source", "commons", "--db", db]).status, 0)
+        var t = try app(db, environment: ["FLICKR_API_KEY": "feedfacecafebeef0123456789abcdef"])
+        t.wait(forText: "? help")
+        try t.keys("s", "Down", "Enter")  // Wikimedia Commons → automatic, which the environment's key makes Flickr
+        let screen = t.wait(forText: "Saved: photo source automatic: Flickr.")
+        XCTAssertTrue(screen.contains("Photo source            automatic: Flickr"), screen)
+        try t.keys("Escape", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+
+        XCTAssertEqual(try cli(["config", "set", "flickr_api_key", "feedfacecafebeef0123456789abcdef", "--db", db]).status, 0)
+        t = try app(db, environment: ["FLICKR_API_KEY": nil])
+        t.wait(forText: "? help")
+        try t.keys("s", "Enter", "Enter")  // an empty key removes it
+        t.wait(forText: "Removed the Flickr API key.")
+        try t.keys("Escape", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+        let got = try cli(["config", "get", "flickr_api_key", "--db", db])
+        XCTAssertFalse(got.stdout.contains("cdef"), got.stdout)
+    }
+
     func testAConfigSetWhileTheAppIsOpenIsShownAndKept() throws {
         let db = try temporaryDirectory().appendingPathComponent("shared.sqlite").path
         let t = try app(db, environment: ["FLICKR_API_KEY": nil])
