@@ -38,7 +38,7 @@ extension AppTerminal {
     public func copyToClipboard(_ text: String) -> Bool { false }
 }
 
-/// Seconds on a steady clock: event times (press-and-hold) and the store poll.
+/// Seconds on a steady clock: event times (press-and-hold), the store poll, message timeouts.
 public struct AppClock: Sendable {
     public var now: @Sendable () -> Double
 
