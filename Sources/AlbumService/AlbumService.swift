@@ -39,6 +39,12 @@ public final class AlbumService: @unchecked Sendable {
     /// Where each album's collection comes from: its photos' source, fixed when the collection began.
     /// Add more asks the same source; only a new collection takes the source of the settings.
     private var collectionSources: [Pin.ID: PhotoSourceChoice] = [:]
+    /// This service's name in the album leases, and the clock their heartbeats are read by.
+    private let leaseHolder: String
+    private let leaseClock: @Sendable () -> Double
+    /// The albums whose lease this service holds (touched only on `queue`), renewed by `heartbeat`.
+    private var leased: Set<Pin.ID> = []
+    private var heartbeat: DispatchSourceTimer?
 
     /// Largest image accepted, in bytes. The album downloads grid-sized pictures (Flickr's url_z and
     /// smaller, Commons thumbnails), far below this; up to 24 downloads run at once, each may hold this
@@ -47,8 +53,11 @@ public final class AlbumService: @unchecked Sendable {
 
     public init(store: AppDatabase, http: HTTPClient, settings: PhotoSourceSettings,
                 environment: AlbumEnvironment? = nil, userAgent: String,
+                leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock,
                 onEvent: @escaping @Sendable (AlbumEvent) -> Void) {
         self.store = store
+        self.leaseHolder = LeaseHolder.make()
+        self.leaseClock = leaseClock
         self.http = http
         self.settings = settings
         self.userAgent = userAgent
@@ -95,6 +104,9 @@ public final class AlbumService: @unchecked Sendable {
     /// A freshly dropped pin: search and download its album.
     public func start(_ pin: Pin) {
         queue.async {
+            // Another process (a second window) may have taken it up already, or this one's look for
+            // albums left downloading, between the pin's insert and now.
+            guard self.albums[pin.id] == nil || !self.leased.contains(pin.id), self.holdLease(pin.id) else { return }
             let place = pin.coordinate
             self.albums[pin.id] = AlbumMachine.Album(pin: pin.id, place: place)
             self.send(pin.id, .start)
@@ -104,22 +116,28 @@ public final class AlbumService: @unchecked Sendable {
     /// Picks up a stored album (app start, album opened) and resumes what was interrupted.
     public func resume(_ pinID: Pin.ID) {
         queue.async {
+            // An album another live process is fetching is left to it.
+            guard self.holdLease(pinID) else { return }
             if self.albums[pinID] == nil { self.load(pinID) }
             self.send(pinID, .resume)
         }
     }
 
-    /// Resumes every album left downloading when the app last stopped.
+    /// Resumes every album left downloading that no live process is fetching: left so when the app
+    /// last stopped, by `vtourist drop`, or by a process that stopped renewing its lease. Called at
+    /// start and again as the store changes.
     public func resumeInterrupted() {
         queue.async {
             let interrupted: [Pin.ID]
             do {
-                interrupted = try self.store.interruptedAlbums()
+                interrupted = try self.store.unheldInterruptedAlbums(now: self.leaseClock(), isGone: LeaseHolder.hasEnded)
             } catch {
                 return self.onEvent(.storeFailed(nil, "Could not look for interrupted albums: \(error)"))
             }
-            for pinID in interrupted {
-                if self.albums[pinID] == nil { self.load(pinID) }
+            for pinID in interrupted where !self.leased.contains(pinID) {
+                guard self.holdLease(pinID) else { continue }
+                // A machine kept from before another process took the album over is stale.
+                self.load(pinID)
                 self.send(pinID, .resume)
             }
         }
@@ -128,6 +146,8 @@ public final class AlbumService: @unchecked Sendable {
     /// An action from the user (New Collection, Add more, delete, retry, pin moved or deleted).
     public func send(_ action: AlbumAction, to pinID: Pin.ID) {
         queue.async {
+            // The user's own action goes ahead; held, the album is not taken up by another window as well.
+            _ = self.holdLease(pinID)
             if self.albums[pinID] == nil { self.load(pinID) }
             self.send(pinID, action == .newCollection && self.isSourceSwitched(pinID) ? .newCollectionFromAnotherSource : action)
         }
@@ -151,11 +171,65 @@ public final class AlbumService: @unchecked Sendable {
         queue.sync {
             for search in searches.values { search.task.cancel() }
             searches.removeAll()
+            heartbeat?.cancel()
+            heartbeat = nil
+            // What was under way is left for the next start, or another window, to take up at once.
+            if !leased.isEmpty {
+                do { try store.releaseAlbumLease(pinID: nil, holder: leaseHolder) } catch {
+                    // Not lost: the leases expire by themselves, or are seen to be this ended process's.
+                    onEvent(.storeFailed(nil, "Could not let the albums go: \(error)"))
+                }
+            }
+            leased.removeAll()
         }
         http.shutdown()
     }
 
     // MARK: - On the queue
+
+    /// Takes (or keeps) the lease of a pin's album; false when another live process holds it.
+    private func holdLease(_ pinID: Pin.ID) -> Bool {
+        if leased.contains(pinID) { return true }
+        do {
+            guard try store.takeAlbumLease(pinID: pinID, holder: leaseHolder, now: leaseClock(),
+                                           isGone: LeaseHolder.hasEnded) else { return false }
+        } catch {
+            storeFailed(pinID, "Could not take up the album", error)
+            return false
+        }
+        leased.insert(pinID)
+        if heartbeat == nil {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now() + AlbumLease.heartbeat, repeating: AlbumLease.heartbeat)
+            timer.setEventHandler { [weak self] in self?.renewLeases() }
+            timer.resume()
+            heartbeat = timer
+        }
+        return true
+    }
+
+    /// The heartbeat: settled albums give their lease up, the others renew it; an album whose lease
+    /// another process took over (this one stalled past the expiry) is left to it.
+    private func renewLeases() {
+        for pinID in leased where albums[pinID].map({ $0.status != .downloading }) ?? false { releaseLease(pinID) }
+        guard !leased.isEmpty else { return }
+        let held: Set<Pin.ID>
+        do {
+            held = try store.renewAlbumLeases(pinIDs: Array(leased), holder: leaseHolder, now: leaseClock())
+        } catch {
+            return onEvent(.storeFailed(nil, "Could not renew the albums' leases: \(error)"))
+        }
+        for lost in leased.subtracting(held) {
+            leased.remove(lost)
+            searches.removeValue(forKey: lost)?.task.cancel()
+            albums.removeValue(forKey: lost)
+        }
+    }
+
+    private func releaseLease(_ pinID: Pin.ID) {
+        guard leased.remove(pinID) != nil else { return }
+        _ = storeWrite(pinID, "Could not let the album go") { try store.releaseAlbumLease(pinID: pinID, holder: leaseHolder) }
+    }
 
     private func load(_ pinID: Pin.ID) {
         let stored: StoredAlbum?
@@ -218,6 +292,7 @@ public final class AlbumService: @unchecked Sendable {
                 try store.saveAlbumStatus(pinID: pin, status: status, page: page, pageCount: pageCount,
                                           source: albumSource)
             }
+            if status != .downloading { releaseLease(pin) }
         case let .notify(message):
             onEvent(.notice(pinID, message))
         }
@@ -342,6 +417,26 @@ public final class AlbumService: @unchecked Sendable {
 /// Why Add more cannot ask the album's own source.
 struct AddMoreRefusal: Error {
     var reason: String
+}
+
+/// Names of album lease holders: `host:pid:random`, so a process of this machine that ended (killed,
+/// crashed) is told at once from one that is only slow, and its albums taken up without waiting
+/// for the lease's expiry.
+enum LeaseHolder {
+    static let host = ProcessInfo.processInfo.hostName
+
+    static func make() -> String {
+        "\(host):\(getpid()):\(UUID().uuidString)"
+    }
+
+    /// True for a holder of this machine whose process no longer exists; a holder of another machine,
+    /// of this process, or one that cannot be read is left to its lease's expiry.
+    @Sendable static func hasEnded(_ holder: String) -> Bool {
+        let parts = holder.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, String(parts[0]) == host,
+              let pid = Int32(parts[1]), pid > 0, pid != getpid() else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
 }
 
 /// The photo sources fetch through libcurl.

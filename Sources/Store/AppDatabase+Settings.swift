@@ -24,21 +24,11 @@ extension AppDatabase {
         try setSetting(key.rawValue, try Self.validated(key, text))
     }
 
-    /// Stores every setting of `settings` at once; nil source or key removes the stored one.
-    public func saveSettings(_ settings: Settings) throws(StoreError) {
-        var values: [(SettingKey, String?)] = []
-        for (key, text) in settings.storedTexts {
-            values.append((key, try text.map { text throws(StoreError) in try Self.validated(key, text) }))
-        }
-        try write { db in
-            for (key, value) in values {
-                if let value {
-                    try SettingRow(key: key.rawValue, value: value).save(db)
-                } else {
-                    _ = try SettingRow.deleteOne(db, key: key.rawValue)
-                }
-            }
-        }
+    /// Stores one setting as the user changed it, or removes it (nil: back to its default), leaving
+    /// every other row as it is: another process (`config set`, a second window) may have changed them.
+    public func saveSetting(_ key: SettingKey, _ text: String?) throws(StoreError) {
+        guard let text else { return try removeSetting(key.rawValue) }
+        try setSetting(key, to: text)
     }
 
     private static func validated(_ key: SettingKey, _ text: String) throws(StoreError) -> String {

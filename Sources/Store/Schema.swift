@@ -110,7 +110,19 @@ enum Schema {
             try db.execute(sql: "CREATE INDEX pin_downloading ON pin(id) WHERE albumState = 'downloading'")
         }
 
-        // Migrations of later versions go here, after "v2", each with a new name.
+        migrator.registerMigration("v3") { db in
+            // Who is fetching an album: one process at a time (a second window, `drop --wait`), taken
+            // over once its heartbeat is older than AlbumLease.expiry (a crashed holder).
+            try db.execute(sql: """
+                CREATE TABLE albumLease (
+                    pinId INTEGER PRIMARY KEY REFERENCES pin(id) ON DELETE CASCADE,
+                    holder TEXT NOT NULL,
+                    heartbeat REAL NOT NULL
+                )
+                """)
+        }
+
+        // Migrations of later versions go here, after "v3", each with a new name.
 
         return migrator
     }

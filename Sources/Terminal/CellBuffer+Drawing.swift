@@ -51,20 +51,20 @@ extension CellBuffer {
         self[right, bottom] = Cell(glyphs.bottomRight, style: style)
         // One space either side of the title, between the corners.
         if let title, !title.isEmpty, w >= 5 {
-            put(" " + title + " ", x: x + 1, y: y, style: titleStyle ?? style, maxWidth: w - 2)
+            put(fitting: " " + title.truncated(to: w - 4) + " ", x: x + 1, y: y, style: titleStyle ?? style, width: w - 2)
         }
     }
 
     /// Writes one line of text centred in `width` cells starting at `x`
     /// (the whole buffer width by default). Text longer than the space is cut
-    /// at the right. Returns the column where the text starts.
+    /// at the right, with `…`. Returns the column where the text starts.
     @discardableResult
     public mutating func putCentered(_ text: String, y: Int, x: Int = 0, width w: Int? = nil,
                                      style: Style = .plain) -> Int {
         let span = w ?? (width - x)
         let length = text.displayWidth
         let start = x + max(0, (span - length) / 2)
-        put(text, x: start, y: y, style: style, maxWidth: max(0, x + span - start))
+        put(fitting: text, x: start, y: y, style: style, width: max(0, x + span - start))
         return start
     }
 }

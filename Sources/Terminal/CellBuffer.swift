@@ -50,6 +50,14 @@ public struct CellBuffer: Equatable, Sendable {
         return max(0, col - x)
     }
 
+    /// Writes text that must fit in `width` cells (and the buffer's edge): cut by
+    /// `truncated(to:)`, so a cut shows as `…`. Every widget that cuts words uses it.
+    @discardableResult
+    public mutating func put(fitting text: String, x: Int, y: Int, style: Style = .plain, width: Int) -> Int {
+        let room = max(0, min(width, self.width - x))
+        return put(text.truncated(to: room), x: x, y: y, style: style, maxWidth: room)
+    }
+
     /// The characters of one row, for tests and logs.
     public func rowText(_ y: Int) -> String {
         var s = String.UnicodeScalarView()

@@ -56,16 +56,26 @@ public struct PlaceSuggestion: Equatable, Sendable {
     }
 }
 
-/// A short message shown to the user until the next key.
+/// A short message on the message line: gone at the next key that acts, when the screen changes,
+/// and, for a note, after `lifetime` seconds. An error (and a hint marked `untilKey`) stays until a key.
 public struct StatusMessage: Equatable, Sendable {
     public enum Kind: Sendable { case info, error }
     public var text: String
     public var kind: Kind
+    /// Kept until a key even when it is a note (the first start's hint).
+    public var untilKey: Bool
 
-    public init(_ text: String, kind: Kind = .info) {
+    /// Seconds a note stays on the message line.
+    public static let lifetime = 5.0
+
+    public init(_ text: String, kind: Kind = .info, untilKey: Bool = false) {
         self.text = text
         self.kind = kind
+        self.untilKey = untilKey
     }
+
+    /// Whether it goes by itself after `lifetime` seconds.
+    public var expires: Bool { kind == .info && !untilKey }
 }
 
 /// The known place nearest a point.
@@ -76,6 +86,18 @@ public struct NearPlace: Equatable, Sendable {
     public init(name: String, distanceKm: Double) {
         self.name = name
         self.distanceKm = distanceKm
+    }
+}
+
+/// A pin dropped on the map, on its way to the store.
+public struct PendingDrop: Equatable, Sendable {
+    public var coordinate: GeoPoint
+    /// Enter was pressed on it: its album opens once the store has saved it.
+    public var openWhenSaved = false
+
+    public init(coordinate: GeoPoint, openWhenSaved: Bool = false) {
+        self.coordinate = coordinate
+        self.openWhenSaved = openWhenSaved
     }
 }
 
@@ -99,6 +121,9 @@ public struct AppState: Equatable, Sendable {
     /// map where it was. A key or a click makes `camera` the user's again.
     public var cameraBeforeResize: MapCamera?
     public var pins: [Pin] = []
+    /// Pins dropped here whose insert the store has not answered yet: keys that come before the
+    /// answer (Enter right after `p`) act on them once it comes, and none is dropped twice.
+    public var pendingDrops: [PendingDrop] = []
     /// The settings in effect (SPEC 2.3), as stored.
     public var settings = Settings()
     /// Settings an environment variable decides instead of the stored value: the variable's name.
@@ -153,6 +178,16 @@ public struct AppState: Equatable, Sendable {
     public var photo: PhotoScreen? {
         if case let .photo(photo) = screen { return photo }
         return nil
+    }
+
+    /// Whether two screens are the same screen (the map, the album of one pin, …), whatever their state.
+    func isSameScreen(as other: Screen) -> Bool {
+        switch (screen, other) {
+        case (.map, .map), (.settings, .settings): return true
+        case let (.album(a), .album(b)): return a.pinID == b.pinID
+        case let (.photo(a), .photo(b)): return a.album.pinID == b.album.pinID
+        default: return false
+        }
     }
 
     /// The album open on screen or under the photo shown.

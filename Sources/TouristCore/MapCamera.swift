@@ -36,6 +36,19 @@ public struct MapCamera: Hashable, Sendable {
         return MapCamera(centerX: 0.5, centerY: y, zoom: zoom, cursorX: 0.5, cursorY: y)
     }
 
+    /// The view of a first start (no view stored): one zoom closer than the whole world, where
+    /// the larger countries are named, over Europe and Africa.
+    public static func firstStart(width: Int, height: Int) -> MapCamera {
+        var camera = world(width: width, height: height)
+        camera.zoom = min(Viewport.maxZoom, max(2, camera.zoom + 1))
+        let x = Mercator.x(longitude: 10), y = Mercator.y(latitude: 30)
+        camera.centerX = x
+        camera.centerY = y
+        camera.cursorX = x
+        camera.cursorY = y
+        return camera
+    }
+
     public var state: MapViewState {
         MapViewState(center: Mercator.unproject(x: centerX, y: centerY), zoom: zoom,
                      cursor: Mercator.unproject(x: cursorX, y: cursorY))

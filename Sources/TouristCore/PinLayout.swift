@@ -29,16 +29,20 @@ public struct PinLayout: Equatable, Sendable {
         // Per slot: index of its marker in `markers`, or -1.
         var slotMarker = [Int](repeating: -1, count: slotsPerRow * h)
         for pin in pins where pin.id != excluded {
-            let cell = viewport.cell(for: pin.coordinate)
-            guard cell.col >= 0, cell.row >= 0, cell.col < w, cell.row < h else { continue }
-            let slot = cell.row * slotsPerRow + cell.col / PinLayout.slotWidth
-            let existing = slotMarker[slot]
-            if existing < 0 {
-                slotMarker[slot] = markers.count
-                markers.append(Marker(col: cell.col, row: cell.row, width: 1, pins: [pin.id]))
-            } else {
-                markers[existing].pins.append(pin.id)
-                markers[existing].col = min(markers[existing].col, cell.col)
+            let nearest = viewport.cell(for: pin.coordinate)
+            guard nearest.row >= 0, nearest.row < h else { continue }
+            // Where the world repeats across the screen (z0–z1), the pin is on every copy.
+            for col in PinLayout.copies(of: nearest.col, viewport: viewport, from: 0, to: w) {
+                let cell = (col: col, row: nearest.row)
+                let slot = cell.row * slotsPerRow + cell.col / PinLayout.slotWidth
+                let existing = slotMarker[slot]
+                if existing < 0 {
+                    slotMarker[slot] = markers.count
+                    markers.append(Marker(col: cell.col, row: cell.row, width: 1, pins: [pin.id]))
+                } else {
+                    markers[existing].pins.append(pin.id)
+                    markers[existing].col = min(markers[existing].col, cell.col)
+                }
             }
         }
         for i in markers.indices where markers[i].isCluster {
@@ -47,6 +51,15 @@ public struct PinLayout: Equatable, Sendable {
             markers[i].width = labelWidth
             markers[i].col = max(0, min(markers[i].col, min(slotEnd, w) - labelWidth))
         }
+    }
+
+    /// The columns from `from` up to `to` (not included) where a place drawn at `col` shows: one,
+    /// or one per copy of the world when it is narrower than the screen.
+    public static func copies(of col: Int, viewport: Viewport, from: Int, to: Int) -> StrideTo<Int> {
+        let period = max(1, Int(viewport.worldDots) / Viewport.dotsPerCellX)
+        guard period < to - from else { return stride(from: col, to: col >= from && col < to ? col + 1 : col, by: 1) }
+        let first = from + ((col - from) % period + period) % period
+        return stride(from: first, to: to, by: period)
     }
 
     /// The marker drawn over a cell, if any.

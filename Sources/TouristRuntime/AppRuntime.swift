@@ -113,6 +113,8 @@ public final class AppRuntime {
     private var inlineKey: String?
     private var inlinePicture: InlinePicture?
     private let inlineQueue = DispatchQueue(label: "vtourist.inline")
+    /// The message on screen and when it appeared, for its timeout.
+    private var shownMessage: (message: StatusMessage, since: Double)?
     /// Something not in the state changed what is drawn (a picture arrived).
     private var needsDraw = false
     private var lastTick: Double
@@ -121,6 +123,8 @@ public final class AppRuntime {
     /// Counts writes issued, so a pin list read before a write cannot undo it on screen.
     private var writes = 0
     private var lastPoll: Double
+    /// When the albums were last asked to take up what no live process fetches.
+    private var lastAdoption: Double
     private var isPolling = false
     /// The store's data version last seen.
     private var seenVersion: Int?
@@ -141,6 +145,7 @@ public final class AppRuntime {
         terminal = world.terminal
         clock = world.clock
         lastPoll = world.clock.now()
+        lastAdoption = lastPoll
         lastTick = lastPoll
         store = world.store
         geometry = world.geometry
@@ -186,6 +191,7 @@ public final class AppRuntime {
     public func run() {
         defer { finish() }
         requestPictures()
+        shownMessage = state.message.map { ($0, clock.now()) }
         draw()
         terminal.detectInlinePictures()
         while running {
@@ -208,6 +214,9 @@ public final class AppRuntime {
                 lastTick = now
                 actions.append(.tick)
             }
+            if let shown = shownMessage, shown.message.expires, now - shown.since >= StatusMessage.lifetime {
+                actions.append(.messageExpired(shown.message))
+            }
             pollForChanges()
             guard !actions.isEmpty || needsDraw else { continue }
             let before = state
@@ -218,6 +227,9 @@ public final class AppRuntime {
             if state != before {
                 requestPictures()
                 needsDraw = true
+            }
+            if state.message != shownMessage?.message {
+                shownMessage = state.message.map { ($0, clock.now()) }
             }
             if needsDraw { draw() }
         }
@@ -299,7 +311,7 @@ public final class AppRuntime {
     private static func initialState(_ start: RuntimeStart, terminal: any AppTerminal, reducer: AppReducer) -> AppState {
         let size = terminal.size
         let mapHeight = max(1, size.height - 1)
-        var camera = start.view.map(MapCamera.init) ?? MapCamera.world(width: size.width, height: mapHeight)
+        var camera = start.view.map(MapCamera.init) ?? MapCamera.firstStart(width: size.width, height: mapHeight)
         camera.clampCenter(height: mapHeight)
         var state = AppState(camera: camera, width: size.width, height: size.height,
                              capabilities: terminal.capabilities)
@@ -309,6 +321,8 @@ public final class AppRuntime {
         reducer.updateCursorPlace(&state)
         if let problem = start.problem {
             state.message = StatusMessage(problem, kind: .error)
+        } else if start.pins.isEmpty {
+            state.message = StatusMessage(MapKeys.firstStartHint(unicode: terminal.capabilities.unicode), untilKey: true)
         }
         return state
     }
@@ -335,6 +349,11 @@ public final class AppRuntime {
                 pictures[key] = picture
                 needsDraw = true
             }
+        case let .pageNotOpened(url, reason):
+            // The address is what the user needs: on the clipboard where the terminal takes it, on screen always.
+            let copied = terminal.copyToClipboard(url)
+            let text = "Page: \(url) \u{00B7} no browser (\(reason))" + (copied ? "; copied to the clipboard" : "")
+            return [.message(StatusMessage(text, untilKey: true))]
         case let .inlineReady(picture):
             if picture.key == inlineKey {
                 inlinePicture = picture
@@ -348,12 +367,16 @@ public final class AppRuntime {
             switch outcome {
             case .unchanged:
                 pollFailure = nil
-            case let .changed(version, pins, readBeforeWrite):
+            case let .changed(version, pins, settings, readBeforeWrite):
                 pollFailure = nil
                 seenVersion = version
                 // The open album may have been changed by another process too.
                 loadOpenAlbum()
-                return readBeforeWrite >= writes ? [.pinsLoaded(pins)] : []
+                // A pin `vtourist drop` left downloading is taken up now.
+                albums.resumeInterrupted()
+                guard readBeforeWrite >= writes else { return [] }
+                if settings != state.settings, let photoSettings { albums.use(photoSettings(settings)) }
+                return [.pinsLoaded(pins), .settingsLoaded(settings)]
             case let .failed(error):
                 guard error != pollFailure else { return [] }
                 pollFailure = error
@@ -401,16 +424,18 @@ public final class AppRuntime {
                     switch openPage(url) {
                     case .success: mailbox.post(.message(StatusMessage("Opened the photo's page.")))
                     case let .failure(failure):
-                        mailbox.post(.message(StatusMessage("Could not open a browser: \(failure)", kind: .error)))
+                        mailbox.post(.pageNotOpened(url: url, reason: "\(failure)"))
                     }
                 }
             case let .savePhoto(id, title):
                 savePhoto(id, title: title)
-            case let .saveSettings(settings):
+            case let .saveSetting(key, text):
                 write { [albums, photoSettings] (store) throws(StoreError) in
-                    try store.saveSettings(settings)
+                    try store.saveSetting(key, text)
+                    // The others as the store has them: another process may have changed them meanwhile.
+                    let settings = try store.settings()
                     if let photoSettings { albums.use(photoSettings(settings)) }
-                    return .settingsSaved
+                    return .settingsLoaded(settings)
                 }
             case .testFlickrKey:
                 guard let key = photoSettings?(state.settings).flickrAPIKey else {
@@ -521,6 +546,11 @@ public final class AppRuntime {
     /// Picks up what another process (`vtourist drop`, a second window) wrote.
     private func pollForChanges() {
         let now = clock.now()
+        // A process that stopped renewing its leases (crashed) writes nothing: its albums are looked for anyway.
+        if now - lastAdoption >= AlbumLease.heartbeat {
+            lastAdoption = now
+            albums.resumeInterrupted()
+        }
         guard !isPolling, now - lastPoll >= AppRuntime.pollInterval else { return }
         lastPoll = now
         isPolling = true
@@ -530,7 +560,9 @@ public final class AppRuntime {
                 let version = try store.dataVersion()
                 guard version != seen else { return mailbox.post(.pollFinished(.unchanged)) }
                 let pins = try store.pins()
-                mailbox.post(.pollFinished(.changed(version: version, pins: pins, readBeforeWrite: issued)))
+                let settings = try store.settings()
+                mailbox.post(.pollFinished(.changed(version: version, pins: pins, settings: settings,
+                                                    readBeforeWrite: issued)))
             } catch {
                 mailbox.post(.pollFinished(.failed(error)))
             }

@@ -23,6 +23,9 @@ public protocol AppTerminal: AnyObject {
     /// environment does not tell; called once, after the first frame is shown,
     /// so that the answer (or its timeout) never delays the start.
     func detectInlinePictures()
+    /// Puts text on the system clipboard where the terminal allows it (OSC 52); false where it
+    /// certainly cannot. From the UI loop's thread.
+    func copyToClipboard(_ text: String) -> Bool
     /// Makes a waiting (or the next) `nextEvent` return nil; callable from any thread.
     var wakeUp: @Sendable () -> Void { get }
     /// Gives the terminal back; safe to call more than once.
@@ -32,9 +35,10 @@ public protocol AppTerminal: AnyObject {
 extension AppTerminal {
     public var cellPixelSize: (width: Int, height: Int)? { nil }
     public func detectInlinePictures() {}
+    public func copyToClipboard(_ text: String) -> Bool { false }
 }
 
-/// Seconds on a steady clock: event times (press-and-hold) and the store poll.
+/// Seconds on a steady clock: event times (press-and-hold), the store poll, message timeouts.
 public struct AppClock: Sendable {
     public var now: @Sendable () -> Double
 

@@ -20,11 +20,13 @@ enum RuntimeMessage: Sendable {
     case pictureRendered(PictureKey, Picture)
     /// The photo screen's photo, encoded for the terminal's inline image protocol.
     case inlineReady(InlinePicture)
+    /// No browser took a page: its address goes to the clipboard and the message line.
+    case pageNotOpened(url: String, reason: String)
 }
 
 enum PollOutcome: Sendable {
     case unchanged
-    case changed(version: Int, pins: [Pin], readBeforeWrite: Int)
+    case changed(version: Int, pins: [Pin], settings: Settings, readBeforeWrite: Int)
     case failed(StoreError)
 }
 

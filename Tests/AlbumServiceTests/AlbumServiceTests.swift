@@ -281,6 +281,8 @@ final class AlbumServiceTests: AlbumServiceTestCase {
 
         first.shutdown()  // as if the first window was killed
         server.set(.holdImages, false)
+        // The album was the first window's (its lease): the second takes it up once it is let go.
+        second.resumeInterrupted()
         XCTAssertEqual(settle(second, pin.id)?.status, .ready)
         XCTAssertEqual(try store.photos(pinID: pin.id).filter { $0.state == .stored }.count, 42)
         XCTAssertEqual(events.storeFailures, [])

@@ -53,3 +53,50 @@ final class SettingsScreenEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(t.waitForExit(), 0)
     }
 }
+
+/// The settings are shared with other processes: the app writes only what its user changed.
+final class SharedSettingsEndToEndTests: EndToEndTestCase {
+    func testTheMessageSaysWhatTheRowShows() throws {
+        let db = try temporaryDirectory().appendingPathComponent("messages.sqlite").path
+        XCTAssertEqual(try cli(["config", "set", "source", "commons", "--db", db]).status, 0)
+        var t = try app(db, environment: ["FLICKR_API_KEY": "feedfacecafebeef0123456789abcdef"])
+        t.wait(forText: "? help")
+        try t.keys("s", "Down", "Enter")  // Wikimedia Commons → automatic, which the environment's key makes Flickr
+        let screen = t.wait(forText: "Saved: photo source automatic: Flickr.")
+        XCTAssertTrue(screen.contains("Photo source            automatic: Flickr"), screen)
+        try t.keys("Escape", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+
+        XCTAssertEqual(try cli(["config", "set", "flickr_api_key", "feedfacecafebeef0123456789abcdef", "--db", db]).status, 0)
+        t = try app(db, environment: ["FLICKR_API_KEY": nil])
+        t.wait(forText: "? help")
+        try t.keys("s", "Enter", "Enter")  // an empty key removes it
+        t.wait(forText: "Removed the Flickr API key.")
+        try t.keys("Escape", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+        let got = try cli(["config", "get", "flickr_api_key", "--db", db])
+        XCTAssertFalse(got.stdout.contains("cdef"), got.stdout)
+    }
+
+    func testAConfigSetWhileTheAppIsOpenIsShownAndKept() throws {
+        let db = try temporaryDirectory().appendingPathComponent("shared.sqlite").path
+        let t = try app(db, environment: ["FLICKR_API_KEY": nil])
+        t.wait(forText: "? help")
+        try t.keys("s")
+        t.wait(forText: "Photos per collection   21")
+        XCTAssertEqual(try cli(["config", "set", "photos_per_collection", "12", "--db", db]).status, 0)
+        XCTAssertEqual(try cli(["config", "set", "allow_drag", "off", "--db", db]).status, 0)
+        // The open screen shows what the shell set.
+        t.wait(forText: "Photos per collection   12")
+        t.wait(forText: "Allow dragging          off")
+        try t.keys("Down", "Down", "Down", "Down", "Enter")  // Confirm delete: on → off
+        t.wait(forText: "Saved: confirm-delete setting off.")
+        try t.keys("Escape", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+        for (name, value) in [("photos_per_collection", "12"), ("allow_drag", "off"), ("confirm_delete", "off")] {
+            let got = try cli(["config", "get", name, "--db", db])
+            XCTAssertEqual(got.status, 0, got.stderr)
+            XCTAssertTrue(got.stdout.contains(value), "\(name): \(got.stdout)")
+        }
+    }
+}

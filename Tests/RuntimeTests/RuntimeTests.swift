@@ -432,12 +432,26 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(opened.withLock { $0 }, [page])
     }
 
-    func testOSaysWhyNoBrowserOpened() throws {
+    func testWithNoBrowserOCopiesThePagesAddressAndShowsIt() throws {
         let server = try PhotoServer()
-        _ = try openFirstPhoto(server: server)
+        let photo = try openFirstPhoto(server: server)
+        let page = try XCTUnwrap(photo.pageURL)
         let mark = terminal.frameCount
         terminal.press(.char("o"))
-        XCTAssertNotNil(terminal.frame(after: mark, showing: "Could not open a browser: no browser in tests"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Page: \(page) \u{00B7} no browser (no browser in tests); copied to the clipboard"))
+        XCTAssertEqual(terminal.copied, [page])
+    }
+
+    func testWithNoBrowserAndNoClipboardTheAddressIsStillShown() throws {
+        let server = try PhotoServer()
+        let photo = try openFirstPhoto(server: server)
+        terminal.takesClipboard = false
+        let page = try XCTUnwrap(photo.pageURL)
+        let mark = terminal.frameCount
+        terminal.press(.char("o"))
+        let frame = try XCTUnwrap(terminal.frame(after: mark, showing: "Page: \(page) \u{00B7} no browser (no browser in tests)"))
+        XCTAssertFalse(frame.text.contains("clipboard"))
+        XCTAssertEqual(terminal.copied, [])
     }
 
     func testXDeletesThePhotoAndTheAlbumShowsOneFewer() throws {

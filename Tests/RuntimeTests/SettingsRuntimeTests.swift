@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import TestSupport
 import Terminal
 import TouristCore
@@ -50,5 +51,32 @@ extension RuntimeTests {
         XCTAssertTrue(album.rowText(0).contains("Wikimedia Commons"), album.rowText(0))
         let pin = try XCTUnwrap(store.pins().first)
         XCTAssertTrue(try store.photos(pinID: pin.id).allSatisfy { $0.source == "commons" })
+    }
+}
+
+extension RuntimeTests {
+    func testAChangeOnTheScreenKeepsWhatAnotherProcessSetAndTheScreenShowsIt() throws {
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        terminal.press(.char("s"))
+        XCTAssertNotNil(terminal.frame(showing: "Photos per collection   21"))
+        // `vtourist config set photos_per_collection 12` and `allow_drag off` while the app is open.
+        let other = try AppDatabase.open(path: path)
+        defer { try? other.close() }
+        try other.setSetting(.photosPerCollection, to: "12")
+        try other.setSetting(.allowDrag, to: "off")
+        var mark = terminal.frameCount
+        clock.advance(by: 1)
+        terminal.nudge()
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Photos per collection   12", "Allow dragging          off"),
+                        "the screen shows what the other process set")
+        // Toggling Confirm delete writes that setting alone.
+        mark = terminal.frameCount
+        terminal.press(.down, .down, .down, .down, .enter)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Saved: confirm-delete setting off."))
+        XCTAssertNotNil(waitFor { (try? other.settings())?.confirmDelete == false ? true : nil }, "stored")
+        let stored = try other.settings()
+        XCTAssertEqual(stored.photosPerCollection, 12, "not written back with the app's old value")
+        XCTAssertFalse(stored.allowDrag)
     }
 }

@@ -17,6 +17,8 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
     private var frames: [CellBuffer] = []
     private var inlinePictures: [InlinePicture?] = []
     private var isShutDown = false
+    private var clipboard: [String] = []
+    private var clipboardWorks = true
     let capabilities: TerminalCapabilities
 
     init(width: Int = 100, height: Int = 30,
@@ -67,6 +69,23 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
             inlinePictures.append(picture)
             condition.broadcast()
         }
+    }
+
+    func copyToClipboard(_ text: String) -> Bool {
+        locked {
+            guard clipboardWorks else { return false }
+            clipboard.append(text)
+            return true
+        }
+    }
+
+    /// What was put on the clipboard, in order.
+    var copied: [String] { locked { clipboard } }
+
+    /// Whether the scripted terminal takes OSC 52 (most do; the Linux console does not).
+    var takesClipboard: Bool {
+        get { locked { clipboardWorks } }
+        set { locked { clipboardWorks = newValue } }
     }
 
     var wakeUp: @Sendable () -> Void {

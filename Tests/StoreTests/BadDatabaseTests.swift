@@ -129,10 +129,10 @@ final class BadDatabaseTests: XCTestCase {
         try makeDatabase(at: path)
         let newer = try AppDatabase.open(path: path)
         defer { try? newer.close() }
-        try newer.executeForTesting("INSERT INTO grdb_migrations (identifier) VALUES ('v3')")
+        try newer.executeForTesting("INSERT INTO grdb_migrations (identifier) VALUES ('v99')")
         let main = try Data(contentsOf: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try AppDatabase.open(path: path)) { error in
-            XCTAssertEqual(error as? StoreError, .newerVersion(path: path, migrations: ["v3"]))
+            XCTAssertEqual(error as? StoreError, .newerVersion(path: path, migrations: ["v99"]))
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), main)
     }

@@ -28,7 +28,7 @@ final class SettingsStoreTests: XCTestCase {
         let db = try open()
         let chosen = Settings(source: .commons, flickrAPIKey: "0123456789abcdef0123456789abcdef", areaHalfWidth: 0.25,
                               photosPerCollection: 60, confirmDelete: false, allowDrag: false)
-        try db.saveSettings(chosen)
+        for (key, text) in chosen.storedTexts { try db.saveSetting(key, text) }
         XCTAssertEqual(try db.settings(), chosen)
         XCTAssertEqual(try db.setting("confirm_delete"), "off")
         XCTAssertEqual(try db.storedSettingTexts(), [
@@ -39,7 +39,7 @@ final class SettingsStoreTests: XCTestCase {
         XCTAssertEqual(Settings(flickrAPIKey: "abc").effectiveSource, .flickr)
         XCTAssertEqual(chosen.effectiveSource, .commons)
         // nil removes the stored values.
-        try db.saveSettings(Settings())
+        for (key, text) in Settings().storedTexts { try db.saveSetting(key, text) }
         XCTAssertNil(try db.setting("source"))
         XCTAssertNil(try db.setting("flickr_api_key"))
         XCTAssertEqual(try db.settings(), Settings())
@@ -81,10 +81,29 @@ final class SettingsStoreTests: XCTestCase {
         XCTAssertThrowsError(try db.setSetting(.flickrAPIKey, to: "secret key")) { error in
             XCTAssertFalse(error.localizedDescription.contains("secret"), "a key is not echoed")
         }
-        XCTAssertThrowsError(try db.saveSettings(Settings(areaHalfWidth: 3)))
-        XCTAssertThrowsError(try db.saveSettings(Settings(photosPerCollection: 100)))
+        XCTAssertThrowsError(try db.saveSetting(.areaHalfWidth, "3"))
+        XCTAssertThrowsError(try db.saveSetting(.photosPerCollection, "100"))
         XCTAssertEqual(try db.settings(), Settings(), "a refused save writes nothing")
-        XCTAssertEqual(try db.storedSettingTexts(), [:], "not even the valid settings of a refused save")
+        XCTAssertEqual(try db.storedSettingTexts(), [:])
+    }
+
+    func testSavingOneSettingLeavesTheOthersAnotherProcessChanged() throws {
+        let folder = try makeTempFolder(self)
+        let app = try AppDatabase.open(path: folder + "/vtourist.sqlite")
+        let shell = try AppDatabase.open(path: folder + "/vtourist.sqlite")
+        addTeardownBlock { try? app.close(); try? shell.close() }
+        let seen = try app.settings()  // what a running app read at its start
+        try shell.setSetting(.photosPerCollection, to: "12")  // `vtourist config set` meanwhile
+        try shell.setSetting(.allowDrag, to: "off")
+        try app.saveSetting(.confirmDelete, seen.confirmDelete ? "off" : "on")
+        let now = try shell.settings()
+        XCTAssertEqual(now.photosPerCollection, 12)
+        XCTAssertFalse(now.allowDrag)
+        XCTAssertFalse(now.confirmDelete)
+        XCTAssertEqual(try shell.storedSettingTexts(), [.photosPerCollection: "12", .allowDrag: "off", .confirmDelete: "off"])
+        // Removing one setting removes only its row.
+        try app.saveSetting(.confirmDelete, nil)
+        XCTAssertEqual(try shell.storedSettingTexts(), [.photosPerCollection: "12", .allowDrag: "off"])
     }
 
     func testInvalidStoredValuesReadAsDefaults() throws {
@@ -167,12 +186,12 @@ final class SettingsStoreTests: XCTestCase {
                 XCTAssertTrue(error.localizedDescription.contains(key.rawValue), error.localizedDescription)
             }
         }
-        // saveSettings refuses a whole Settings by the same words.
-        XCTAssertThrowsError(try db.saveSettings(Settings(photosPerCollection: 61))) { error in
+        // saveSetting refuses by the same words.
+        XCTAssertThrowsError(try db.saveSetting(.photosPerCollection, "61")) { error in
             XCTAssertEqual(error as? StoreError, .invalidSetting(key: SettingKey.photosPerCollection.rawValue, value: "61",
                                                                  expected: Settings.expected(.photosPerCollection)))
         }
-        XCTAssertThrowsError(try db.saveSettings(Settings(flickrAPIKey: "not a key"))) { error in
+        XCTAssertThrowsError(try db.saveSetting(.flickrAPIKey, "not a key")) { error in
             XCTAssertEqual(error as? StoreError, .invalidSetting(key: SettingKey.flickrAPIKey.rawValue, value: "(hidden)",
                                                                  expected: Settings.expected(.flickrAPIKey)))
         }

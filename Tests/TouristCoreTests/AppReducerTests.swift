@@ -91,6 +91,53 @@ final class AppReducerTests: XCTestCase {
         XCTAssertEqual(send(&far, .char(" ")), [.insertPin(far.camera.cursor, name: nil)])
     }
 
+    func testDroppingOnAPinSelectsItInsteadOfStackingAnother() {
+        var state = makeState()
+        let pin = Pin(id: 3, coordinate: state.camera.cursor, name: "Naples")
+        state.pins = [pin]
+        for key in [Key.char("p"), .char(" ")] {
+            XCTAssertEqual(send(&state, key), [], "no second pin under the same glyph")
+            XCTAssertEqual(state.message?.text, "A pin is already here: Enter opens its album.")
+            XCTAssertEqual(state.pinUnderCursor, pin)
+        }
+        // A mouse hold on it says the same.
+        let cell = state.cursorCell
+        _ = reducer.reduce(&state, .event(.mouse(MouseEvent(.press, x: cell.col, y: cell.row)), time: 0))
+        let held = reducer.reduce(&state, .event(.mouse(MouseEvent(.release, x: cell.col, y: cell.row)), time: 1))
+        XCTAssertFalse(held.contains { if case .insertPin = $0 { return true } else { return false } })
+        XCTAssertEqual(state.pins, [pin])
+    }
+
+    func testEnterRightAfterADropOpensTheAlbumOnceTheStoreHasThePin() {
+        var state = makeState()
+        let at = state.camera.cursor
+        // Sent in one burst: p, then Enter before the store has answered.
+        XCTAssertEqual(send(&state, .char("p")), [.insertPin(at, name: "Naples, Campania, IT")])
+        XCTAssertEqual(send(&state, .enter), [], "nothing to open yet")
+        XCTAssertNotEqual(state.message?.text, "No pin here. Press p to drop one.")
+        XCTAssertEqual(send(&state, .char("p")), [], "the drop on its way is not dropped twice")
+        // The store answers: the album opens.
+        let pin = Pin(id: 9, coordinate: at, name: "Naples, Campania, IT", albumStatus: .downloading)
+        XCTAssertEqual(reducer.reduce(&state, .pinSaved(pin)), [.openAlbum(9)])
+        XCTAssertEqual(state.album?.pinID, 9)
+        XCTAssertEqual(state.pendingDrops, [])
+    }
+
+    func testADropTheStoreAnsweredWithoutEnterOpensNothing() {
+        var state = makeState()
+        let at = state.camera.cursor
+        send(&state, .char("p"))
+        XCTAssertEqual(reducer.reduce(&state, .pinSaved(Pin(id: 9, coordinate: at, name: nil))), [])
+        XCTAssertNotNil(state.map)
+        XCTAssertEqual(state.pendingDrops, [])
+        // A drop whose write failed is forgotten with the store's pins.
+        for _ in 0..<4 { send(&state, .right) }
+        send(&state, .char("p"))
+        XCTAssertEqual(state.pendingDrops.count, 1)
+        _ = reducer.reduce(&state, .pinsLoaded(state.pins))
+        XCTAssertEqual(state.pendingDrops, [])
+    }
+
     func testSavedPinAppearsAndIsUnderTheCursor() {
         var state = makeState()
         let pin = Pin(id: 7, coordinate: state.camera.cursor, name: "Naples, Campania, IT")

@@ -77,22 +77,28 @@ final class KeyTableTests: XCTestCase {
 
     /// Help lists a key exactly when pressing it does something beyond a message,
     /// and keys it does not list change nothing at all.
-    func assertHelpMatchesKeys(_ state: AppState, table: Set<Key>, file: StaticString = #filePath, line: UInt = #line) {
+    /// `others`: more states of the same screen, for keys that act only in some (drop off a pin, open on one).
+    func assertHelpMatchesKeys(_ state: AppState, others: [AppState] = [], table: Set<Key>,
+                               file: StaticString = #filePath, line: UInt = #line) {
         let listed = keysInHelp(over: state, file: file, line: line)
         XCTAssertEqual(listed, table, "help and key table differ", file: file, line: line)
+        let states = [state] + others
         for key in everyKey {
             if listed.contains(key) {
-                XCTAssertTrue(acts(key, in: state, beyondTheMessage: true), "help lists \(key) but it does nothing",
+                XCTAssertTrue(states.contains { acts(key, in: $0, beyondTheMessage: true) }, "help lists \(key) but it does nothing",
                               file: file, line: line)
             } else {
-                XCTAssertFalse(acts(key, in: state, beyondTheMessage: false), "\(key) is not in help but acts",
+                XCTAssertFalse(states.contains { acts(key, in: $0, beyondTheMessage: false) }, "\(key) is not in help but acts",
                                file: file, line: line)
             }
         }
     }
 
     func testMapHelpListsExactlyTheKeysTheMapHandles() {
-        assertHelpMatchesKeys(mapState(), table: Set(MapKeys.browsing.keys))
+        var offPins = mapState()
+        offPins.camera.moveCursor(dx: 5, dy: 3, width: offPins.width, height: offPins.mapHeight)
+        XCTAssertNil(offPins.pinUnderCursor)
+        assertHelpMatchesKeys(mapState(), others: [offPins], table: Set(MapKeys.browsing.keys))
     }
 
     func testAlbumHelpListsExactlyTheKeysTheAlbumHandles() {

@@ -44,9 +44,7 @@ final class SettingsScreenTests: XCTestCase {
             for _ in bad { press(&s, .backspace) }
         }
         type(&s, "12")
-        var saved = Settings()
-        saved.photosPerCollection = 12
-        XCTAssertEqual(press(&s, .enter), [.saveSettings(saved)])
+        XCTAssertEqual(press(&s, .enter), [.saveSetting(.photosPerCollection, "12")], "that setting alone is saved")
         XCTAssertEqual(s.settings.photosPerCollection, 12)
         XCTAssertEqual(s.message, StatusMessage("Saved: photos per collection 12."))
         XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Photos per collection   12"))
@@ -167,6 +165,42 @@ final class SettingsScreenTests: XCTestCase {
         guard case let .settings(screen) = s.screen else { return XCTFail() }
         XCTAssertNil(screen.editing)
         XCTAssertTrue(AppView.render(s, raster: nil).text.contains("set by FLICKR_API_KEY"))
+    }
+
+    func testEachChangeSavesThatSettingAloneAndTheStoresAnswerIsShown() {
+        var s = settingsState()
+        select(&s, .confirmDelete)
+        XCTAssertEqual(press(&s, .enter), [.saveSetting(.confirmDelete, "off")])
+        select(&s, .allowDrag)
+        XCTAssertEqual(press(&s, .enter), [.saveSetting(.allowDrag, "off")])
+        // Another process changed a setting: the screen shows what the store has.
+        var elsewhere = s.settings
+        elsewhere.photosPerCollection = 12
+        _ = reducer.reduce(&s, .settingsLoaded(elsewhere))
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Photos per collection   12"))
+    }
+
+    func testTheMessageSaysWhatTheRowShows() {
+        var s = settingsState()
+        s.settingOverrides = [.flickrAPIKey: "FLICKR_API_KEY"]
+        select(&s, .source)
+        // Chosen: Flickr, Wikimedia Commons, then automatic again, which the environment's key makes Flickr.
+        for expected in ["Flickr", "Wikimedia Commons", "automatic: Flickr"] {
+            XCTAssertEqual(press(&s, .enter).count, 1)
+            XCTAssertEqual(s.message, StatusMessage("Saved: photo source \(expected)."))
+            let row = AppView.render(s, raster: nil).text.split(separator: "\n").first { $0.contains("Photo source") }
+            XCTAssertTrue(row?.hasSuffix(expected) == true || row?.contains(expected + " ") == true, String(row ?? ""))
+            XCTAssertEqual(s.shownSetting(.source), expected)
+        }
+    }
+
+    func testRemovingTheKeySaysItWasRemoved() {
+        var s = settingsState()
+        s.settings.flickrAPIKey = "0123456789abcdef0123456789abcdef"
+        press(&s, .enter)
+        XCTAssertEqual(press(&s, .enter), [.saveSetting(.flickrAPIKey, nil)], "an empty field removes the key")
+        XCTAssertNil(s.settings.flickrAPIKey)
+        XCTAssertEqual(s.message, StatusMessage("Removed the Flickr API key."))
     }
 
     func testTestKeyAsksTheRuntimeAndEscLeaves() {

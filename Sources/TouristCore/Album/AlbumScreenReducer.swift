@@ -131,7 +131,7 @@ struct AlbumScreenReducer: Sendable {
             effects = [.album(album.pinID, .deletePhotos([photo.id]))]
         case .deleteMarked:
             guard !album.marked.isEmpty else {
-                let mark = AlbumKeys.table.keyName(for: .toggleMark, unicode: state.capabilities.unicode) ?? "space"
+                let mark = AlbumKeys.table.keyName(for: .toggleMark, unicode: state.capabilities.unicode)
                 state.message = StatusMessage("Mark photos with \(mark) first.")
                 break
             }

@@ -147,7 +147,7 @@ struct AlbumHeader: Widget {
 extension AlbumHeader {
     /// A key's name as the album's key table has it.
     func key(_ command: AlbumCommand) -> String {
-        AlbumKeys.table.keyName(for: command, unicode: unicode) ?? "?"
+        AlbumKeys.table.keyName(for: command, unicode: unicode)
     }
 
     /// What `r` retries: the selected failed photo, or every failed one.
@@ -174,7 +174,7 @@ struct AlbumGridWidget: Widget {
             let text: String
             switch snapshot.status {
             case .empty: text = "No Images"
-            case .failed: text = "No photos: the search failed. Press \(AlbumKeys.table.keyName(for: .retry) ?? "r") to retry."
+            case .failed: text = "No photos: the search failed. Press \(AlbumKeys.table.keyName(for: .retry)) to retry."
             default: text = "Searching for photos\u{2026}"
             }
             buffer.putCentered(text, y: area.y + max(0, area.height / 2 - 1), x: area.x, width: area.width,

@@ -19,10 +19,12 @@ public enum AppAction: Sendable {
     case albumNotice(Pin.ID, String)
     /// How work the runtime did for a key went (a page opened, a photo saved), for the message line.
     case message(StatusMessage)
-    /// The store has the settings the settings screen saved (what the screen says stays).
-    case settingsSaved
+    /// The settings as the store has them now (after a change saved here, or made elsewhere).
+    case settingsLoaded(Settings)
     /// Time passed while something on screen animates (the runtime sends it only then).
     case tick
+    /// This message has been shown for its lifetime: it goes, if it is still the one shown.
+    case messageExpired(StatusMessage)
 }
 
 /// Work the runtime does for the reducer; results come back as actions.
@@ -39,8 +41,9 @@ public enum AppEffect: Equatable, Sendable {
     case openPage(String)
     /// Save a stored photo's image as a file named after its title.
     case savePhoto(PhotoRecord.ID, title: String)
-    /// Store the settings; the next search uses them.
-    case saveSettings(Settings)
+    /// Store one setting the user changed (nil: remove it), and only that one; the next search
+    /// uses the settings the store then has.
+    case saveSetting(SettingKey, String?)
     /// One search with the Flickr key in effect; the answer comes back as a message.
     case testFlickrKey
     case quit

@@ -19,12 +19,16 @@ public struct AppReducer: Sendable {
 
     public func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         let cameraBefore = state.camera
+        let screenBefore = state.screen
+        let messageBefore = state.message
         var effects: [AppEffect] = []
         switch action {
         case let .event(event, time):
             effects = route(event, time: time, &state)
         case let .pinsLoaded(pins):
             state.pins = pins
+            // Read after every write issued here: each drop on its way is saved (or failed) by now.
+            state.pendingDrops = []
             forgetDeletedPins(&state)
         case let .pinSaved(pin):
             if let i = state.pins.firstIndex(where: { $0.id == pin.id }) {
@@ -32,6 +36,7 @@ public struct AppReducer: Sendable {
             } else {
                 state.pins.append(pin)
             }
+            effects = map.dropSaved(pin, &state)
         case let .pinRemoved(id):
             state.pins.removeAll { $0.id == id }
         case let .storeFailed(message, pin):
@@ -45,11 +50,15 @@ public struct AppReducer: Sendable {
             if state.openAlbum?.pinID == pinID { state.message = StatusMessage(text) }
         case let .message(message):
             state.message = message
-        case .settingsSaved:
-            break
+        case let .settingsLoaded(settings):
+            state.settings = settings
         case .tick:
             if state.isAnimating { state.animationFrame &+= 1 }
+        case let .messageExpired(message):
+            if state.message == message { state.message = nil }
         }
+        // A message belongs to the screen it was shown on: it does not follow the user elsewhere.
+        if !state.isSameScreen(as: screenBefore), state.message == messageBefore { state.message = nil }
         if state.camera != cameraBefore {
             if state.camera.cursorX != cameraBefore.cursorX || state.camera.cursorY != cameraBefore.cursorY {
                 updateCursorPlace(&state)
@@ -76,18 +85,11 @@ public struct AppReducer: Sendable {
             if state.isTooSmall {
                 return key == .char("q") ? [.quit] : []
             }
-            state.message = nil
-            if let overlay = state.overlay {
-                switch overlay {
-                case .help: return help.key(key, &state)
-                }
-            }
-            switch state.screen {
-            case .map: return map.key(key, &state)
-            case .album: return album.key(key, &state)
-            case .photo: return photo.key(key, &state)
-            case .settings: return settings.key(key, &state)
-            }
+            // A key that acts clears the message it leaves; an unbound key does nothing at all.
+            let before = state
+            let effects = routeKey(key, &state)
+            if state != before || !effects.isEmpty, state.message == before.message { state.message = nil }
+            return effects
         case let .paste(text):
             // Only a text field takes a paste, as one edit; elsewhere it does nothing.
             state.forgetResizes()
@@ -114,6 +116,20 @@ public struct AppReducer: Sendable {
             case .photo: return photo.mouse(mouse, &state)
             case .settings: return []
             }
+        }
+    }
+
+    private func routeKey(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+        if let overlay = state.overlay {
+            switch overlay {
+            case .help: return help.key(key, &state)
+            }
+        }
+        switch state.screen {
+        case .map: return map.key(key, &state)
+        case .album: return album.key(key, &state)
+        case .photo: return photo.key(key, &state)
+        case .settings: return settings.key(key, &state)
         }
     }
 

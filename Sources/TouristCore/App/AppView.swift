@@ -85,7 +85,7 @@ struct TooSmallNotice: Widget {
         let top = area.y + max(0, (area.height - lines.count) / 2)
         for (i, line) in lines.enumerated() {
             let x = area.x + max(0, (area.width - line.displayWidth) / 2)
-            buffer.put(line, x: x, y: top + i, style: i == 0 ? theme.error : .plain, maxWidth: area.right - x)
+            buffer.put(fitting: line, x: x, y: top + i, style: i == 0 ? theme.error : .plain, width: area.right - x)
         }
     }
 }

@@ -42,12 +42,12 @@ struct HelpOverlay: Widget {
         let keyWidth = min(HelpOverlay.keyWidth, (keysRight - inner.x) / 2)
         for (i, row) in rows.enumerated() {
             buffer.put(row.keys, x: inner.x, y: inner.y + i, style: theme.dialogTitle, maxWidth: keyWidth)
-            buffer.put(row.text, x: inner.x + keyWidth + 1, y: inner.y + i, style: theme.dialog,
-                       maxWidth: keysRight - inner.x - keyWidth - 1)
+            buffer.put(fitting: row.text, x: inner.x + keyWidth + 1, y: inner.y + i, style: theme.dialog,
+                       width: keysRight - inner.x - keyWidth - 1)
         }
         let legendTop = beside ? inner.y : inner.y + rows.count + 1
         let closingY = beside || legend.isEmpty ? inner.y + rows.count + (spaced ? 1 : 0) : legendTop + legendRows + (spaced ? 1 : 0)
-        buffer.put(HelpOverlay.closing, x: inner.x, y: closingY, style: theme.dim, maxWidth: keysRight - inner.x)
+        buffer.put(fitting: HelpOverlay.closing, x: inner.x, y: closingY, style: theme.dim, width: keysRight - inner.x)
         let legendX = beside ? keysRight + gap : inner.x
         for (i, entry) in legend.enumerated() {
             let column = i / legendRows, row = i % legendRows
@@ -56,8 +56,8 @@ struct HelpOverlay: Widget {
             for (j, cell) in entry.sample.enumerated() where x + j < inner.right {
                 buffer[x + j, y] = cell
             }
-            buffer.put(entry.text, x: x + sampleWidth + 1, y: y, style: theme.dialog,
-                       maxWidth: max(0, min(inner.right, x + entryWidth) - x - sampleWidth - 1))
+            buffer.put(fitting: entry.text, x: x + sampleWidth + 1, y: y, style: theme.dialog,
+                       width: max(0, min(inner.right, x + entryWidth) - x - sampleWidth - 1))
         }
     }
 }

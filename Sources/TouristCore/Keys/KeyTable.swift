@@ -129,9 +129,12 @@ public struct KeyTable<Command: Equatable & Sendable>: Equatable, Sendable {
         return nil
     }
 
-    /// The name of the first key that sends `command`, for messages that name a key.
-    public func keyName(for command: Command, unicode: Bool = true) -> String? {
-        bindings.lazy.flatMap(\.entries).first { $0.command == command }?.key.name(unicode: unicode)
+    /// The name of the first key bound to a command, for messages ("Press p to drop one").
+    public func keyName(for command: Command, unicode: Bool = true) -> String {
+        for binding in bindings {
+            if let entry = binding.entries.first(where: { $0.command == command }) { return entry.key.name(unicode: unicode) }
+        }
+        return "?"
     }
 
     /// Every key the screen handles, in table order.

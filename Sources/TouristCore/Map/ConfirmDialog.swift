@@ -30,10 +30,10 @@ struct ConfirmDialog: Widget {
         let frame = Panel.place(width: 56, height: 6, in: area)
         buffer.render(Panel(title: title, theme: theme), in: frame)
         let inner = Panel.inner(frame)
-        buffer.put(question.truncated(to: inner.width), x: inner.x, y: inner.y, style: theme.dialog)
-        buffer.put(detail.truncated(to: inner.width), x: inner.x, y: inner.y + 1, style: theme.dim)
+        buffer.put(fitting: question, x: inner.x, y: inner.y, style: theme.dialog, width: inner.width)
+        buffer.put(fitting: detail, x: inner.x, y: inner.y + 1, style: theme.dim, width: inner.width)
         let keys = ConfirmKeys.table.hints(unicode: unicode)
             .map { "[\($0.key)] \($0.command == .delete ? yes : $0.label)" }.joined(separator: "   ")
-        buffer.put(keys, x: inner.x, y: inner.y + 3, style: theme.dialogTitle, maxWidth: inner.width)
+        buffer.put(fitting: keys, x: inner.x, y: inner.y + 3, style: theme.dialogTitle, width: inner.width)
     }
 }

@@ -55,6 +55,14 @@ public enum MapKeys {
         KeyBinding([[.char("q")]], .quit, help: "quit"),
     ], notes: [HelpRow("mouse", "click moves, hold drops a pin, wheel zooms")])
 
+    /// The first start's hint (no pins yet): how to find a place and drop a pin, keys from the table.
+    public static func firstStartHint(unicode: Bool = true) -> String {
+        let dot = unicode ? " \u{00B7} " : " - "
+        return ["\(browsing.keyName(for: .goTo, unicode: unicode)): go to a place",
+                "\(browsing.keyName(for: .dropPin, unicode: unicode)): drop a pin",
+                "\(browsing.keyName(for: .help, unicode: unicode)) help"].joined(separator: dot)
+    }
+
     /// While a pin is picked up: it follows the cursor. The hints make the message shown on picking it up.
     public static let dragging = KeyTable<MapCommand>([navigation[0].hinted("move it")] + navigation.dropFirst() + [
         KeyBinding([[.enter], [.char("m")], [.char("p")], [.char(" ")]], .dropMovedPin, help: "drop the pin here",

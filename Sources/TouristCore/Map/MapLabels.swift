@@ -181,34 +181,39 @@ public enum MapLabels {
         let near = box(for: viewport)  // a cheap test first: projecting is the costly part
         for pin in pins where pin.id != excluding && near.contains(pin.coordinate) {
             let cell = viewport.cell(for: pin.coordinate)
-            grid.markPin(cell.col + margin, cell.row + margin)
+            for col in PinLayout.copies(of: cell.col, viewport: viewport, from: -margin, to: w + margin) {
+                grid.markPin(col + margin, cell.row + margin)
+            }
         }
         let maxCount = max(4, w * h / cellsPerLabel)
         var placed: [MapLabel] = []
         for candidate in candidates {
             let text = unicode ? candidate.name : candidate.asciiName
             guard !text.isEmpty else { continue }
-            let cell = viewport.cell(for: candidate.coordinate)
-            let c = cell.col + margin, r = cell.row + margin
-            guard let label = fit(text, candidate, col: c, row: r, in: &grid) else { continue }
-            // Keep only what lies wholly in the area and clear of markers and the cursor.
-            let inside = label.cells.allSatisfy { $0.col >= margin && $0.col < margin + w && $0.row >= margin && $0.row < margin + h }
-            guard inside else { continue }
-            var shown = label
-            shown.col -= margin
-            shown.row -= margin
-            shown.dotCol = shown.dotCol.map { $0 - margin }
-            shown.dotRow = shown.dotRow.map { $0 - margin }
-            if let cursor, shown.dotCol == cursor.col && shown.dotRow == cursor.row {
-                // The cursor on the place stands in for its dot: "Went to Paris" shows "Paris".
-                shown.dotCol = nil
-                shown.dotRow = nil
+            let nearest = viewport.cell(for: candidate.coordinate)
+            // Where the world repeats across the screen (z0–z1), each copy is named.
+            for col in PinLayout.copies(of: nearest.col, viewport: viewport, from: -margin, to: w + margin) {
+                let c = col + margin, r = nearest.row + margin
+                guard let label = fit(text, candidate, col: c, row: r, in: &grid) else { continue }
+                // Keep only what lies wholly in the area and clear of markers and the cursor.
+                let inside = label.cells.allSatisfy { $0.col >= margin && $0.col < margin + w && $0.row >= margin && $0.row < margin + h }
+                guard inside else { continue }
+                var shown = label
+                shown.col -= margin
+                shown.row -= margin
+                shown.dotCol = shown.dotCol.map { $0 - margin }
+                shown.dotRow = shown.dotRow.map { $0 - margin }
+                if let cursor, shown.dotCol == cursor.col && shown.dotRow == cursor.row {
+                    // The cursor on the place stands in for its dot: "Went to Paris" shows "Paris".
+                    shown.dotCol = nil
+                    shown.dotRow = nil
+                }
+                let cells = shown.cells
+                if let cursor, cells.contains(where: { $0.col == cursor.col && $0.row == cursor.row }) { continue }
+                if markers.contains(where: { m in cells.contains { m.covers(col: $0.col, row: $0.row) } }) { continue }
+                placed.append(shown)
+                if placed.count == maxCount { return placed }
             }
-            let cells = shown.cells
-            if let cursor, cells.contains(where: { $0.col == cursor.col && $0.row == cursor.row }) { continue }
-            if markers.contains(where: { m in cells.contains { m.covers(col: $0.col, row: $0.row) } }) { continue }
-            placed.append(shown)
-            if placed.count == maxCount { break }
         }
         return placed
     }

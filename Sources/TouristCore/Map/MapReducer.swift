@@ -57,7 +57,11 @@ struct MapReducer: Sendable {
             if let pin = state.pinUnderCursor {
                 return openAlbum(pin, &state)
             }
-            state.message = StatusMessage("No pin here. Press p to drop one.")
+            if let drop = state.pendingDropUnderCursor {
+                state.pendingDrops[drop].openWhenSaved = true  // opened when the store answers
+                return []
+            }
+            state.message = StatusMessage("No pin here. Press \(MapKeys.browsing.keyName(for: .dropPin)) to drop one.")
         case .pickUp:
             guard let pin = state.pinUnderCursor else {
                 state.message = StatusMessage("No pin here to move.")
@@ -169,17 +173,34 @@ struct MapReducer: Sendable {
         return [.openAlbum(pin.id)]
     }
 
+    /// Drops a pin at the cursor, unless one is already drawn there: a second pin under the same
+    /// glyph could not be told apart (zooming in makes room beside it).
     private func dropPin(_ state: inout AppState) -> [AppEffect] {
+        if state.pinUnderCursor != nil || state.pendingDropUnderCursor != nil {
+            let enter = MapKeys.browsing.keyName(for: .openAlbum)
+            state.message = StatusMessage("A pin is already here: \(enter) opens its album.")
+            return []
+        }
         let at = state.camera.cursor
         let name = places.pinName(at)
         state.message = StatusMessage("Pin dropped at \(name ?? at.formatted()).")
+        state.pendingDrops.append(PendingDrop(coordinate: at))
         return [.insertPin(at, name: name)]
+    }
+
+    /// The store saved a pin: if it is one dropped here, it is no longer on its way, and its album
+    /// opens if Enter was pressed on it meanwhile (and the map is still browsing).
+    func dropSaved(_ pin: Pin, _ state: inout AppState) -> [AppEffect] {
+        guard let i = state.pendingDrops.firstIndex(where: { $0.coordinate == pin.coordinate }) else { return [] }
+        let drop = state.pendingDrops.remove(at: i)
+        guard drop.openWhenSaved, state.overlay == nil, state.map?.mode == .browsing else { return [] }
+        return openAlbum(pin, &state)
     }
 
     private func cyclePins(forward: Bool, _ state: inout AppState) {
         let ordered = state.pins.sorted { $0.id < $1.id }
         guard !ordered.isEmpty else {
-            state.message = StatusMessage("No pins yet. Press p to drop one.")
+            state.message = StatusMessage("No pins yet. Press \(MapKeys.browsing.keyName(for: .dropPin)) to drop one.")
             return
         }
         let current = state.pinUnderCursor?.id
@@ -195,9 +216,22 @@ struct MapReducer: Sendable {
 }
 
 extension AppState {
+    /// The drop on its way to the store whose glyph would be under the cursor.
+    var pendingDropUnderCursor: Int? {
+        guard !pendingDrops.isEmpty else { return nil }
+        let provisional = pendingDrops.enumerated().map { Pin(id: -1 - Int64($0.offset), coordinate: $0.element.coordinate, name: nil) }
+        let cell = cursorCell
+        guard let marker = PinLayout(pins: provisional, viewport: viewport).marker(atCol: cell.col, row: cell.row),
+              let id = marker.pins.first else { return nil }
+        return Int(-1 - id)
+    }
+
     /// Deletes a pin: gone from the map at once (the store follows), and its album is told.
     mutating func deletePin(_ id: Pin.ID) -> [AppEffect] {
         setMapMode(.browsing)
+        if let pin = pin(id) {
+            message = StatusMessage(pin.name.map { "Deleted pin \u{201C}\($0)\u{201D}." } ?? "Deleted the pin at \(pin.coordinate.formatted()).")
+        }
         pins.removeAll { $0.id == id }
         return [.deletePin(id), .album(id, .pinDeleted)]
     }

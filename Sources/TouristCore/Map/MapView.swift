@@ -118,7 +118,7 @@ struct StatusLine: Widget {
         }
         let hints = MapKeys.browsing.hints(unicode: unicode).map { "\($0.key) \($0.label)" }.joined(separator: sep)
         let right = "\(pinCount) pin\(pinCount == 1 ? "" : "s")\(sep)\(hints) "
-        let used = buffer.put(left, x: area.x, y: row, style: theme.status, maxWidth: area.width)
+        let used = buffer.put(fitting: left, x: area.x, y: row, style: theme.status, width: area.width)
         let rightX = area.right - right.displayWidth
         if rightX > area.x + used + 1 { buffer.put(right, x: rightX, y: row, style: theme.statusDim) }
         if !placeText.isEmpty {

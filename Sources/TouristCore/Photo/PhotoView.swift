@@ -85,7 +85,7 @@ struct PhotoPicture: Widget {
         case (.stored, _): text = "\u{2026}"
         case (.pending, _): text = "downloading\u{2026}"
         case (.failed, _):
-            text = "no picture: the download failed \u{2014} \(PhotoKeys.table.keyName(for: .retry) ?? "r") retries"
+            text = "no picture: the download failed \u{2014} \(PhotoKeys.table.keyName(for: .retry)) retries"
         }
         buffer.putCentered(text.truncated(to: area.width - 2), y: area.y + (area.height - 1) / 2, x: area.x + 1,
                            width: area.width - 2, style: isError ? theme.error : theme.dim)

@@ -83,7 +83,8 @@ struct SettingsReducer: Sendable {
         state.screen = .settings(screen)
     }
 
-    /// Takes a setting from text: saved and in effect at once, or the reason it is refused.
+    /// Takes a setting from text: saved and in effect at once, or the reason it is refused. Only this
+    /// setting is written: the others may have been changed elsewhere meanwhile.
     private func save(_ key: SettingKey, _ text: String, _ state: inout AppState) -> [AppEffect] {
         switch state.settings.changing(key, to: text) {
         case let .failure(problem):
@@ -91,9 +92,29 @@ struct SettingsReducer: Sendable {
             return []
         case let .success(settings):
             state.settings = settings
-            state.message = StatusMessage("Saved: \(key.label) \(settings.shown(key)).")
-            return [.saveSettings(settings)]
+            state.message = StatusMessage(state.savedMessage(key))
+            let stored = settings.storedTexts.first { $0.0 == key }?.1
+            return [.saveSetting(key, stored)]
         }
+    }
+}
+
+extension AppState {
+    /// A setting's value as the settings screen shows it: the environment's say included (a key
+    /// from FLICKR_API_KEY makes "automatic" mean Flickr). The row and the message both read it.
+    public func shownSetting(_ key: SettingKey) -> String {
+        if let variable = settingOverrides[key] { return "set by \(variable)" }
+        if key == .source, settings.source == nil, settingOverrides[.flickrAPIKey] != nil {
+            return "automatic: \(PhotoSourceChoice.flickr.displayName)"
+        }
+        return settings.shown(key)
+    }
+
+    /// What the message line says once a setting is changed: what its row now shows.
+    func savedMessage(_ key: SettingKey) -> String {
+        if key == .flickrAPIKey, settings.flickrAPIKey == nil { return "Removed the Flickr API key." }
+        if key == .contact, settings.contact == nil { return "Removed the contact address." }
+        return "Saved: \(key.label) \(shownSetting(key))."
     }
 }
 

@@ -28,14 +28,7 @@ enum SettingsView {
                 buffer.render(TextFieldView(field: text, style: style, masked: masked), in: valueArea)
                 continue
             }
-            var value: String
-            if field == .source, state.settings.source == nil, state.settingOverrides[.flickrAPIKey] != nil {
-                value = "automatic: \(PhotoSourceChoice.flickr.displayName)"  // the environment's key decides
-            } else {
-                value = state.settings.shown(field)
-            }
-            if let variable = state.settingOverrides[field] { value = "set by \(variable)" }
-            buffer.put(value, x: valueArea.x, y: y, style: style, maxWidth: valueArea.width)
+            buffer.put(fitting: state.shownSetting(field), x: valueArea.x, y: y, style: style, width: valueArea.width)
         }
         let about = Rect(x: main.x + 1, y: main.y + 3 + SettingsScreen.fields.count, width: max(0, main.width - 2),
                          height: max(0, main.bottom - 1 - (main.y + 3 + SettingsScreen.fields.count)))

@@ -21,7 +21,7 @@ struct Panel: Widget {
     }
 }
 
-/// The message line: a short note or error, until the next key.
+/// The message line: a short note or error (cut with `…` when it does not fit).
 struct MessageLine: Widget {
     var message: StatusMessage
     var theme: Theme
@@ -29,6 +29,6 @@ struct MessageLine: Widget {
     func render(area: Rect, into buffer: inout CellBuffer) {
         let style = message.kind == .error ? theme.error : theme.info
         buffer.clear(area, style: style)
-        buffer.put(" " + message.text, x: area.x, y: area.y, style: style, maxWidth: area.width)
+        buffer.put(fitting: " " + message.text, x: area.x, y: area.y, style: style, width: area.width)
     }
 }
