@@ -229,7 +229,10 @@ final class AlbumPictureEndToEndTests: EndToEndTestCase {
             $0.plain.contains(" 20 photos") && Grid.title(1, in: $0).hasPrefix(String((before.photos[2].title ?? "").prefix(14)))
                 && Self.everyCellPainted($0)
         }
-        XCTAssertFalse(screen.plain.contains(before.photos[1].title ?? "?"), screen.plain)
+        // Gone from the grid; the message line names what went.
+        let gone = String((before.photos[1].title ?? "?").prefix(14))
+        XCTAssertFalse((0..<Grid.visible).contains { Grid.title($0, in: screen).hasPrefix(gone) }, screen.plain)
+        XCTAssertTrue(screen.plain.contains("Deleted “\(before.photos[1].title ?? "?")”"), screen.plain)
         // Photo 2 now sits where photo 1 was, its picture with it.
         XCTAssertEqual(Grid.picture(1, in: screen), Grid.picture(4, in: screen), "photos 2 and 5 are the same picture")
         let after = try album(db: db)
