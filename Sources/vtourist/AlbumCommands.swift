@@ -155,7 +155,7 @@ struct Drop: ParsableCommand {
         } else {
             which = "there are already \(pins.count) pins \(place): pins " + pins.map { String($0.id) }.joined(separator: ", ")
         }
-        return .usage(which + "; add --again to drop another pin there")
+        return .badInput(which + "; add --again to drop another pin there")
     }
 
     /// The point the words name: coordinates in any form the go-to prompt
@@ -168,17 +168,17 @@ struct Drop: ParsableCommand {
         case let .coordinate(point):
             return point
         case let .outOfRange(why):
-            throw CommandFailure("bad coordinates \u{201C}\(text)\u{201D}: \(why.prefix(1).lowercased() + why.dropFirst())")
+            throw CommandFailure.badInput("bad coordinates \u{201C}\(text)\u{201D}: \(why.prefix(1).lowercased() + why.dropFirst())")
         case .notCoordinates:
             guard !text.isEmpty else {
-                throw CommandFailure("drop needs a place: LAT LON (e.g. drop -33.9 151.2) or a place name (e.g. drop Naples)")
+                throw CommandFailure.badInput("drop needs a place: LAT LON (e.g. drop -33.9 151.2) or a place name (e.g. drop Naples)")
             }
             let places: Gazetteer
             do { places = try gazetteer.get() } catch {
                 throw CommandFailure("cannot look up \u{201C}\(text)\u{201D}: \(error)")
             }
             guard let place = places.place(named: text) else {
-                throw CommandFailure("no place called \u{201C}\(text)\u{201D}, and not LAT LON either (e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W)")
+                throw CommandFailure.badInput("no place called \u{201C}\(text)\u{201D}, and not LAT LON either (e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W)")
             }
             let p = place.coordinate
             StandardStream.error.write("\(PinTable.sanitized(place.displayName)) (\(p.formatted()))\n")

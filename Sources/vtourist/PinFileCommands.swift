@@ -63,7 +63,8 @@ struct Import: ParsableCommand {
             } catch {
                 let whole = error.isAboutContents ? "; nothing was imported" : ""
                 let source = file == "-" ? "standard input" : PinTable.sanitized(file)
-                throw CommandFailure("cannot import \(source): \(PinTable.sanitized("\(error)"))\(whole)")
+                throw CommandFailure("cannot import \(source): \(PinTable.sanitized("\(error)"))\(whole)",
+                                     kind: CommandFailure.Kind(error))
             }
             let store = try database.open()
             defer { try? store.close() }
