@@ -47,7 +47,8 @@ struct Drop: ParsableCommand {
             (drop -33.9 151.2), "LAT, LON" as one word, hemisphere letters (drop 51.5N 0.12W), \
             degrees and minutes (drop 40°51′N 14°16′E), or a place name (drop Naples, drop New York, \
             drop Paris, Texas): the gazetteer's best match, named on stderr.
-            Without --wait the album is left downloading; the app resumes it when it starts.
+            Without --wait the album is left downloading: an open app takes it up within a few \
+            seconds, else the app fetches it when it next starts.
             A place that already has a pin (within \(CoordinateNumber.text(samePlace)) degree in latitude \
             and longitude) is refused unless --again is given.
             """)
@@ -99,7 +100,7 @@ struct Drop: ParsableCommand {
             let name = (try? gazetteer.get()).flatMap { placeName(point, gazetteer: $0) }
             let pin: Pin
             do {
-                // Saved with its search waiting, so the app resumes it if nobody waits here.
+                // Saved with its search waiting, so an app takes it up if nobody waits here.
                 if again {
                     pin = try store.insertPin(at: point, name: name)
                 } else {
