@@ -12,7 +12,6 @@ struct CommandFailure: Error, CustomStringConvertible {
     enum Kind: Sendable {
         /// The command line or what it names is wrong: bad usage, a value out of range, an unknown
         /// setting, a place that matches nothing, a file that is missing or not what it should be.
-        /// Running it again unchanged fails again.
         case badInput
         /// Anything else: the database cannot be read or written, the disk is full, a search
         /// failed, no such pin.
