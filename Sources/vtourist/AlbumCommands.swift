@@ -47,7 +47,8 @@ struct Drop: ParsableCommand {
             (drop -33.9 151.2), "LAT, LON" as one word, hemisphere letters (drop 51.5N 0.12W), \
             degrees and minutes (drop 40°51′N 14°16′E), or a place name (drop Naples, drop New York, \
             drop Paris, Texas): the gazetteer's best match, named on stderr.
-            Without --wait the album is left downloading; the app resumes it when it starts.
+            Without --wait the album is left downloading: an open app takes it up within a few \
+            seconds, else the app fetches it when it next starts.
             A place that already has a pin (within \(CoordinateNumber.text(samePlace)) degree in latitude \
             and longitude) is refused unless --again is given.
             """)
@@ -99,7 +100,7 @@ struct Drop: ParsableCommand {
             let name = (try? gazetteer.get()).flatMap { placeName(point, gazetteer: $0) }
             let pin: Pin
             do {
-                // Saved with its search waiting, so the app resumes it if nobody waits here.
+                // Saved with its search waiting, so an app takes it up if nobody waits here.
                 if again {
                     pin = try store.insertPin(at: point, name: name)
                 } else {
@@ -155,7 +156,7 @@ struct Drop: ParsableCommand {
         } else {
             which = "there are already \(pins.count) pins \(place): pins " + pins.map { String($0.id) }.joined(separator: ", ")
         }
-        return .usage(which + "; add --again to drop another pin there")
+        return .badInput(which + "; add --again to drop another pin there")
     }
 
     /// The point the words name: coordinates in any form the go-to prompt
@@ -168,17 +169,17 @@ struct Drop: ParsableCommand {
         case let .coordinate(point):
             return point
         case let .outOfRange(why):
-            throw CommandFailure("bad coordinates \u{201C}\(text)\u{201D}: \(why.prefix(1).lowercased() + why.dropFirst())")
+            throw CommandFailure.badInput("bad coordinates \u{201C}\(text)\u{201D}: \(why.prefix(1).lowercased() + why.dropFirst())")
         case .notCoordinates:
             guard !text.isEmpty else {
-                throw CommandFailure("drop needs a place: LAT LON (e.g. drop -33.9 151.2) or a place name (e.g. drop Naples)")
+                throw CommandFailure.badInput("drop needs a place: LAT LON (e.g. drop -33.9 151.2) or a place name (e.g. drop Naples)")
             }
             let places: Gazetteer
             do { places = try gazetteer.get() } catch {
                 throw CommandFailure("cannot look up \u{201C}\(text)\u{201D}: \(error)")
             }
             guard let place = places.place(named: text) else {
-                throw CommandFailure("no place called \u{201C}\(text)\u{201D}, and not LAT LON either (e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W)")
+                throw CommandFailure.badInput("no place called \u{201C}\(text)\u{201D}, and not LAT LON either (e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W)")
             }
             let p = place.coordinate
             StandardStream.error.write("\(PinTable.sanitized(place.displayName)) (\(p.formatted()))\n")

@@ -63,7 +63,7 @@ private func reportProblems(_ report: ConfigReport) {
 
 /// A setting's name, refused (one line) before the database is opened when it is none.
 private func settingKey(_ name: String) throws -> SettingKey {
-    guard let key = ConfigReport.key(named: name) else { throw CommandFailure(ConfigReport.unknownName(name)) }
+    guard let key = ConfigReport.key(named: name) else { throw CommandFailure.badInput(ConfigReport.unknownName(name)) }
     return key
 }
 
@@ -144,7 +144,7 @@ struct ConfigSet: ParsableCommand {
             let value: String
             switch ConfigReport.valueToStore(key, valueWords[0]) {
             case .success(let canonical): value = canonical
-            case .failure(let refusal): throw CommandFailure(refusal.description)
+            case .failure(let refusal): throw CommandFailure.badInput(refusal.description)
             }
             let store = try database.open()
             defer { try? store.close() }

@@ -43,7 +43,8 @@ struct Import: ParsableCommand {
             (to 7 decimals) as a pin already stored or an earlier point in the file. A file with any \
             bad point (out of range, not numbers), malformed JSON or XML, or XML entity declarations \
             is refused whole: nothing is added. The summary goes to stderr.
-            Without --wait the new albums are left downloading; the app resumes them when it starts.
+            Without --wait the new albums are left downloading: an open app takes them up within a \
+            few seconds, else the app fetches them when it next starts.
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -63,7 +64,8 @@ struct Import: ParsableCommand {
             } catch {
                 let whole = error.isAboutContents ? "; nothing was imported" : ""
                 let source = file == "-" ? "standard input" : PinTable.sanitized(file)
-                throw CommandFailure("cannot import \(source): \(PinTable.sanitized("\(error)"))\(whole)")
+                throw CommandFailure("cannot import \(source): \(PinTable.sanitized("\(error)"))\(whole)",
+                                     kind: CommandFailure.Kind(error))
             }
             let store = try database.open()
             defer { try? store.close() }

@@ -65,7 +65,7 @@ struct Render: ParsableCommand {
         let data = try Render.read(image)
         let box: (columns: Int, rows: Int)
         if let size { box = size } else { box = Render.terminalBox() }
-        do {
+        do throws(ImageError) {
             let source = try JPEGDecoder.dimensions(data)
             // Only the fitted box is printed: no blank margin lines.
             let fit = PictureRenderer.fitted(imageWidth: source.width, imageHeight: source.height,
@@ -81,7 +81,7 @@ struct Render: ParsableCommand {
             let cells = renderer.render(picture, columns: fit.columns, rows: fit.rows)
             StandardStream.output.write(cells.ansiBytes(depth: capabilities.colors))
         } catch {
-            throw CommandFailure("\(image): \(error)")
+            throw CommandFailure("\(image): \(error)", kind: CommandFailure.Kind(error))
         }
     }
 
@@ -90,13 +90,14 @@ struct Render: ParsableCommand {
     static func read(_ path: String) throws -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            let reason = errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno))
-            throw CommandFailure("cannot read \(path): \(reason)")
+            let code = errno
+            let reason = code == ENOENT ? "no such file" : code == EACCES ? "permission denied" : String(cString: strerror(code))
+            throw CommandFailure("cannot read \(path): \(reason)", kind: CommandFailure.Kind(openingFileErrno: code))
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw CommandFailure("cannot read \(path): \(String(cString: strerror(errno)))") }
-        guard info.st_mode & S_IFMT != S_IFDIR else { throw CommandFailure("cannot read \(path): it is a folder") }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw CommandFailure.badInput("cannot read \(path): it is a folder") }
         var bytes = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: max(1 << 16, Int(info.st_size) + 1))
         while true {

@@ -45,7 +45,7 @@ struct VTourist: ParsableCommand {
                 _exit(0)
             } catch {
                 StandardStream.error.write("vtourist: \("\(error)".strippingTerminalControls)\n")
-                Foundation.exit(1)
+                Foundation.exit((error as? CommandFailure)?.status ?? CommandFailure.Kind.failure.status)
             }
         }
         // A file that may not grow (a file-size limit) makes the write fail with EFBIG, which
@@ -106,35 +106,5 @@ struct DatabaseOptions: ParsableArguments {
             StandardStream.error.write("vtourist: \("\(note)".strippingTerminalControls)\n")
         }
         return store
-    }
-}
-
-/// A failure reported as one line on stderr with a non-zero exit. The message often holds a
-/// path or a stored name: it is kept to one line and obeys no escape sequence.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-    /// 1, or 64 (EX_USAGE) for bad usage or input (SPEC 4).
-    let status: Int32
-    /// The store's own error, when that is what failed.
-    let cause: StoreError?
-    init(_ message: String, status: Int32 = 1, cause: StoreError? = nil) {
-        description = message.strippingTerminalControls
-        self.status = status
-        self.cause = cause
-    }
-
-    /// Bad usage or input: exit status 64.
-    static func usage(_ message: String) -> CommandFailure { CommandFailure(message, status: 64) }
-}
-
-extension ParsableCommand {
-    /// Runs a body, turning failures into one line on stderr and exit status 1.
-    func reportingFailures(_ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as CommandFailure {
-            StandardStream.error.write("vtourist: \(error.description)\n")
-            throw ExitCode(error.status)
-        }
     }
 }

@@ -124,10 +124,14 @@ final class CommandLineTests: EndToEndTestCase {
         let r = try cli(["--db", db])
         XCTAssertEqual(r.status, 1)
         XCTAssertEqual(r.stderr, "vtourist: needs a terminal: standard input and output must not be redirected.\n")
-        for arguments in [["drop", "91", "0"], ["album", "7", "--db", db], ["import", folder + "/none.gpx"],
-                          ["config", "set", "colour", "blue"], ["render", folder + "/none.jpg"]] {
+        // Bad input is 64; a failure of anything else (here no such pin) is 1.
+        let cases: [(arguments: [String], status: Int32)] = [
+            (["drop", "91", "0"], 64), (["album", "7", "--db", db], 1), (["import", folder + "/none.gpx"], 64),
+            (["config", "set", "colour", "blue"], 64), (["render", folder + "/none.jpg"], 64),
+        ]
+        for (arguments, status) in cases {
             let failed = try cli(arguments)
-            XCTAssertNotEqual(failed.status, 0, "\(arguments)")
+            XCTAssertEqual(failed.status, status, "\(arguments): \(failed.stderr)")
             XCTAssertTrue(failed.stderr.hasPrefix("vtourist: "), "\(arguments): \(failed.stderr)")
             XCTAssertFalse(failed.stderr.contains("vtourist: vtourist"), "\(arguments): \(failed.stderr)")
         }

@@ -27,10 +27,10 @@ final class ConfigCommandTests: EndToEndTestCase {
         XCTAssertEqual(r.stderr, "", file: file, line: line)
     }
 
-    /// Refused: status 1, one line on stderr, nothing on stdout, nothing stored, no database made.
+    /// Refused as bad input: status 64, one line on stderr, nothing on stdout, nothing stored, no database made.
     func assertRefused(_ arguments: [String], message: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let r = try cli(arguments)
-        XCTAssertEqual(r.status, 1, file: file, line: line)
+        XCTAssertEqual(r.status, 64, file: file, line: line)
         XCTAssertEqual(r.stdout, "", file: file, line: line)
         XCTAssertEqual(r.stderr, "vtourist: " + message + "\n", file: file, line: line)
         XCTAssertFalse(FileManager.default.fileExists(atPath: try db), "bad input made a database", file: file, line: line)
@@ -242,6 +242,8 @@ final class ConfigCommandTests: EndToEndTestCase {
     func testOutOfRange() throws {
         try assertRefused(["config", "set", "photos_per_collection", "61"],
                           message: "cannot set photos_per_collection to “61”: " + rangePhotos)
+        try assertRefused(["config", "set", "photos_per_collection", "99"],
+                          message: "cannot set photos_per_collection to “99”: " + rangePhotos)
         try assertRefused(["config", "set", "area_half_width", "-5"], message: "cannot set area_half_width to “-5”: " + rangeArea)
         try assertRefused(["config", "set", "area_half_width", "0.05"], message: "cannot set area_half_width to “0.05”: " + rangeArea)
     }
@@ -252,6 +254,7 @@ final class ConfigCommandTests: EndToEndTestCase {
         try assertRefused(["config", "set", "area_half_width", "nan"], message: "cannot set area_half_width to “nan”: " + rangeArea)
         try assertRefused(["config", "set", "confirm_delete", "maybe"], message: "cannot set confirm_delete to “maybe”: expected on or off")
         try assertRefused(["config", "set", "source", "bing"], message: "cannot set source to “bing”: the photo source must be flickr or commons")
+        try assertRefused(["config", "set", "source", "bogus"], message: "cannot set source to “bogus”: the photo source must be flickr or commons")
     }
 
     func testATenThousandCharacterValue() throws {
@@ -285,16 +288,27 @@ final class ConfigCommandTests: EndToEndTestCase {
     func testARefusedValueLeavesTheStoredOne() throws {
         assertOK(try cli(["config", "set", "flickr_api_key", key]))
         let r = try cli(["config", "set", "flickr_api_key", "not a key"])
-        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.status, 64)
         XCTAssertEqual(try storedText("flickr_api_key"), key)
         XCTAssertFalse(r.stderr.contains("not a key"))
+    }
+
+    /// A good value the database cannot take is no fault of the command line: status 1, one line.
+    func testAGoodValueWhereNoDatabaseCanBeIsAFailure() throws {
+        let file = try temporaryDirectory().appendingPathComponent("file").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data()))
+        let r = try cli(["config", "set", "source", "flickr", "--db", file + "/vt.sqlite"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertTrue(r.stderr.hasPrefix("vtourist: "), r.stderr)
+        XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1, r.stderr)
     }
 
     func testMisusedArguments() throws {
         for arguments in [["config", "set", "source"], ["config", "set", "source", "flickr", "commons"],
                           ["config", "set", "source", "--bogus"], ["config", "get"]] {
             let r = try cli(arguments)
-            XCTAssertNotEqual(r.status, 0, "\(arguments)")
+            XCTAssertEqual(r.status, 64, "\(arguments)")
             XCTAssertTrue(r.stderr.hasPrefix("Error: "), "\(arguments): \(r.stderr)")
             XCTAssertEqual(r.stdout, "")
         }

@@ -145,6 +145,8 @@ final class DropCommandTests: EndToEndTestCase {
 
     // MARK: Refused
 
+    /// Coordinates out of range, words that name no place and no words at all are bad input:
+    /// status 64, one line, no pin.
     func testBadPlacesFailWithOneLineAndNoPin() throws {
         let cases: [(words: [String], says: String)] = [
             (["91", "0"], "vtourist: bad coordinates \u{201C}91 0\u{201D}: latitude must be between -90 and 90"),
@@ -163,7 +165,7 @@ final class DropCommandTests: EndToEndTestCase {
         ]
         for c in cases {
             let r = try drop(c.words)
-            XCTAssertEqual(r.status, 1, "\(c.words)")
+            XCTAssertEqual(r.status, 64, "\(c.words)")
             XCTAssertEqual(r.stdout, "", "\(c.words)")
             let lines = stderrLines(r.stderr)
             XCTAssertEqual(lines.count, 1, "\(c.words): \(r.stderr)")

@@ -142,11 +142,13 @@ final class PinFileCommandTests: EndToEndTestCase {
         XCTAssertEqual(try pins(db: db).map(\.state), ["failed"])
     }
 
-    /// A refused file: exit 1, one line on stderr, and nothing stored (not even a database file).
-    func assertRefused(_ file: String, _ message: String, file sourceFile: StaticString = #filePath, line: UInt = #line) throws {
+    /// A refused file: exit 64 (bad input, or 1 where given), one line on stderr, and nothing stored
+    /// (not even a database file).
+    func assertRefused(_ file: String, _ message: String, status: Int32 = 64,
+                       file sourceFile: StaticString = #filePath, line: UInt = #line) throws {
         let db = path("refused.sqlite")
         let r = try cli(["import", file, "--db", db])
-        XCTAssertEqual(r.status, 1, file: sourceFile, line: line)
+        XCTAssertEqual(r.status, status, file: sourceFile, line: line)
         XCTAssertEqual(r.stdout, "", file: sourceFile, line: line)
         XCTAssertEqual(r.stderr, "vtourist: cannot import \(file): \(message)\n", file: sourceFile, line: line)
         XCTAssertFalse(FileManager.default.fileExists(atPath: db), "a refused file left a database", file: sourceFile, line: line)
@@ -176,6 +178,12 @@ final class PinFileCommandTests: EndToEndTestCase {
                           "neither GeoJSON nor GPX (expected a JSON object or a <gpx> document)" + whole)
         try assertRefused(path("missing.gpx"), "no such file")
         try assertRefused(folder.path, "a folder, not a GeoJSON or GPX file")
+    }
+
+    /// A file that is there but cannot be read is no fault of the command line: status 1. (The
+    /// process's own memory file opens, and its first read fails, even for root.)
+    func testAFileThatCannotBeReadIsAFailureNotBadInput() throws {
+        try assertRefused("/proc/self/mem", "cannot read it: Input/output error", status: 1)
     }
 
     func testEntityBombIsRefusedAtOnce() throws {
@@ -236,7 +244,7 @@ final class PinFileCommandTests: EndToEndTestCase {
         // Standard input is refused whole too, and named as such.
         let bad = try runProcess("/bin/bash", ["-c", #"printf 'latitude,longitude' | "$0" import - --db "$1""#, bin, path("bad.sqlite")],
                                  environment: environment())
-        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.status, 64)
         XCTAssertEqual(bad.stderr, "vtourist: cannot import standard input: neither GeoJSON nor GPX "
                        + "(expected a JSON object or a <gpx> document); nothing was imported\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("bad.sqlite")))

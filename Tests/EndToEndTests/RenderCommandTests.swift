@@ -35,6 +35,8 @@ final class RenderCommandTests: EndToEndTestCase {
         XCTAssertTrue(ascii.stdout.unicodeScalars.allSatisfy(\.isASCII), "ASCII without a UTF-8 locale")
     }
 
+    /// A file that is no picture, or names nothing, is bad input: status 64 and one line, whether the
+    /// plain form or the argument parser (here after a leading --db) reads the command line.
     func testWhatCannotBeReadGetsOneLine() throws {
         let cases: [(String, String)] = [
             ("picture.png", "not a JPEG (a PNG picture)"),
@@ -42,15 +44,21 @@ final class RenderCommandTests: EndToEndTestCase {
             ("empty.jpg", "empty file"),
             ("huge_header_60000x60000.jpg", "too large (60000×60000)"),
             ("no-such-file.jpg", "no such file"),
+            ("", "it is a folder"),
         ]
+        let db = try temporaryDirectory().appendingPathComponent("unused.sqlite").path
         for (file, words) in cases {
-            let r = try render([images.appendingPathComponent(file).path])
-            XCTAssertEqual(r.status, 1, file)
-            XCTAssertEqual(r.stdout, "", file)
-            let lines = r.stderr.split(separator: "\n")
-            XCTAssertEqual(lines.count, 1, "\(file): \(r.stderr)")
-            XCTAssertTrue(r.stderr.contains(words), "\(file): \(r.stderr)")
+            let path = file.isEmpty ? images.path : images.appendingPathComponent(file).path
+            for arguments in [["render", path], ["--db", db, "render", path]] {
+                let r = try cli(arguments, environment: ["TERM": "xterm-256color"])
+                XCTAssertEqual(r.status, 64, "\(arguments)")
+                XCTAssertEqual(r.stdout, "", "\(arguments)")
+                let lines = r.stderr.split(separator: "\n")
+                XCTAssertEqual(lines.count, 1, "\(arguments): \(r.stderr)")
+                XCTAssertTrue(r.stderr.contains(words), "\(arguments): \(r.stderr)")
+            }
         }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db), "render made a database")
         let badSize = try render([images.appendingPathComponent("pixel_1x1.jpg").path, "--size", "80by40"])
         XCTAssertNotEqual(badSize.status, 0)
         XCTAssertTrue(badSize.stderr.contains("COLSxROWS"), badSize.stderr)
@@ -67,7 +75,7 @@ final class RenderCommandTests: EndToEndTestCase {
             XCTAssertEqual(r.stdout, plain.stdout, "\(form)")
         }
         let folder = try render([images.path])
-        XCTAssertEqual(folder.status, 1)
+        XCTAssertEqual(folder.status, 64)
         XCTAssertTrue(folder.stderr.contains("it is a folder"), folder.stderr)
         let help = try render([photo, "--help"])
         XCTAssertEqual(help.status, 0)
@@ -80,6 +88,15 @@ final class RenderCommandTests: EndToEndTestCase {
         XCTAssertTrue(none.stderr.contains("Missing expected argument"), none.stderr)
         let twice = try render([photo, "--size", "20x10", "--size", "30x10"])
         XCTAssertEqual(twice.status, 0, "the parser takes the last --size: \(twice.stderr)")
+    }
+
+    /// A file that is there but cannot be read is no fault of the command line: status 1. (The
+    /// process's own memory file opens, and its first read fails, even for root.)
+    func testAFileThatCannotBeReadIsAFailureNotBadInput() throws {
+        let r = try render(["/proc/self/mem"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(r.stderr, "vtourist: cannot read /proc/self/mem: Input/output error\n")
     }
 
     func testATruncatedPictureShowsThePartThatDecoded() throws {
