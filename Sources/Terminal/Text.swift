@@ -44,3 +44,16 @@ extension String {
         return kept
     }
 }
+
+extension Array where Element == String {
+    /// Paragraphs, each `wrapped(to:)` on lines of its own, at most `limit` lines in all: when more
+    /// would follow, the last line takes what of it fits and ends in `…`, as within one paragraph.
+    public func wrapped(to width: Int, limit: Int = .max) -> [String] {
+        guard width > 0, limit > 0 else { return [] }
+        let lines = flatMap { $0.wrapped(to: width) }
+        guard lines.count > limit else { return lines }
+        var kept = Array(lines.prefix(limit))
+        kept[limit - 1] = lines[(limit - 1)...].joined(separator: " ").truncated(to: width)
+        return kept
+    }
+}

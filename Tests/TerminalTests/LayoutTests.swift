@@ -67,6 +67,17 @@ import Testing
         #expect("Naples".truncated(to: 1) == "")
         #expect("Naples".truncated(to: 0) == "")
     }
+
+    @Test func paragraphsWrapOnTheirOwnLinesAndTheLastShownOneIsCutWithAnEllipsis() {
+        let paragraphs = ["one two", "three four five six", "seven"]
+        #expect(paragraphs.wrapped(to: 9) == ["one two", "three", "four five", "six", "seven"])
+        #expect(paragraphs.wrapped(to: 9, limit: 3) == ["one two", "three", "four fiv\u{2026}"])
+        #expect(paragraphs.wrapped(to: 9, limit: 4) == ["one two", "three", "four five", "six seven"],
+                "what follows fits on the last line: nothing is cut")
+        #expect(["one", "two three four"].wrapped(to: 9, limit: 1) == ["one two \u{2026}"],
+                "a paragraph left out is cut on the last line too, never dropped unmarked")
+        #expect(paragraphs.wrapped(to: 9, limit: 0) == [])
+    }
 }
 
 @Suite struct MakeASCIITests {

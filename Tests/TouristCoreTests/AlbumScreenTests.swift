@@ -11,10 +11,10 @@ final class AlbumScreenTests: XCTestCase {
         Sample.photo(id, state, title: title)
     }
 
-    func openState(_ photos: [PhotoRecord], status: AlbumStatus = .ready) -> AppState {
+    func openState(_ photos: [PhotoRecord], status: AlbumStatus = .ready, name: String = "Naples, Campania, IT") -> AppState {
         let p = Mercator.project(GeoPoint(latitude: 40.85, longitude: 14.27))
         var s = AppState(camera: MapCamera(centerX: p.x, centerY: p.y, zoom: 10, cursorX: p.x, cursorY: p.y), width: 80, height: 24)
-        let pin = Pin(id: 1, coordinate: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples, Campania, IT")
+        let pin = Pin(id: 1, coordinate: GeoPoint(latitude: 40.85, longitude: 14.27), name: name)
         s.pins = [pin]
         XCTAssertEqual(reducer.reduce(&s, .event(.key(.enter), time: 0)), [.openAlbum(1)])
         XCTAssertEqual(s.screen, .album(AlbumScreen(pinID: 1)))
@@ -335,5 +335,63 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B }, text)
         let empty = openState([], status: .empty)
         XCTAssertTrue(AppView.render(empty, raster: nil).text.contains("No Images"))
+    }
+
+    /// Each cell title on a row that begins with `start`, up to its cell's frame.
+    func cellTitles(_ row: String, from start: String) -> [String] {
+        row.components(separatedBy: start).dropFirst().map {
+            (start + $0.prefix { $0 != "\u{2502}" }).trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    func testAPhotoTitleTooLongForItsCellEndsInAnEllipsis() throws {
+        let long = "The harbour of Naples at dawn with Vesuvius behind the fishing boats"
+        for selected in [false, true] {
+            var s = openState([photo(1), photo(2, title: long), photo(3, .pending, title: long)])
+            if selected { send(&s, .right) }
+            let buffer = AppView.render(s, raster: nil)
+            let rows = (0..<buffer.height).map(buffer.rowText).filter { $0.contains("The harbour") }
+            XCTAssertEqual(rows.count, 1, buffer.text)
+            let row = try XCTUnwrap(rows.first)
+            let titles = cellTitles(row, from: "The harbour")
+            XCTAssertEqual(titles.count, 2, "the stored and the downloading photo: \(row)")
+            for shown in titles {
+                XCTAssertTrue(shown.hasSuffix("\u{2026}"), "cut with an ellipsis: \(row)")
+                XCTAssertTrue(long.hasPrefix(String(shown.dropLast())), shown)
+            }
+            XCTAssertFalse(row.contains("boats"), row)
+            XCTAssertTrue(row.contains("Photo 1 "), "a short title is whole: \(row)")
+        }
+    }
+
+    func testALongPlaceNameEndsInAnEllipsisAndTheCoordinatesFollowIt() {
+        let name = "Napoli, Città Metropolitana di Napoli, Campania, Italia, Europa, Terra"
+        let s = openState([photo(1)], name: name)
+        let header = AppView.render(s, raster: nil).rowText(0)
+        let nameShown = header.prefix { $0 != "\u{2026}" }
+        XCTAssertTrue(header.contains("\u{2026}"), header)
+        XCTAssertTrue(name.hasPrefix(nameShown.dropFirst()), "the name's start, then the cut: \(header)")
+        XCTAssertLessThanOrEqual(nameShown.count + 1, 1 + 80 / 2, "the name takes at most half the row")
+        let afterName = header.dropFirst(nameShown.count + 1)
+        XCTAssertTrue(afterName.hasPrefix("  40."), "the coordinates right after the cut name: \(header)")
+        XCTAssertTrue(afterName.contains("Flickr"), header)
+        // A short name is whole, no ellipsis.
+        let short = AppView.render(openState([photo(1)]), raster: nil).rowText(0)
+        XCTAssertTrue(short.hasPrefix(" Naples, Campania, IT  40."), short)
+        XCTAssertFalse(short.contains("\u{2026}"), short)
+    }
+
+    func testANarrowHeaderCutsItsCoordinatesAndProgressWithAnEllipsis() {
+        var s = openState([photo(1), photo(2), photo(3, .failed(reason: "HTTP 404"))])
+        _ = reducer.reduce(&s, .event(.resize(width: AppState.minimumWidth, height: 24), time: 0))
+        send(&s, .right)
+        send(&s, .right)
+        XCTAssertEqual(s.album?.selectedPhoto?.id, 3, "on the failed photo, which r retries")
+        let buffer = AppView.render(s, raster: nil)
+        let title = buffer.rowText(0).trimmingCharacters(in: .whitespaces)
+        XCTAssertTrue(title.hasSuffix("\u{2026}"), "coordinates and source cut: \(title)")
+        let progress = buffer.rowText(1).trimmingCharacters(in: .whitespaces)
+        XCTAssertTrue(progress.hasPrefix("3 photos, 1 failed \u{00B7} r retries th"), progress)
+        XCTAssertTrue(progress.hasSuffix("\u{2026}"), "the retry hint cut: \(progress)")
     }
 }

@@ -242,4 +242,29 @@ final class PhotoScreenTests: XCTestCase {
         XCTAssertTrue(buffer.text.contains("Source    Flickr"), buffer.text)
         XCTAssertTrue(buffer.rowText(11).contains("? help"), buffer.rowText(11))
     }
+
+    func testDetailsTooLongForTheirRowEndInAnEllipsis() throws {
+        var s = Sample.photoState()
+        s.width = AppState.minimumWidth
+        guard case var .photo(screen) = s.screen else { return XCTFail("no photo screen") }
+        var photos = screen.album.photos
+        photos[4].found = NewPhoto(source: "flickr", sourceID: "s5", title: "A title far too long for forty columns of screen",
+                                   author: "An author whose name is longer than the row", url: "http://127.0.0.1/5.jpg",
+                                   pageURL: "https://example.org/photos/a/very/long/page/address", license: "Creative Commons Attribution-ShareAlike 4.0")
+        photos[4].state = .failed(reason: "the server answered with something that was not a picture")
+        screen.album.apply(AlbumSnapshot(pinID: 1, photos: photos, status: .ready, source: "flickr"))
+        s.screen = .photo(screen)
+        let buffer = AppView.render(s, raster: nil)
+        let rows = (0..<buffer.height).map(buffer.rowText)
+        XCTAssertTrue(rows[0].hasPrefix(" A title far too long"), rows[0])
+        XCTAssertTrue(rows[0].contains("\u{2026}"), "the title is cut: \(rows[0])")
+        XCTAssertTrue(rows[0].hasSuffix("5 of 10 "), "and its position still shows: \(rows[0])")
+        for label in ["Author", "Licence", "Page", "Source"] {
+            let row = try XCTUnwrap(rows.first { $0.hasPrefix(" " + label + " ") }, label)
+            XCTAssertEqual(row.displayWidth, 40)
+            XCTAssertTrue(row.hasSuffix("\u{2026} "), "\(label) is cut with an ellipsis, the last column blank: \(row)")
+        }
+        let taken = try XCTUnwrap(rows.first { $0.hasPrefix(" Taken ") })
+        XCTAssertFalse(taken.contains("\u{2026}"), "a value that fits is whole: \(taken)")
+    }
 }

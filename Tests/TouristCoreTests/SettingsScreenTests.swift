@@ -222,4 +222,21 @@ final class SettingsScreenTests: XCTestCase {
         let small = AppView.render(s, raster: nil)
         XCTAssertTrue(small.text.contains("Settings"), small.text)
     }
+
+    func testAnExplanationTallerThanItsRoomEndsInAnEllipsis() {
+        var s = settingsState()
+        select(&s, .flickrAPIKey)
+        let whole = AppView.render(s, raster: nil).text
+        XCTAssertTrue(whole.contains("one search."), "at 80x24 it is whole: \(whole)")
+        XCTAssertFalse(whole.contains("\u{2026}"), whole)
+        _ = reducer.reduce(&s, .event(.resize(width: 40, height: 16), time: 0))
+        let small = AppView.render(s, raster: nil)
+        let rows = (0..<small.height).map { small.rowText($0).trimmingCharacters(in: .whitespaces) }
+        let first = rows.firstIndex { $0.hasPrefix("No Flickr key is set.") }
+        let cut = rows.lastIndex { $0.hasSuffix("\u{2026}") }
+        XCTAssertNotNil(first, small.text)
+        XCTAssertNotNil(cut, "the last line shown of it is cut with an ellipsis: \(small.text)")
+        XCTAssertGreaterThan(cut ?? 0, first ?? .max, small.text)
+        XCTAssertFalse(small.text.contains("one search."), small.text)
+    }
 }

@@ -91,22 +91,23 @@ struct AlbumHeader: Widget {
         let name = pin?.name ?? "Pin \(pinID)"
         let coordinate = pin?.coordinate.formatted() ?? ""
         let source = snapshot?.source.flatMap(PhotoSourceChoice.init(rawValue:)).map { " \u{00B7} \($0.displayName)" } ?? ""
-        buffer.put(" " + name.truncated(to: max(1, w / 2)), x: x0, y: title.y, style: theme.dialogTitle, maxWidth: w)
-        buffer.put("  \(coordinate)\(source)", x: x0 + min(w, name.displayWidth + 1), y: title.y, style: theme.dim,
-                   maxWidth: w)
+        // The name takes at most half the row; where it and what follows it are cut, they end in `…`.
+        let nameUsed = buffer.put(fitting: " " + name, x: x0, y: title.y, style: theme.dialogTitle, width: min(w, 1 + w / 2))
+        buffer.put(fitting: "  \(coordinate)\(source)", x: x0 + nameUsed, y: title.y, style: theme.dim, width: w - nameUsed)
 
         // Cells the progress row's text takes, so the scroll position goes only where it fits after it.
         var progressUsed = 0
         if let storeProblem {
-            progressUsed = buffer.put(" Not saved \u{2014} \(storeProblem)", x: x0, y: progress.y, style: theme.error, maxWidth: w)
+            progressUsed = buffer.put(fitting: " Not saved \u{2014} \(storeProblem)", x: x0, y: progress.y, style: theme.error,
+                                      width: w)
         } else if let snap = snapshot {
             let p = snap.progress
             let y = progress.y
             switch snap.status {
             case .downloading where snap.isSearchPending && p.total == 0:
-                progressUsed = buffer.put(" Searching for photos\u{2026}", x: x0, y: y, style: theme.dialog, maxWidth: w)
+                progressUsed = buffer.put(fitting: " Searching for photos\u{2026}", x: x0, y: y, style: theme.dialog, width: w)
             case .downloading:
-                let used = buffer.put(" Downloading \(p.stored)/\(p.total) ", x: x0, y: y, style: theme.dialog, maxWidth: w)
+                let used = buffer.put(fitting: " Downloading \(p.stored)/\(p.total) ", x: x0, y: y, style: theme.dialog, width: w)
                 let barWidth = max(4, min(40, w - used - 2))
                 let filled = p.total == 0 ? 0 : barWidth * p.stored / p.total
                 for i in 0..<barWidth where x0 + used + i < area.right {
@@ -116,27 +117,29 @@ struct AlbumHeader: Widget {
             case .ready:
                 let failed = snap.photos.count { $0.state.isFailed }
                 let text = " \(p.total) photo\(p.total == 1 ? "" : "s")" + (failed > 0 ? ", \(failed) failed \u{00B7} \(retryHint(failed))" : "")
-                progressUsed = buffer.put(text, x: x0, y: y, style: theme.dialog, maxWidth: w)
+                progressUsed = buffer.put(fitting: text, x: x0, y: y, style: theme.dialog, width: w)
             case .empty:
-                progressUsed = buffer.put(" No Images", x: x0, y: y, style: theme.dialog, maxWidth: w)
+                progressUsed = buffer.put(fitting: " No Images", x: x0, y: y, style: theme.dialog, width: w)
             case let .failed(reason):
-                progressUsed = buffer.put(" The search failed: \(reason) \u{2014} \(key(.retry)) retries", x: x0, y: y, style: theme.error,
-                                          maxWidth: w)
+                progressUsed = buffer.put(fitting: " The search failed: \(reason) \u{2014} \(key(.retry)) retries", x: x0, y: y,
+                                          style: theme.error, width: w)
             }
             if marked > 0 {
                 let text = "  \(marked) marked \u{00B7} \(key(.deleteMarked)) deletes \(marked == 1 ? "it" : "them")"
-                progressUsed += buffer.put(text, x: x0 + progressUsed, y: y, style: theme.highlight, maxWidth: max(0, w - progressUsed))
+                progressUsed += buffer.put(fitting: text, x: x0 + progressUsed, y: y, style: theme.highlight, width: w - progressUsed)
             }
         } else {
-            progressUsed = buffer.put(" Loading\u{2026}", x: x0, y: progress.y, style: theme.dim, maxWidth: w)
+            progressUsed = buffer.put(fitting: " Loading\u{2026}", x: x0, y: progress.y, style: theme.dim, width: w)
         }
         let enabled = snapshot?.isNewCollectionEnabled ?? false
         var x = x0 + 1
         for (hint, columns) in AlbumView.hints(for: snapshot, in: area, unicode: unicode) {
             let on = hint.command != .newCollection || enabled
             x = columns.lowerBound
-            x += buffer.put(hint.key, x: x, y: keys.y, style: on ? theme.dialogTitle : theme.dim, maxWidth: area.right - x)
-            x += buffer.put(" \(hint.label)  ", x: x, y: keys.y, style: on ? theme.dialog : theme.dim, maxWidth: area.right - x)
+            x += buffer.put(fitting: hint.key, x: x, y: keys.y, style: on ? theme.dialogTitle : theme.dim, width: area.right - x)
+            x += buffer.put(fitting: " \(hint.label)", x: x, y: keys.y, style: on ? theme.dialog : theme.dim, width: area.right - x)
+            // The gap after a hint is blank, not text: clipped, never marked as cut.
+            x += buffer.put("  ", x: x, y: keys.y, style: on ? theme.dialog : theme.dim, maxWidth: area.right - x)
         }
         if let scroll, area.right - scroll.displayWidth - 1 > x0 + progressUsed + 1 {
             buffer.put(scroll, x: area.right - scroll.displayWidth - 1, y: progress.y, style: theme.dim)
@@ -238,13 +241,13 @@ struct PhotoCell: Widget {
         let title = (marked ? "\u{2714} " : "") + name
         let titleStyle = selected ? theme.highlight : theme.dialog
         if selected { buffer.clear(Rect(x: x + 1, y: y + h - 2, width: max(0, w - 2), height: 1), style: titleStyle) }
-        buffer.put(title.truncated(to: max(1, w - 4)), x: x + 2, y: y + h - 2, style: titleStyle, maxWidth: max(0, w - 4))
+        buffer.put(fitting: title, x: x + 2, y: y + h - 2, style: titleStyle, width: w - 4)
     }
 
     /// Centred lines of text over a cleared area (an error cell); long ones wrap at spaces.
     private func lines(_ lines: [String], in area: Rect, style: Style, into buffer: inout CellBuffer) {
         buffer.clear(area, style: style)
-        let shown = lines.flatMap { $0.wrapped(to: max(1, area.width - 2)) }.prefix(area.height)
+        let shown = lines.wrapped(to: max(1, area.width - 2), limit: area.height)
         let top = area.y + max(0, (area.height - shown.count) / 2)
         for (i, line) in shown.enumerated() {
             buffer.putCentered(line, y: top + i, x: area.x, width: area.width,

@@ -41,7 +41,7 @@ struct HelpOverlay: Widget {
         let keysRight = beside ? inner.x + keysWidth : inner.right
         let keyWidth = min(HelpOverlay.keyWidth, (keysRight - inner.x) / 2)
         for (i, row) in rows.enumerated() {
-            buffer.put(row.keys, x: inner.x, y: inner.y + i, style: theme.dialogTitle, maxWidth: keyWidth)
+            buffer.put(fitting: row.keys, x: inner.x, y: inner.y + i, style: theme.dialogTitle, width: keyWidth)
             buffer.put(fitting: row.text, x: inner.x + keyWidth + 1, y: inner.y + i, style: theme.dialog,
                        width: keysRight - inner.x - keyWidth - 1)
         }

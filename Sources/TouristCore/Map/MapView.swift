@@ -70,6 +70,7 @@ struct PinsWidget: Widget {
             let x = area.x + marker.col, y = area.y + marker.row
             if marker.isCluster {
                 let style = underCursor ? theme.highlight : theme.cluster
+                // A count of at most three cells, not words: clipped at the map's edge with its marker.
                 buffer.put(PinLayout.countLabel(marker.pins.count), x: x, y: y, style: style, maxWidth: area.right - x)
             } else {
                 var style = buffer[x, y].style

@@ -55,8 +55,8 @@ struct PhotoTitle: Widget {
         let position = "\(index + 1) of \(count)"
         let title = photo.displayTitle
         let room = max(1, area.width - position.displayWidth - 4)
-        buffer.put(" " + title.truncated(to: room), x: area.x, y: area.y, style: theme.dialogTitle, maxWidth: area.width)
-        if area.width - position.displayWidth - 1 > title.truncated(to: room).displayWidth + 2 {
+        let used = buffer.put(fitting: " " + title, x: area.x, y: area.y, style: theme.dialogTitle, width: min(area.width, 1 + room))
+        if area.width - position.displayWidth - 1 > used + 1 {
             buffer.put(position, x: area.right - position.displayWidth - 1, y: area.y, style: theme.dim)
         }
     }
@@ -87,7 +87,7 @@ struct PhotoPicture: Widget {
         case (.failed, _):
             text = "no picture: the download failed \u{2014} \(PhotoKeys.table.keyName(for: .retry)) retries"
         }
-        buffer.putCentered(text.truncated(to: area.width - 2), y: area.y + (area.height - 1) / 2, x: area.x + 1,
+        buffer.putCentered(text, y: area.y + (area.height - 1) / 2, x: area.x + 1,
                            width: area.width - 2, style: isError ? theme.error : theme.dim)
     }
 }
@@ -111,12 +111,12 @@ struct PhotoDetails: Widget {
     }
 
     func render(area: Rect, into buffer: inout CellBuffer) {
-        let room = max(1, area.width - 1 - PhotoDetails.labelWidth - 1)
+        // A value keeps one blank column at the right edge.
+        let room = max(0, area.width - 1 - PhotoDetails.labelWidth - 1)
         for (i, row) in rows.enumerated() where i < area.height {
             let y = area.y + i
-            buffer.put(" " + row.label, x: area.x, y: y, style: theme.dim, maxWidth: area.width)
-            buffer.put(row.value.truncated(to: room), x: area.x + 1 + PhotoDetails.labelWidth, y: y,
-                       style: theme.dialog, maxWidth: max(0, area.width - 1 - PhotoDetails.labelWidth))
+            buffer.put(fitting: " " + row.label, x: area.x, y: y, style: theme.dim, width: min(area.width, 1 + PhotoDetails.labelWidth))
+            buffer.put(fitting: row.value, x: area.x + 1 + PhotoDetails.labelWidth, y: y, style: theme.dialog, width: room)
         }
     }
 
@@ -149,8 +149,10 @@ struct KeyHints<Command: Equatable & Sendable>: Widget {
     func render(area: Rect, into buffer: inout CellBuffer) {
         for (hint, columns) in KeyHints.placed(hints, in: area) {
             var x = columns.lowerBound
-            x += buffer.put(hint.key, x: x, y: area.y, style: theme.dialogTitle, maxWidth: area.right - x)
-            x += buffer.put(" \(hint.label)  ", x: x, y: area.y, style: theme.dialog, maxWidth: area.right - x)
+            x += buffer.put(fitting: hint.key, x: x, y: area.y, style: theme.dialogTitle, width: area.right - x)
+            x += buffer.put(fitting: " \(hint.label)", x: x, y: area.y, style: theme.dialog, width: area.right - x)
+            // The gap after a hint is blank, not text: clipped, never marked as cut.
+            x += buffer.put("  ", x: x, y: area.y, style: theme.dialog, maxWidth: area.right - x)
         }
     }
 }

@@ -11,8 +11,8 @@ enum SettingsView {
         buffer.clear(layout.main, style: theme.dialog)
         buffer.clear(layout.status, style: theme.dialog)
         let main = layout.main
-        buffer.put(" Settings", x: main.x, y: main.y, style: theme.dialogTitle, maxWidth: main.width)
-        buffer.put("  saved as you change them", x: main.x + 9, y: main.y, style: theme.dim, maxWidth: max(0, main.width - 9))
+        let used = buffer.put(fitting: " Settings", x: main.x, y: main.y, style: theme.dialogTitle, width: main.width)
+        buffer.put(fitting: "  saved as you change them", x: main.x + used, y: main.y, style: theme.dim, width: main.width - used)
         for (i, field) in SettingsScreen.fields.enumerated() {
             let y = main.y + 2 + i
             guard y < main.bottom - 1 else { break }
@@ -20,7 +20,7 @@ enum SettingsView {
             let row = Rect(x: main.x, y: y, width: main.width, height: 1)
             let style = selected ? theme.selection : theme.dialog
             if selected { buffer.clear(row, style: style) }
-            buffer.put(" " + title(field), x: row.x, y: y, style: style, maxWidth: labelWidth)
+            buffer.put(fitting: " " + title(field), x: row.x, y: y, style: style, width: labelWidth)
             let valueArea = Rect(x: row.x + labelWidth + 1, y: y, width: max(0, row.width - labelWidth - 2), height: 1)
             if selected, let text = screen.editing, state.settingOverrides[field] == nil {
                 // A key being typed is masked like a stored one.
@@ -32,8 +32,9 @@ enum SettingsView {
         }
         let about = Rect(x: main.x + 1, y: main.y + 3 + SettingsScreen.fields.count, width: max(0, main.width - 2),
                          height: max(0, main.bottom - 1 - (main.y + 3 + SettingsScreen.fields.count)))
-        for (i, line) in explanation(screen.field, state: state).flatMap({ $0.wrapped(to: max(1, about.width)) })
-            .prefix(about.height).enumerated() {
+        // Wrapped to the area's width and cut (with `…`) to its height: every line fits.
+        for (i, line) in explanation(screen.field, state: state).wrapped(to: max(1, about.width), limit: about.height)
+            .enumerated() {
             buffer.put(line, x: about.x, y: about.y + i, style: theme.dim, maxWidth: about.width)
         }
         buffer.render(KeyHints(hints: SettingsKeys.table.hints(unicode: state.capabilities.unicode), theme: theme),
