@@ -5,7 +5,7 @@ import HTTP
 import PhotoSources
 import Store
 import Model
-import WorldMap
+import Geo
 
 /// What the album service tells its owner (the UI loop, or `drop --wait`).
 public enum AlbumEvent: Sendable, Equatable {

@@ -9,6 +9,7 @@ import Store
 import Terminal
 import TouristCore
 import TouristRuntime
+import Geo
 import WorldMap
 
 /// `vtourist-bench album FOLDER`: the real runtime, store and album renderer with a scripted

@@ -10,7 +10,8 @@ import PhotoSources
 import Store
 import Terminal
 import TouristCore
-import WorldMap
+import Geo
+import Model
 
 /// The User-Agent every request carries: the program, its version and the contact setting
 /// (Wikimedia's User-Agent policy asks for a way to reach whoever runs the client).

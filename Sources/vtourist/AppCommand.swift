@@ -4,6 +4,7 @@ import Curses
 import Foundation
 import PhotoSources
 import Gazetteer
+import Model
 import Store
 import TouristCore
 import TouristRuntime

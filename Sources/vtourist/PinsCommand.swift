@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import Store
-import WorldMap
+import Geo
+import Model
 import Terminal
 import TouristCore
 

@@ -7,7 +7,7 @@ import PhotoSources
 import TestSupport
 import Model
 import Synchronization
-import WorldMap
+import Geo
 import XCTest
 
 /// What the album tests stand on: the real photo-source clients over real libcurl against the

@@ -7,7 +7,7 @@ import PhotoSources
 import TestSupport
 import Model
 import Synchronization
-import WorldMap
+import Geo
 import XCTest
 
 /// Albums end to end below the UI: the real photo-source clients over real

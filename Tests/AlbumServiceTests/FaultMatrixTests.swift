@@ -7,7 +7,7 @@ import Model
 @testable import Store
 import Terminal
 import TestSupport
-import WorldMap
+import Geo
 import XCTest
 
 /// Issue 10, the fault matrix: every fault of the stand-in server against the search and against

@@ -1,6 +1,6 @@
 import XCTest
 import Model
-import WorldMap
+import Geo
 @testable import PhotoSources
 
 final class SettingsTests: XCTestCase {

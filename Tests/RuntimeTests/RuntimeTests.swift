@@ -10,6 +10,8 @@ import TestSupport
 import Terminal
 import TouristCore
 import TouristRuntime
+import Geo
+import Model
 import WorldMap
 import XCTest
 

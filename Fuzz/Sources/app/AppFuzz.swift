@@ -4,6 +4,7 @@ import Gazetteer
 import Model
 import Terminal
 import TouristCore
+import Geo
 import WorldMap
 
 /// The app fed any sequence of events and store answers decoded from the bytes (keys, mouse
