@@ -9,7 +9,7 @@ let package = Package(
         // The libraries the fuzz targets in Fuzz/ (a package of their own) read bad input with.
         .library(name: "FuzzedLibraries", targets: [
             "PhotoSources", "Imaging", "Gazetteer", "PinFiles", "Terminal", "Curses", "TouristCore",
-            "WorldMap", "Geo", "Model", "AlbumMachine",
+            "WorldMap", "Geo", "TextSafety", "Model", "AlbumMachine",
         ]),
     ],
     dependencies: [
@@ -47,16 +47,18 @@ let package = Package(
         // Pure libraries.
         // Plain geographic values that need no map data: GeoPoint, distances, how coordinates are written.
         .target(name: "Geo"),
+        // The one rule for untrusted text: what a terminal would obey rather than show is taken out.
+        .target(name: "TextSafety"),
         // Pins, photos, their states and the validated settings: what every layer speaks of.
-        .target(name: "Model", dependencies: ["Geo"]),
-        .target(name: "Terminal"),
+        .target(name: "Model", dependencies: ["Geo", "TextSafety"]),
+        .target(name: "Terminal", dependencies: ["TextSafety"]),
         // A lock the thread sanitizer sees (docs/reliability.md, "Sanitizers").
         .target(name: "Locking"),
         .target(name: "WorldMap", dependencies: ["Geo"]),
         .target(name: "Gazetteer", dependencies: ["Geo", "WorldMap"]),
         // GeoJSON and GPX pin files: what `export` writes and `import` reads.
         .target(name: "PinFiles", dependencies: ["Model", "Geo"]),
-        .target(name: "TouristCore", dependencies: ["Model", "Terminal", "Geo", "WorldMap", "Gazetteer", "AlbumMachine"]),
+        .target(name: "TouristCore", dependencies: ["Model", "Terminal", "TextSafety", "Geo", "WorldMap", "Gazetteer", "AlbumMachine"]),
         .target(name: "Store", dependencies: [
             "Model", "Geo",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -65,7 +67,7 @@ let package = Package(
         // The album state machine: pure transitions, effects as values.
         .target(name: "AlbumMachine", dependencies: ["Model", "Geo"]),
         // Flickr and Wikimedia Commons searches over any HTTP fetcher.
-        .target(name: "PhotoSources", dependencies: ["Model", "Geo", "HTTP", "Terminal"]),
+        .target(name: "PhotoSources", dependencies: ["Model", "Geo", "HTTP", "TextSafety"]),
         // The only module that talks to libcurl.
         .target(name: "HTTP", dependencies: ["CCurl", "Locking"]),
 
@@ -84,7 +86,7 @@ let package = Package(
         // Command line, configuration and wiring.
         .executableTarget(name: "vtourist", dependencies: [
             "Imaging",
-            "Model", "TouristCore", "Store", "Curses", "Terminal", "Geo", "WorldMap", "Gazetteer",
+            "Model", "TouristCore", "Store", "Curses", "Terminal", "TextSafety", "Geo", "WorldMap", "Gazetteer",
             "AlbumService", "AlbumMachine", "PhotoSources", "HTTP",
             "TouristRuntime", "PinFiles", "Locking",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -101,6 +103,7 @@ let package = Package(
             "TouristRuntime", "AlbumService", "PhotoSources", "HTTP", "Imaging",
         ], path: "Sources/Bench"),
 
+        .testTarget(name: "TextSafetyTests", dependencies: ["TextSafety", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TestSupport"]),
         .testTarget(name: "CursesTests", dependencies: ["Curses", "Terminal", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "TestSupport"]),

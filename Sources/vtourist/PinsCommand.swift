@@ -4,6 +4,7 @@ import Store
 import Geo
 import Model
 import Terminal
+import TextSafety
 import TouristCore
 
 struct Pins: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Store
 import Terminal
+import TextSafety
 import TouristCore
 
 @main
