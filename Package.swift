@@ -115,6 +115,8 @@ let package = Package(
                     resources: [.copy("Golden")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "Geo", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "Geo"]),
+        // The command line's own logic (`config`'s report), reached through the executable target.
+        .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources"]),
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "Geo", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
         // Test servers shared by test targets (not part of the product).

@@ -1,6 +1,7 @@
 import XCTest
 import Model
-@testable import PhotoSources
+import PhotoSources
+@testable import vtourist
 
 /// `vtourist config`: values, origins, masking and refusals, as pure functions of the stored texts
 /// and the environment.
