@@ -252,7 +252,7 @@ final class ProgressLine {
     }
 }
 
-struct AlbumCommand: ParsableCommand {
+struct AlbumSubcommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "album", abstract: "List one pin's photos.")
 
     @OptionGroup var database: DatabaseOptions
