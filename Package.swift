@@ -71,9 +71,9 @@ let package = Package(
         // The only module that talks to libcurl.
         .target(name: "HTTP", dependencies: ["CCurl", "Locking"]),
 
-        // Runs albums: the machine's effects over the photo sources, libcurl and the store (what the
-        // decoder would refuse is refused at download).
-        .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Geo", "Imaging"]),
+        // Runs albums: the machine's effects over the photo sources, libcurl and the store; what is no
+        // picture is refused at download by the image check the caller gives (the app's: Imaging's).
+        .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Geo"]),
 
         // The UI loop and the effect interpreter; the terminal, clock, store and albums are passed in.
         .target(name: "TouristRuntime", dependencies: [
@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: [
             "TouristRuntime", "TouristCore", "Model", "Terminal", "Geo", "WorldMap", "Store", "AlbumService", "AlbumMachine",
-            "PhotoSources", "HTTP", "TestSupport",
+            "PhotoSources", "HTTP", "Imaging", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],

@@ -53,6 +53,7 @@ enum AlbumBench {
                         "VTOURIST_FLICKR_ENDPOINT": nowhere, "VTOURIST_COMMONS_ENDPOINT": nowhere,
                     ], stored: [:])
                     return AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-bench"), settings: settings,
+                                        imageCheck: ImageCheck(JPEGDecoder.downloadProblem),
                                         userAgent: "vtourist-bench", onEvent: onEvent)
                 }, geometry: geometry, places: .none, picturesFolder: pictures,
                    openPage: { _ in .failure(PageOpenFailure("no browser in the bench")) }, painter: nil)

@@ -209,7 +209,7 @@ final class WaitedAlbums {
         for problem in settings.problems { StandardStream.error.write("vtourist: \(problem)\n") }
         let signals = Signals()
         self.signals = signals
-        service = AlbumService(store: store, http: makeHTTPClient(stored), settings: settings,
+        service = AlbumService(store: store, http: makeHTTPClient(stored), settings: settings, imageCheck: .live,
                                userAgent: userAgent(stored)) { event in
             if case let .storeFailed(_, text) = event { signals.storeFailure.withLock { $0 = $0 ?? text } }
             signals.changed.signal()

@@ -185,7 +185,7 @@ final class FaultMatrixTests: AlbumServiceTestCase {
         let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/images")
         func check(_ name: String) throws -> String? {
-            ImageCheck.problem(with: try Data(contentsOf: images.appendingPathComponent(name)))
+            JPEGDecoder.downloadProblem(try Data(contentsOf: images.appendingPathComponent(name)))
         }
         XCTAssertNil(try check("truncated_128x128.jpg"))
         XCTAssertNil(try check("huge_header_60000x60000.jpg"))
