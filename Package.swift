@@ -9,7 +9,7 @@ let package = Package(
         // The libraries the fuzz targets in Fuzz/ (a package of their own) read bad input with.
         .library(name: "FuzzedLibraries", targets: [
             "PhotoSources", "Imaging", "Gazetteer", "PinFiles", "Terminal", "Curses", "TouristCore",
-            "WorldMap", "Model", "AlbumMachine",
+            "WorldMap", "Geo", "TextSafety", "Model", "AlbumMachine",
         ]),
     ],
     dependencies: [
@@ -45,35 +45,39 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "CChafa", "Terminal"]),
 
         // Pure libraries.
+        // Plain geographic values that need no map data: GeoPoint, distances, how coordinates are written.
+        .target(name: "Geo"),
+        // The one rule for untrusted text: what a terminal would obey rather than show is taken out.
+        .target(name: "TextSafety"),
         // Pins, photos, their states and the validated settings: what every layer speaks of.
-        .target(name: "Model", dependencies: ["WorldMap"]),
-        .target(name: "Terminal"),
+        .target(name: "Model", dependencies: ["Geo", "TextSafety"]),
+        .target(name: "Terminal", dependencies: ["TextSafety"]),
         // A lock the thread sanitizer sees (docs/reliability.md, "Sanitizers").
         .target(name: "Locking"),
-        .target(name: "WorldMap"),
-        .target(name: "Gazetteer", dependencies: ["WorldMap"]),
+        .target(name: "WorldMap", dependencies: ["Geo"]),
+        .target(name: "Gazetteer", dependencies: ["Geo", "WorldMap"]),
         // GeoJSON and GPX pin files: what `export` writes and `import` reads.
-        .target(name: "PinFiles", dependencies: ["Model", "WorldMap"]),
-        .target(name: "TouristCore", dependencies: ["Model", "Terminal", "WorldMap", "Gazetteer", "AlbumMachine"]),
+        .target(name: "PinFiles", dependencies: ["Model", "Geo"]),
+        .target(name: "TouristCore", dependencies: ["Model", "Terminal", "TextSafety", "Geo", "WorldMap", "Gazetteer", "AlbumMachine"]),
         .target(name: "Store", dependencies: [
-            "Model", "WorldMap",
+            "Model", "Geo",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
 
         // The album state machine: pure transitions, effects as values.
-        .target(name: "AlbumMachine", dependencies: ["Model", "WorldMap"]),
+        .target(name: "AlbumMachine", dependencies: ["Model", "Geo"]),
         // Flickr and Wikimedia Commons searches over any HTTP fetcher.
-        .target(name: "PhotoSources", dependencies: ["Model", "WorldMap", "HTTP", "Terminal"]),
+        .target(name: "PhotoSources", dependencies: ["Model", "Geo", "HTTP", "TextSafety"]),
         // The only module that talks to libcurl.
         .target(name: "HTTP", dependencies: ["CCurl", "Locking"]),
 
-        // Runs albums: the machine's effects over the photo sources, libcurl and the store (what the
-        // decoder would refuse is refused at download).
-        .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "WorldMap", "Imaging"]),
+        // Runs albums: the machine's effects over the photo sources, libcurl and the store; what is no
+        // picture is refused at download by the image check the caller gives (the app's: Imaging's).
+        .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Geo"]),
 
         // The UI loop and the effect interpreter; the terminal, clock, store and albums are passed in.
         .target(name: "TouristRuntime", dependencies: [
-            "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine", "Imaging", "PhotoSources", "Locking",
+            "TouristCore", "Model", "Terminal", "Geo", "WorldMap", "Store", "AlbumService", "AlbumMachine", "Imaging", "PhotoSources", "Locking",
         ]),
 
         // The only module that talks to ncurses.
@@ -82,7 +86,7 @@ let package = Package(
         // Command line, configuration and wiring.
         .executableTarget(name: "vtourist", dependencies: [
             "Imaging",
-            "Model", "TouristCore", "Store", "Curses", "Terminal", "WorldMap", "Gazetteer",
+            "Model", "TouristCore", "Store", "Curses", "Terminal", "TextSafety", "Geo", "WorldMap", "Gazetteer",
             "AlbumService", "AlbumMachine", "PhotoSources", "HTTP",
             "TouristRuntime", "PinFiles", "Locking",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -95,29 +99,33 @@ let package = Package(
                          .when(configuration: .release)),
         ]),
         .executableTarget(name: "vtourist-bench", dependencies: [
-            "Model", "TouristCore", "Terminal", "WorldMap", "Gazetteer", "Store",
+            "Model", "TouristCore", "Terminal", "Geo", "WorldMap", "Gazetteer", "Store",
             "TouristRuntime", "AlbumService", "PhotoSources", "HTTP", "Imaging",
         ], path: "Sources/Bench"),
 
+        .testTarget(name: "TextSafetyTests", dependencies: ["TextSafety", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TestSupport"]),
         .testTarget(name: "CursesTests", dependencies: ["Curses", "Terminal", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "TestSupport"]),
-        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "TestSupport"]),
-        .testTarget(name: "PinFilesTests", dependencies: ["PinFiles", "Model", "WorldMap"]),
-        .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "WorldMap", "TestSupport"]),
-        .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "WorldMap", "AlbumMachine", "Gazetteer", "TestSupport"],
+        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "Geo", "TestSupport"]),
+        .testTarget(name: "PinFilesTests", dependencies: ["PinFiles", "Model", "Geo"]),
+        .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "Geo", "WorldMap", "TestSupport"]),
+        .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "Geo", "WorldMap", "AlbumMachine", "Gazetteer", "TestSupport"],
                     resources: [.copy("Golden")]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "WorldMap", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "WorldMap"]),
-        .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "WorldMap", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "Geo", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "Geo"]),
+        // The command line's own logic (`config`'s report), reached through the executable target.
+        .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources"]),
+        .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "Geo", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
         // Test servers shared by test targets (not part of the product).
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py", "peak_rss.py"]),
-        .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "WorldMap", "Imaging", "Terminal", "TestSupport"]),
+        .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "Geo", "Imaging", "Terminal", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: [
-            "TouristRuntime", "TouristCore", "Terminal", "WorldMap", "Store", "AlbumService", "AlbumMachine",
-            "PhotoSources", "HTTP", "TestSupport",
+            "TouristRuntime", "TouristCore", "Model", "Terminal", "Geo", "WorldMap", "Store", "AlbumService", "AlbumMachine",
+            "PhotoSources", "HTTP", "Imaging", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],

@@ -1,4 +1,4 @@
-import WorldMap
+import Geo
 import Model
 
 /// A photo of the album: its store id, the image to fetch, and how far its download got.

@@ -1,4 +1,4 @@
-import WorldMap
+import Geo
 
 /// What happens to an album: the user's commands, the pin's fate, and the runtime's answers.
 public enum AlbumAction: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import WorldMap
+import Geo
 import Model
 
 /// Work the runtime does for the album. HTTP and SQLite run elsewhere; outcomes come back as actions.

@@ -5,7 +5,7 @@ import HTTP
 import PhotoSources
 import Store
 import Model
-import WorldMap
+import Geo
 
 /// What the album service tells its owner (the UI loop, or `drop --wait`).
 public enum AlbumEvent: Sendable, Equatable {
@@ -30,6 +30,7 @@ public final class AlbumService: @unchecked Sendable {
     private var settings: PhotoSourceSettings
     private var environment: AlbumEnvironment
     private let userAgent: String
+    private let imageCheck: ImageCheck
     private let onEvent: @Sendable (AlbumEvent) -> Void
     // Touched only on `queue`.
     private var albums: [Pin.ID: AlbumMachine.Album] = [:]
@@ -51,7 +52,7 @@ public final class AlbumService: @unchecked Sendable {
     /// much before it is refused, so 21 endless answers stay within about 150 MB (15 MB took 290).
     public static let maxImageBytes = 4 * 1024 * 1024
 
-    public init(store: AppDatabase, http: HTTPClient, settings: PhotoSourceSettings,
+    public init(store: AppDatabase, http: HTTPClient, settings: PhotoSourceSettings, imageCheck: ImageCheck,
                 environment: AlbumEnvironment? = nil, userAgent: String,
                 leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock,
                 onEvent: @escaping @Sendable (AlbumEvent) -> Void) {
@@ -61,6 +62,7 @@ public final class AlbumService: @unchecked Sendable {
         self.http = http
         self.settings = settings
         self.userAgent = userAgent
+        self.imageCheck = imageCheck
         self.source = settings.makeSource(http: CurlFetcher(client: http), userAgent: userAgent)
         self.environment = environment ?? .live(perPage: settings.perPage)
         self.onEvent = onEvent
@@ -399,7 +401,7 @@ public final class AlbumService: @unchecked Sendable {
         if case .failure(.cancelled) = result { return }
         if case .failure(.shuttingDown) = result { return }
         // The machine decides what an outcome means (a late or deleted photo's is ignored); the store only records it.
-        var reason = ImageCheck.problem(with: result)
+        var reason = imageCheck.problem(with: result)
         if reason == nil, case let .success(response) = result {
             do {
                 if try !store.storeImage(photoID: photo, bytes: response.body) { reason = "the photo was deleted" }
@@ -450,31 +452,24 @@ struct CurlFetcher: HTTPFetching {
 }
 
 
-/// Tells a picture from what is not one, before it is stored.
-public enum ImageCheck {
-    /// Why a download is not a usable JPEG, or nil when it is one.
-    public static func problem(with result: Result<HTTPResponse, HTTPError>) -> String? {
+/// What tells a picture to keep from what is not one, before it is stored: given by the caller (the app
+/// and `drop` pass `JPEGDecoder.downloadProblem`), so the service links no image library.
+public struct ImageCheck: Sendable {
+    /// Why the bytes are not a picture to keep, or nil when they are one.
+    public let problem: @Sendable (Data) -> String?
+
+    public init(_ problem: @escaping @Sendable (Data) -> String?) {
+        self.problem = problem
+    }
+
+    /// Why a download is not usable: how it failed, a status other than 200, or what `problem` says of its body.
+    func problem(with result: Result<HTTPResponse, HTTPError>) -> String? {
         switch result {
         case let .failure(error):
             return error.description
         case let .success(response):
             guard response.status == 200 else { return "HTTP \(response.status)" }
-            return problem(with: response.body)
+            return problem(response.body)
         }
-    }
-
-    /// Only bytes that are no JPEG at all fail the download (a web page, an error body): `r` asks
-    /// again. A JPEG that arrived whole over HTTP is stored as it came, so nothing that arrived is
-    /// lost: one cut short inside shows the part that decodes, and one the decoder refuses (too
-    /// large, a damaged header) says why in its cell (`✗ cannot show`), refused from its header
-    /// before anything is allocated whenever it is drawn.
-    public static func problem(with data: Data) -> String? {
-        let bytes = [UInt8](data.prefix(16))
-        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF else {
-            let head = String(decoding: data.prefix(64), as: UTF8.self).lowercased()
-            if head.contains("<html") || head.contains("<!doctype") { return "not a picture (a web page)" }
-            return "not a JPEG picture"
-        }
-        return nil
     }
 }

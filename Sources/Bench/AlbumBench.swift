@@ -9,6 +9,7 @@ import Store
 import Terminal
 import TouristCore
 import TouristRuntime
+import Geo
 import WorldMap
 
 /// `vtourist-bench album FOLDER`: the real runtime, store and album renderer with a scripted
@@ -52,6 +53,7 @@ enum AlbumBench {
                         "VTOURIST_FLICKR_ENDPOINT": nowhere, "VTOURIST_COMMONS_ENDPOINT": nowhere,
                     ], stored: [:])
                     return AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-bench"), settings: settings,
+                                        imageCheck: ImageCheck(JPEGDecoder.downloadProblem),
                                         userAgent: "vtourist-bench", onEvent: onEvent)
                 }, geometry: geometry, places: .none, picturesFolder: pictures,
                    openPage: { _ in .failure(PageOpenFailure("no browser in the bench")) }, painter: nil)

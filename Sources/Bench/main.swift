@@ -7,6 +7,8 @@ import Gazetteer
 import Store
 import Terminal
 import TouristCore
+import Geo
+import Model
 import WorldMap
 
 /// A small deterministic generator so every run draws the same pins.

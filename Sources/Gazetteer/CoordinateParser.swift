@@ -1,4 +1,4 @@
-import WorldMap
+import Geo
 
 /// What the go-to prompt's text means as coordinates.
 public enum CoordinateParseResult: Equatable, Sendable {

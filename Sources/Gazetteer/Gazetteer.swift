@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import WorldMap
 
 /// GeoNames places with at least 1000 inhabitants: nearest place to a point

@@ -1,4 +1,4 @@
-import WorldMap
+import Geo
 
 /// A populated place from the gazetteer.
 public struct Place: Hashable, Sendable {

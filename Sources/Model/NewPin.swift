@@ -1,5 +1,5 @@
 import Foundation
-import WorldMap
+import Geo
 
 /// A pin that comes from outside the app (an imported file): where, its name, and when it was made if known.
 public struct NewPin: Hashable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import WorldMap
+import Geo
 
 /// A pin on the map, with a summary of its album.
 public struct Pin: Identifiable, Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TextSafety
 
 /// Names of the settings kept in the store (SPEC 2.3).
 public enum SettingKey: String, CaseIterable, Sendable {
@@ -112,9 +113,9 @@ public struct Settings: Hashable, Sendable {
         return (settings, problems)
     }
 
-    /// At most 20 characters of `text`, without control characters, for a message.
+    /// At most 20 characters of `text`, without what a terminal would obey, for a message.
     private static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { !isControl($0) }.prefix(20)))
+        String(String.UnicodeScalarView(text.strippingTerminalControls.unicodeScalars.prefix(20)))
     }
 
     /// The canonical stored text of each setting that has a value.
@@ -190,20 +191,16 @@ public struct Settings: Hashable, Sendable {
         return apiKey.count >= 12 ? dots + String(apiKey.suffix(4)) : dots
     }
 
-    /// The text of a value for a message: no control characters, at most 20 characters
+    /// The text of a value for a message: nothing a terminal would obey, at most 20 characters
     /// (with … when cut), and a key masked.
     public static func shown(_ key: SettingKey, _ text: String) -> String {
-        let visible = text.unicodeScalars.filter { !isControl($0) }
+        let visible = Array(text.strippingTerminalControls.unicodeScalars)
         // The controls go before the key is masked too: its last 4 characters may be shown.
         if key == .flickrAPIKey {
             return masked(apiKey: String(String.UnicodeScalarView(visible)).trimmingCharacters(in: .whitespacesAndNewlines))
         }
         let clean = String(String.UnicodeScalarView(visible.prefix(20)))
         return visible.count > 20 ? clean + "\u{2026}" : clean
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
     }
 
     public static func source(_ text: String) -> PhotoSourceChoice? {

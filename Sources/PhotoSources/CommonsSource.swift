@@ -1,6 +1,6 @@
 import Foundation
 import Model
-import WorldMap
+import Geo
 
 /// Wikimedia Commons: files (namespace 6) geotagged near the pin, found with
 /// `generator=geosearch`, with `prop=imageinfo` thumbnails (SPEC 6).

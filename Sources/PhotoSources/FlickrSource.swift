@@ -1,6 +1,6 @@
 import Foundation
 import Model
-import WorldMap
+import Geo
 
 /// Flickr `flickr.photos.search` by bounding box (SPEC 6).
 public struct FlickrSource: PhotoSource {

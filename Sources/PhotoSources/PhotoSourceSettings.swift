@@ -1,7 +1,7 @@
 import Foundation
 import HTTP
 import Model
-import WorldMap
+import Geo
 
 /// Which photo source to use and how, from the environment and the stored
 /// settings (SPEC 2.3, 5). A pure function of its two dictionaries.

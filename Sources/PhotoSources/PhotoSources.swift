@@ -2,7 +2,7 @@
 // Commons, over any HTTP fetcher. See docs/photo-sources.md.
 import Foundation
 import Model
-import WorldMap
+import Geo
 
 /// Anything that can GET a URL: the app's libcurl client, or a fake in tests.
 public protocol HTTPFetching: Sendable {

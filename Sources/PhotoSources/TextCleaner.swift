@@ -1,4 +1,4 @@
-import Terminal
+import TextSafety
 
 /// Makes text from the network safe for a terminal and readable as one line.
 public enum TextCleaner {

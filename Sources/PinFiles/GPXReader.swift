@@ -1,6 +1,6 @@
 import Foundation
 import Model
-import WorldMap
+import Geo
 
 /// GPX (1.0 or 1.1): every <wpt> becomes a pin, with its <name> and <time>; routes and tracks are
 /// counted and skipped. A document that declares entities is refused before parsing, so nothing

@@ -1,6 +1,6 @@
 import Foundation
 import Model
-import WorldMap
+import Geo
 
 /// Reads a GeoJSON or GPX file into pins to add. The format is told by the first character:
 /// `{` GeoJSON, `<` XML (which must be a <gpx> document). Any bad point refuses the whole file.

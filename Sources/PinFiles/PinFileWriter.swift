@@ -1,6 +1,6 @@
 import Foundation
 import Model
-import WorldMap
+import Geo
 
 /// Writes pins as GeoJSON or GPX: coordinates as `CoordinateNumber` writes them, the name, the album's size and the pin's creation time.
 public enum PinFileWriter {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Model
-import WorldMap
+import Geo
 
 /// A pin with its photos and its last search's details, read in one transaction.
 public struct StoredAlbum: Hashable, Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Model
-import WorldMap
+import Geo
 
 /// The vtourist database: the only owner of the SQLite connection and the only place SQL lives.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Model
-import WorldMap
+import Geo
 
 // One record per table (GRDB): rows are read by column name, never by position.
 // The mapping between the model's states and the columns' strings lives here and only here.

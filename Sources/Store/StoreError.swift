@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Model
-import WorldMap
+import Geo
 
 /// Everything that can go wrong with the database, each as one line the user can act on.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Terminal
 
 /// What the album screen shows of one pin's album, as the store has it: the photos, and the

@@ -1,5 +1,7 @@
 import Foundation
 import Terminal
+import Geo
+import Model
 import WorldMap
 
 /// The screen that has the keyboard, owning its own state (STYLE 9). The

@@ -1,4 +1,6 @@
 import Foundation
+import Geo
+import Model
 import WorldMap
 
 /// The map's view and cursor in world units, with the moves the keys make.

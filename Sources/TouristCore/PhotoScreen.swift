@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The photo screen's own state: the album it was opened from, kept whole so going back shows
 /// exactly that album again, and the photo shown (its id, so a reloaded album keeps it).

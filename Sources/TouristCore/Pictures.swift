@@ -1,3 +1,4 @@
+import Model
 import Terminal
 
 /// A picture's box in cells.

@@ -2,6 +2,7 @@ import AlbumMachine
 import AlbumService
 import Dispatch
 import Foundation
+import Model
 import PhotoSources
 import Store
 import Terminal

@@ -1,5 +1,6 @@
 import Store
 import Locking
+import Model
 import Terminal
 import TouristCore
 

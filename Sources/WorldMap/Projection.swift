@@ -1,19 +1,5 @@
 import Foundation
-
-/// A place on Earth in degrees.
-public struct GeoPoint: Hashable, Sendable, Codable {
-    public var latitude: Double
-    public var longitude: Double
-
-    public init(latitude: Double, longitude: Double) {
-        self.latitude = latitude
-        self.longitude = longitude
-    }
-
-    public var isValid: Bool {
-        latitude.isFinite && longitude.isFinite && (-90...90).contains(latitude) && (-180...180).contains(longitude)
-    }
-}
+import Geo
 
 /// Web Mercator in world units: x and y both run 0…1 over the whole map,
 /// x eastwards from longitude −180, y southwards from latitude +85.0511.
@@ -46,16 +32,6 @@ public enum Mercator {
         if lon >= 180 { lon -= 360 }
         return GeoPoint(latitude: latitude(y: min(max(y, 0), 1)), longitude: lon)
     }
-}
-
-/// Great-circle distance in kilometres.
-public func distanceKm(_ a: GeoPoint, _ b: GeoPoint) -> Double {
-    let r = 6371.0088
-    let la1 = a.latitude * .pi / 180, la2 = b.latitude * .pi / 180
-    let dLat = la2 - la1
-    let dLon = (b.longitude - a.longitude) * .pi / 180
-    let h = sin(dLat / 2) * sin(dLat / 2) + cos(la1) * cos(la2) * sin(dLon / 2) * sin(dLon / 2)
-    return 2 * r * asin(min(1, sqrt(h)))
 }
 
 /// What part of the world a map of `width`×`height` cells shows.

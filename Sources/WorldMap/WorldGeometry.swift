@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// How much detail the map geometry has: three simplifications of Natural
 /// Earth 1:10m, and GSHHG full-resolution shores for city zoom

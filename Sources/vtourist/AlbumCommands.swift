@@ -10,7 +10,8 @@ import PhotoSources
 import Store
 import Terminal
 import TouristCore
-import WorldMap
+import Geo
+import Model
 
 /// The User-Agent every request carries: the program, its version and the contact setting
 /// (Wikimedia's User-Agent policy asks for a way to reach whoever runs the client).
@@ -208,7 +209,7 @@ final class WaitedAlbums {
         for problem in settings.problems { StandardStream.error.write("vtourist: \(problem)\n") }
         let signals = Signals()
         self.signals = signals
-        service = AlbumService(store: store, http: makeHTTPClient(stored), settings: settings,
+        service = AlbumService(store: store, http: makeHTTPClient(stored), settings: settings, imageCheck: .live,
                                userAgent: userAgent(stored)) { event in
             if case let .storeFailed(_, text) = event { signals.storeFailure.withLock { $0 = $0 ?? text } }
             signals.changed.signal()
@@ -251,7 +252,7 @@ final class ProgressLine {
     }
 }
 
-struct AlbumCommand: ParsableCommand {
+struct AlbumSubcommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "album", abstract: "List one pin's photos.")
 
     @OptionGroup var database: DatabaseOptions

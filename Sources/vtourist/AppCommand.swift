@@ -4,6 +4,7 @@ import Curses
 import Foundation
 import PhotoSources
 import Gazetteer
+import Model
 import Store
 import TouristCore
 import TouristRuntime
@@ -39,7 +40,7 @@ enum FullScreenApp {
             throw CommandFailure("\(error)")
         }
         let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
-            AlbumService(store: store, http: makeHTTPClient(settings), settings: photos, userAgent: userAgent(settings),
+            AlbumService(store: store, http: makeHTTPClient(settings), settings: photos, imageCheck: .live, userAgent: userAgent(settings),
                          onEvent: onEvent)
         }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
            picturesFolder: PhotoFile.picturesFolder(environment: ProcessInfo.processInfo.environment),

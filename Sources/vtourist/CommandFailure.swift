@@ -4,6 +4,7 @@ import Imaging
 import PinFiles
 import Store
 import Terminal
+import TextSafety
 
 /// A failure reported as one line on stderr with a non-zero exit. The message often holds a
 /// path or a stored name: it is kept to one line and obeys no escape sequence.

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import Store
-import WorldMap
+import Geo
+import Model
 import Terminal
+import TextSafety
 import TouristCore
 
 struct Pins: ParsableCommand {

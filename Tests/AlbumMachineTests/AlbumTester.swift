@@ -1,4 +1,4 @@
-import WorldMap
+import Geo
 import Foundation
 import Model
 import Synchronization

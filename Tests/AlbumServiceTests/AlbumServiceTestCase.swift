@@ -7,7 +7,8 @@ import PhotoSources
 import TestSupport
 import Model
 import Synchronization
-import WorldMap
+import Geo
+import Imaging
 import XCTest
 
 /// What the album tests stand on: the real photo-source clients over real libcurl against the
@@ -33,7 +34,8 @@ class AlbumServiceTestCase: XCTestCase {
     /// A service over Flickr with `key` (the stand-in picks faults by key), or Commons.
     /// `flickrEndpoint` replaces the server's (a closed port, a host no resolver can ask for).
     func service(key: String? = "good-key", commons: Bool = false, events: Events? = nil,
-                 server: PhotoServer? = nil, maxConnectionsPerHost: Int = 24, flickrEndpoint: String? = nil) -> AlbumService {
+                 server: PhotoServer? = nil, maxConnectionsPerHost: Int = 24, flickrEndpoint: String? = nil,
+                 imageCheck: ImageCheck = ImageCheck(JPEGDecoder.downloadProblem)) -> AlbumService {
         let server = server ?? self.server!
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint ?? server.flickrEndpoint,
                    "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint]
@@ -42,7 +44,7 @@ class AlbumServiceTestCase: XCTestCase {
         // Short low-speed limit so a server that never answers fails within a second or two.
         let http = HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: maxConnectionsPerHost, lowSpeedTime: 1)
         let events = events ?? self.events
-        return AlbumService(store: store, http: http, settings: settings,
+        return AlbumService(store: store, http: http, settings: settings, imageCheck: imageCheck,
                             environment: AlbumEnvironment(perPage: 21) { current, count in current % count + 1 },
                             userAgent: "vtourist-tests") { events.record($0) }
     }

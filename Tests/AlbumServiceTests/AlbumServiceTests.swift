@@ -7,7 +7,8 @@ import PhotoSources
 import TestSupport
 import Model
 import Synchronization
-import WorldMap
+import Geo
+import Imaging
 import XCTest
 
 /// Albums end to end below the UI: the real photo-source clients over real
@@ -94,6 +95,19 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         XCTAssertTrue(try store.integrityCheck())
     }
 
+    func testTheImageCheckTheCallerGivesDecidesWhatIsStored() throws {
+        // The service knows no picture format: a check that refuses every body fails every download with its word.
+        let s = service(imageCheck: ImageCheck { _ in "refused by the check" })
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        XCTAssertEqual(settle(s, pin.id)?.status, .ready)
+        let photos = try store.photos(pinID: pin.id)
+        XCTAssertEqual(photos.count, 21)
+        XCTAssertTrue(photos.allSatisfy { $0.state.isFailed && $0.error == "refused by the check" })
+        XCTAssertTrue(try photos.allSatisfy { try store.imageBytes(photoID: $0.id) == nil })
+    }
+
     func testTitlesNeverCarryControlCharacters() throws {
         let s = service(key: "escapes")
         defer { s.shutdown() }
@@ -114,7 +128,7 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         let settings = PhotoSourceSettings.resolve(
             environment: ["FLICKR_API_KEY": "k", "VTOURIST_FLICKR_ENDPOINT": "http://127.0.0.1:\(closed.port)/rest"], stored: [:])
         let s = AlbumService(store: store, http: HTTPClient(userAgent: "t", connectTimeout: 3), settings: settings,
-                             userAgent: "t") { [events] in events.record($0) }
+                             imageCheck: ImageCheck(JPEGDecoder.downloadProblem), userAgent: "t") { [events] in events.record($0) }
         defer { s.shutdown() }
         let pin = try dropPin()
         s.start(pin)

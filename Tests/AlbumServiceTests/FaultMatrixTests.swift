@@ -7,7 +7,7 @@ import Model
 @testable import Store
 import Terminal
 import TestSupport
-import WorldMap
+import Geo
 import XCTest
 
 /// Issue 10, the fault matrix: every fault of the stand-in server against the search and against
@@ -185,7 +185,7 @@ final class FaultMatrixTests: AlbumServiceTestCase {
         let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/images")
         func check(_ name: String) throws -> String? {
-            ImageCheck.problem(with: try Data(contentsOf: images.appendingPathComponent(name)))
+            JPEGDecoder.downloadProblem(try Data(contentsOf: images.appendingPathComponent(name)))
         }
         XCTAssertNil(try check("truncated_128x128.jpg"))
         XCTAssertNil(try check("huge_header_60000x60000.jpg"))

@@ -2,6 +2,7 @@ import AlbumMachine
 import AlbumService
 import Foundation
 import HTTP
+import Imaging
 import Model
 import PhotoSources
 import TestSupport
@@ -16,7 +17,7 @@ extension AlbumServiceTests {
         if !commons { env["FLICKR_API_KEY"] = "good-key" }
         let settings = PhotoSourceSettings.resolve(environment: env, stored: [:])
         let http = HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: 8, certificateAuthorities: authorities)
-        return AlbumService(store: store, http: http, settings: settings,
+        return AlbumService(store: store, http: http, settings: settings, imageCheck: ImageCheck(JPEGDecoder.downloadProblem),
                             environment: AlbumEnvironment(perPage: 21) { current, count in current % count + 1 },
                             userAgent: "vtourist-tests") { [events] in events.record($0) }
     }

@@ -3,7 +3,7 @@ import Foundation
 @testable import Store
 import TestSupport
 import Model
-import WorldMap
+import Geo
 import XCTest
 
 /// A lease whose holder was a process of this machine that ended is taken up at once, not after

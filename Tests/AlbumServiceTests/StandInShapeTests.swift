@@ -2,7 +2,7 @@ import Foundation
 import HTTP
 import PhotoSources
 import TestSupport
-import WorldMap
+import Geo
 import XCTest
 
 /// The local stand-in server answers in the shape the services document: every field the

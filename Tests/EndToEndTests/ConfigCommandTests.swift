@@ -270,7 +270,7 @@ final class ConfigCommandTests: EndToEndTestCase {
 
     func testControlCharacters() throws {
         try assertRefused(["config", "set", "source", "\u{1B}[2Jflickr\u{7}"],
-                          message: "cannot set source to “[2Jflickr”: the photo source must be flickr or commons")
+                          message: "cannot set source to “flickr”: the photo source must be flickr or commons")
         try assertRefused(["config", "set", "flickr_api_key", "0123456789\u{1B}abcdef"],
                           message: "cannot set flickr_api_key: \(keyRule); this one has a control character in it")
     }

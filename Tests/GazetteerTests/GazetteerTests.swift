@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import WorldMap
 import TestSupport
 import XCTest

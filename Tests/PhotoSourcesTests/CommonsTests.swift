@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import WorldMap
+import Geo
 @testable import PhotoSources
 
 final class CommonsParseTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import Model
 import TestSupport
-import WorldMap
+import Geo
 import XCTest
 
 @testable import PhotoSources

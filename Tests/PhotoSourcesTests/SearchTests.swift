@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import WorldMap
+import Geo
 @testable import PhotoSources
 
 /// `search` end to end over a fake fetcher (no network).

@@ -1,6 +1,6 @@
 import XCTest
 import Model
-import WorldMap
+import Geo
 @testable import PhotoSources
 
 final class SettingsTests: XCTestCase {
@@ -66,6 +66,15 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(stored.kind, .commons)
         XCTAssertEqual(Settings.problem(.source, "flickr"), nil)
         XCTAssertNotNil(Settings.problem(.source, "bing"))
+    }
+
+    func testMessagesDropWhatATerminalWouldObey() {
+        // The settings' messages use the one control rule: escape sequences go whole, direction overrides too.
+        XCTAssertEqual(Settings.shown(.source, "x\u{202E}y\u{1B}[2Jz"), "xyz")
+        let (_, problems) = Settings.read(stored: [.source: "picasa\u{1B}]0;pwned\u{07}\u{202E}"])
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertTrue(problems[0].contains("\u{201C}picasa\u{201D}"), problems[0])
+        XCTAssertFalse(problems[0].contains("pwned"), problems[0])
     }
 
     func testEndpointsFromEnvironment() {

@@ -1,6 +1,6 @@
 import Foundation
 import Model
-import WorldMap
+import Geo
 import XCTest
 @testable import PinFiles
 

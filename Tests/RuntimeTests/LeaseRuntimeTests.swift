@@ -3,7 +3,8 @@ import Store
 import TestSupport
 import Terminal
 import TouristCore
-import WorldMap
+import Geo
+import Model
 import XCTest
 
 /// Albums another process left for the app: `vtourist drop` without `--wait`, a crashed window.

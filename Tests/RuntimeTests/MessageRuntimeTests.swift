@@ -1,6 +1,7 @@
 import Foundation
 import Terminal
-import WorldMap
+import Geo
+import Model
 import TouristCore
 import XCTest
 

@@ -5,7 +5,7 @@ import Terminal
 import TouristCore
 import TouristRuntime
 import Model
-import WorldMap
+import Geo
 import XCTest
 
 /// The album's and the photo screen's pictures through the real runtime: real JPEG bytes from the

@@ -10,6 +10,9 @@ import TestSupport
 import Terminal
 import TouristCore
 import TouristRuntime
+import Geo
+import Imaging
+import Model
 import WorldMap
 import XCTest
 
@@ -61,7 +64,7 @@ final class RuntimeTests: XCTestCase {
         Thread {
             let world = RuntimeWorld(terminal: terminal, clock: clock.clock, store: store, makeAlbums: { onEvent in
                 AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
-                             settings: settings, userAgent: "vtourist-tests", onEvent: onEvent)
+                             settings: settings, imageCheck: ImageCheck(JPEGDecoder.downloadProblem), userAgent: "vtourist-tests", onEvent: onEvent)
             }, geometry: geometry, places: places, log: .beside(databasePath: path),
                picturesFolder: pictures, openPage: opener, painter: painter,
                photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 import Model
-import WorldMap
+import Geo
 @testable import Store
 
 /// One process at a time fetches an album: the lease, its heartbeat and its takeover, over two

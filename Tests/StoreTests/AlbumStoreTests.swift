@@ -3,7 +3,7 @@ import XCTest
 import GRDB
 import GRDBSQLite
 import Model
-import WorldMap
+import Geo
 @testable import Store
 
 /// The album's life in the store: search results, downloads, failures, deletions, resuming.

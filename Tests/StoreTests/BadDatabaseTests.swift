@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import Model
-import WorldMap
+import Geo
 @testable import Store
 
 /// SPEC 8: each bad database gets one clear line naming it, and the file is left as it was.

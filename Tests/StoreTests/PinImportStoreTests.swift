@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import Model
-import WorldMap
+import Geo
 @testable import Store
 
 final class PinImportStoreTests: XCTestCase {

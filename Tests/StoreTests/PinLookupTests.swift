@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import Model
-import WorldMap
+import Geo
 @testable import Store
 
 /// What the command line asks of the store before it reads or adds a pin: a database that must

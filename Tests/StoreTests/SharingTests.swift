@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 import Model
-import WorldMap
+import Geo
 @testable import Store
 
 /// The app and `vtourist pins`/`drop` from another shell share one file.

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import Model
-import WorldMap
+import Geo
 @testable import Store
 
 /// The store at the sizes the map must handle: 10,000 pins, with and without

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import Model
-import WorldMap
+import Geo
 @testable import Store
 
 /// A fresh directory under the system temp folder, removed at the end of the test.

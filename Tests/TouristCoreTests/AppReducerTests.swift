@@ -2,6 +2,8 @@ import AlbumMachine
 import Terminal
 import TestSupport
 @testable import TouristCore
+import Geo
+import Model
 import WorldMap
 import XCTest
 

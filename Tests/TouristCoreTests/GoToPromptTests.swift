@@ -1,7 +1,7 @@
 import Gazetteer
 import Terminal
 @testable import TouristCore
-import WorldMap
+import Geo
 import XCTest
 
 /// The go-to prompt over the bundled gazetteer: the highlighted suggestion is where Enter goes,

@@ -1,5 +1,7 @@
 import Terminal
 import TouristCore
+import Geo
+import Model
 import WorldMap
 import XCTest
 

@@ -1,7 +1,7 @@
 import AlbumMachine
 import Terminal
 @testable import TouristCore
-import WorldMap
+import Geo
 import XCTest
 
 /// Every key a terminal can send us, for trying each one on each screen.

@@ -3,6 +3,8 @@ import Gazetteer
 import Terminal
 import TestSupport
 import TouristCore
+import Geo
+import Model
 import WorldMap
 import XCTest
 

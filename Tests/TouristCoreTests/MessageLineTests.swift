@@ -1,7 +1,8 @@
 import Terminal
 import TestSupport
 @testable import TouristCore
-import WorldMap
+import Geo
+import Model
 import XCTest
 
 /// The message line: what it says, how long, and on which screen.

@@ -1,7 +1,8 @@
 import AlbumMachine
 import Terminal
 @testable import TouristCore
-import WorldMap
+import Geo
+import Model
 import XCTest
 
 /// The photo screen's keys, each stepped through exact states and effects.

@@ -1,6 +1,8 @@
 import AlbumMachine
 import Terminal
 import TouristCore
+import Geo
+import Model
 import WorldMap
 
 /// States the screen tests start from.

@@ -1,7 +1,8 @@
 import AlbumMachine
 import Terminal
 @testable import TouristCore
-import WorldMap
+import Geo
+import Model
 import XCTest
 
 /// Screens own their state; help is an overlay above the screen it covers.

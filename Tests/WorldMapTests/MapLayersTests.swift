@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import Geo
 @testable import WorldMap
 
 /// Rivers, province lines and the detail level's shores (docs/data-map.md).

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import Geo
 @testable import WorldMap
 
 final class MapRasterTests: XCTestCase {

@@ -1,4 +1,5 @@
 import XCTest
+import Geo
 @testable import WorldMap
 
 final class ProjectionTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import XCTest
+import Geo
 @testable import WorldMap
 
 /// The bundled map file, decoded once for all tests.

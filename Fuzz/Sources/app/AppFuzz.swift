@@ -4,6 +4,7 @@ import Gazetteer
 import Model
 import Terminal
 import TouristCore
+import Geo
 import WorldMap
 
 /// The app fed any sequence of events and store answers decoded from the bytes (keys, mouse
@@ -76,7 +77,7 @@ struct AppSession {
         case 28: action = .storeFailed(input.text(maxLength: 80), pin: input.bool() ? Pin.ID(input.int(in: 0...6)) : nil)
         case 29: action = .albumNotice(Pin.ID(input.int(in: 0...6)), input.text(maxLength: 80))
         case 30: action = input.bool() ? .message(StatusMessage(input.text(maxLength: 120), kind: input.bool() ? .info : .error))
-                                       : .settingsSaved
+                                       : .settingsLoaded(Settings())
         default:
             draw(withMap: input.bool())
             return
@@ -117,7 +118,7 @@ struct AppSession {
             case let .saveMapView(view):
                 checkOnGlobe(view.center)
                 checkOnGlobe(view.cursor)
-            case .album, .savePhoto, .saveSettings, .testFlickrKey, .quit:
+            case .album, .savePhoto, .saveSetting, .testFlickrKey, .quit:
                 break
             }
         }

@@ -1,4 +1,5 @@
 import AlbumMachine
+import Model
 import Terminal
 
 /// The album screen: moving the selection, opening a photo, marking and deleting photos, New

@@ -1,5 +1,6 @@
 import AlbumMachine
 import Foundation
+import Model
 import Terminal
 
 /// The album screen: header with place, coordinates, source, progress and

@@ -1,8 +1,10 @@
 import Foundation
 import Terminal
+import Geo
 import WorldMap
 import Gazetteer
 import AlbumMachine
+import Model
 
 /// Something that happened: a key, a mouse report, a resize, or the result
 /// of work done elsewhere (the store).

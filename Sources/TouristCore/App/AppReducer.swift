@@ -1,5 +1,6 @@
 import Terminal
-import WorldMap
+import Geo
+import Model
 
 /// The app's reducer: a thin router. Keys and mouse reports go to the overlay
 /// if one is shown, else to the active screen's reducer; what concerns every

@@ -1,3 +1,4 @@
+import Model
 import Terminal
 
 /// The delete-pin dialog over the map.

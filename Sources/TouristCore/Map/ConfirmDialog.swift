@@ -1,3 +1,4 @@
+import Model
 import Terminal
 
 /// Asks before something goes: a title, the question, what goes with it, and the keys (the

@@ -1,7 +1,7 @@
 import Foundation
 import Gazetteer
 import Terminal
-import WorldMap
+import Geo
 
 /// The go-to prompt over the map: a place name (with completion) or `LAT, LON`.
 struct GoToReducer: Sendable {

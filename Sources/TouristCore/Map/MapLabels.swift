@@ -1,6 +1,8 @@
 import Foundation
 import Gazetteer
 import Terminal
+import Geo
+import Model
 import WorldMap
 
 /// A name the map may show: a country, a capital or another place.

@@ -1,5 +1,5 @@
 import Terminal
-import WorldMap
+import Geo
 
 /// A line of the map's legend: a sample drawn exactly as the map draws it, and what it means.
 public struct LegendRow: Equatable, Sendable {

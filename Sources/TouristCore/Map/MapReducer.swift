@@ -1,6 +1,7 @@
 import AlbumMachine
 import Terminal
-import WorldMap
+import Geo
+import Model
 
 /// The map screen: browsing, moving a pin, and the mouse. The delete dialog
 /// and the go-to prompt have reducers of their own.

@@ -1,5 +1,7 @@
 import Foundation
 import Terminal
+import Geo
+import Model
 import WorldMap
 
 /// The map screen: the map, its pins and cursor, the status line, the

@@ -1,5 +1,6 @@
 import AlbumMachine
 import Foundation
+import Model
 import Terminal
 
 /// The photo screen: the title and where the photo is in its album, the picture as large as the

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Terminal
 
 /// The settings screen: move between the settings, change one (saved at once, in effect at once),

@@ -1,3 +1,4 @@
+import Model
 import Terminal
 
 /// The settings screen's own state: which setting is selected and the text being typed into it.

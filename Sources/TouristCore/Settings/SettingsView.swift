@@ -1,3 +1,4 @@
+import Model
 import Terminal
 
 /// The settings screen: one row a setting (its name and value, the one selected highlighted, the

@@ -1,4 +1,5 @@
 import Terminal
+import TextSafety
 
 /// What a key does in a text field; any other printable character is typed.
 public enum TextEdit: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import WorldMap
+import Geo
 import XCTest
 
 /// How a coordinate is written as a number: at most 7 decimals, plain, the same text everywhere.

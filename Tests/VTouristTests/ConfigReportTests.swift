@@ -1,6 +1,7 @@
 import XCTest
 import Model
-@testable import PhotoSources
+import PhotoSources
+@testable import vtourist
 
 /// `vtourist config`: values, origins, masking and refusals, as pure functions of the stored texts
 /// and the environment.
@@ -162,7 +163,7 @@ final class ConfigReportTests: XCTestCase {
         let long = refusal(.areaHalfWidth, String(repeating: "9", count: 10_000))
         XCTAssertEqual(long, "cannot set area_half_width to “99999999999999999999…”: the search area must be a half-width of 0.1 to 1.0 degree")
         XCTAssertEqual(refusal(.source, "fl\u{1B}[31m\nickr"),
-                       "cannot set source to “fl[31mickr”: the photo source must be flickr or commons")
+                       "cannot set source to “fl ickr”: the photo source must be flickr or commons")
     }
 
     func testKeyRefusalsSayWhyWithoutTheKey() {

@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import PhotoSources
 
 /// Where a setting's value in effect comes from (`vtourist config`, SPEC 4).
 public enum SettingOrigin: String, Sendable, Codable {

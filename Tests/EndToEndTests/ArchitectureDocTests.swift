@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+
+/// docs/architecture.md lists the modules and who imports whom; Package.swift is what is built.
+/// These tests fail when the two disagree, in either direction.
+final class ArchitectureDocTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    struct Target: Equatable {
+        var name: String
+        /// The folder below Sources/ (the name unless a path is given).
+        var folder: String
+        var dependencies: Set<String>
+    }
+
+    static func read(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The package's own modules (`.target`, `.executableTarget`, `.systemLibrary` under Sources/) and
+    /// the modules of the package each depends on (products of other packages left out).
+    static func packageTargets(_ manifest: String) throws -> [Target] {
+        let text = manifest.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces).hasPrefix("//") ? "" : String($0) }
+            .joined(separator: "\n")
+            .replacing(try Regex(#"\.product\([^)]*\)"#), with: "")
+        let starts = text.matches(of: try Regex(#"\.(target|executableTarget|systemLibrary|testTarget)\(\s*name:\s*"([^"]+)""#))
+        var targets: [Target] = []
+        for (i, start) in starts.enumerated() {
+            let kind = String(start.output[1].substring ?? "")
+            let name = String(start.output[2].substring ?? "")
+            let end = i + 1 < starts.count ? starts[i + 1].range.lowerBound : text.endIndex
+            let body = text[start.range.lowerBound..<end]
+            let path = body.firstMatch(of: try Regex(#"path:\s*"([^"]+)""#)).flatMap { $0.output[1].substring.map(String.init) }
+            guard kind != "testTarget", !(path ?? "Sources/").hasPrefix("Tests/") else { continue }
+            var dependencies = Set<String>()
+            if let list = body.firstMatch(of: try Regex(#"dependencies:\s*\[([^\]]*)\]"#))?.output[1].substring {
+                for quoted in list.matches(of: try Regex(#""([^"]+)""#)) {
+                    dependencies.insert(String(quoted.output[1].substring ?? ""))
+                }
+            }
+            let folder = path.map { String($0.split(separator: "/").last ?? "") } ?? name
+            targets.append(Target(name: name, folder: folder, dependencies: dependencies))
+        }
+        return targets
+    }
+
+    /// The folders the first code block under `Sources/` names (`  Model/   …`).
+    static func documentedFolders(_ doc: String) -> [String] {
+        var folders: [String] = []
+        var inSources = false
+        for line in doc.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "Sources/" { inSources = true; continue }
+            guard inSources else { continue }
+            guard line.hasPrefix("  ") else { break }
+            // A deeper indent goes on describing the folder above.
+            if line.hasPrefix("   ") { continue }
+            let word = line.dropFirst(2).prefix { $0 != " " }
+            if word.hasSuffix("/") { folders.append(String(word.dropLast())) }
+        }
+        return folders
+    }
+
+    /// The code block after the line that starts "Who imports whom": a module, then what it imports (`—` for nothing).
+    static func documentedDependencies(_ doc: String) -> [String: Set<String>] {
+        let lines = doc.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let heading = lines.firstIndex(where: { $0.hasPrefix("Who imports whom") }),
+              let open = lines[heading...].firstIndex(where: { $0.hasPrefix("```") }) else { return [:] }
+        var graph: [String: Set<String>] = [:]
+        for line in lines[(open + 1)...] {
+            if line.hasPrefix("```") { break }
+            let words = line.split(separator: " ").map(String.init)
+            guard let module = words.first else { continue }
+            graph[module] = Set(words.dropFirst().filter { $0 != "—" })
+        }
+        return graph
+    }
+
+    func testEveryModuleIsDocumentedAndEveryDocumentedFolderIsAModule() throws {
+        let targets = try Self.packageTargets(Self.read("Package.swift"))
+        let folders = Self.documentedFolders(try Self.read("docs/architecture.md"))
+        XCTAssertGreaterThan(targets.count, 10, "Package.swift was read")
+        let built = Set(targets.map(\.folder)), documented = Set(folders)
+        XCTAssertEqual(built.subtracting(documented).sorted(), [], "modules in Package.swift missing from docs/architecture.md")
+        XCTAssertEqual(documented.subtracting(built).sorted(), [], "folders in docs/architecture.md that Package.swift does not build")
+        XCTAssertEqual(folders.count, documented.count, "a folder listed twice")
+    }
+
+    func testWhoImportsWhomIsWhatPackageSwiftSays() throws {
+        let targets = try Self.packageTargets(Self.read("Package.swift"))
+        let graph = Self.documentedDependencies(try Self.read("docs/architecture.md"))
+        XCTAssertFalse(graph.isEmpty, "docs/architecture.md has its \"Who imports whom\" block")
+        for target in targets {
+            XCTAssertEqual(graph[target.name], target.dependencies, "\(target.name): docs/architecture.md says otherwise")
+        }
+        XCTAssertEqual(Set(graph.keys).subtracting(targets.map(\.name)).sorted(), [], "documented modules Package.swift does not build")
+    }
+
+    func testTheLowModulesStayLight() throws {
+        let targets = Dictionary(uniqueKeysWithValues: try Self.packageTargets(Self.read("Package.swift")).map { ($0.name, $0.dependencies) })
+        XCTAssertEqual(targets["Geo"], [], "Geo imports nothing")
+        XCTAssertEqual(targets["TextSafety"], [], "TextSafety imports nothing")
+        for module in ["Model", "Store", "AlbumMachine", "PhotoSources", "PinFiles", "AlbumService"] {
+            XCTAssertEqual(targets[module]?.contains("WorldMap"), false, "\(module) needs no map data")
+        }
+        XCTAssertEqual(targets["AlbumService"]?.contains("Imaging"), false, "the album service is given its image check")
+        XCTAssertEqual(targets["PhotoSources"]?.contains("Terminal"), false, "the photo sources clean text with TextSafety")
+    }
+
+    func testNoModuleReExportsAnother() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        XCTAssertGreaterThan(files.count, 50, "Sources/ was read")
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            XCTAssertFalse(text.contains("@_exported"), "\(file.lastPathComponent): each file imports what it uses")
+        }
+    }
+
+    func testTheParserReadsWhatItMustAndRefusesWhatItMust() throws {
+        let manifest = """
+            // .target(name: "Commented"),
+            .systemLibrary(name: "CLib", path: "Sources/CLib"),
+            .target(name: "Low"),
+            .target(name: "High", dependencies: ["Low", .product(name: "GRDB", package: "GRDB.swift")]),
+            .executableTarget(name: "tool-bench", dependencies: [
+                "High",
+            ], path: "Sources/Bench"),
+            .target(name: "TestSupport", path: "Tests/Support"),
+            .testTarget(name: "HighTests", dependencies: ["High"]),
+            """
+        XCTAssertEqual(try Self.packageTargets(manifest), [
+            Target(name: "CLib", folder: "CLib", dependencies: []),
+            Target(name: "Low", folder: "Low", dependencies: []),
+            Target(name: "High", folder: "High", dependencies: ["Low"]),
+            Target(name: "tool-bench", folder: "Bench", dependencies: ["High"]),
+        ])
+        let doc = "```\nSources/\n  Low/    the bottom\n          more about it\n  High/   the top\nResources/   data\n```\n"
+            + "Who imports whom:\n\n```\nLow   —\nHigh  Low\n```\n"
+        XCTAssertEqual(Self.documentedFolders(doc), ["Low", "High"])
+        XCTAssertEqual(Self.documentedDependencies(doc), ["Low": [], "High": ["Low"]])
+    }
+}
