@@ -78,7 +78,7 @@ final class AlbumCommandTests: XCTestCase {
             _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: id), tester.environment)
         }
         tester.send(.newCollection, [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: rome, page: 7, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 7, pageCount: 10),
         ]) {
@@ -107,7 +107,7 @@ final class AlbumCommandTests: XCTestCase {
         }
         // Ten pages of the other source say nothing of this one's: page 1, which every source has.
         tester.send(.newCollectionFromAnotherSource, [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 10),
         ]) {
@@ -140,7 +140,7 @@ final class AlbumCommandTests: XCTestCase {
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
         _ = reduce(&tester.albumForSetUp, .searchAnswered(generation: 1, pageCount: 1, photos: []), tester.environment)
         tester.send(.newCollection, [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 1),
         ]) {
@@ -155,7 +155,7 @@ final class AlbumCommandTests: XCTestCase {
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
         _ = reduce(&tester.albumForSetUp, .searchFailed(generation: 1, reason: "DNS"), tester.environment)
         tester.send(.newCollection, [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
@@ -168,7 +168,7 @@ final class AlbumCommandTests: XCTestCase {
         let tester = readyAlbum()
         let wider = AlbumTester(tester.album, .fixed(perPage: 21, page: 4))
         wider.send(.newCollection, [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: rome, page: 4, perPage: 21, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 4, pageCount: 10),
         ]) {
@@ -344,7 +344,7 @@ final class AlbumCommandTests: XCTestCase {
         tester.send(.pinMoved(oslo), [
             .cancelSearch(pin: pin),
             .cancelDownloads([1, 3]),
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: oslo, page: 1, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
@@ -365,7 +365,7 @@ final class AlbumCommandTests: XCTestCase {
     func testMovingAReadyPinHasNothingToCancel() {
         let tester = readyAlbum()
         tester.send(.pinMoved(oslo), [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: oslo, page: 1, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
