@@ -1,0 +1,104 @@
+import AlbumMachine
+import AlbumService
+import Foundation
+@testable import Store
+import TestSupport
+import Model
+import XCTest
+
+/// Two windows on one album: two services over two connections to one real file, against the
+/// local stand-in. The store referees by the album's generation: at the end the album holds
+/// exactly one collection's photos, every one of the winner's, nothing of the other mixed in.
+final class TwoWindowAlbumTests: AlbumServiceTestCase {
+    /// New Collection goes from page 1 to page 6 and back to page 1, so each window's page is told apart.
+    private let sixThenOne: @Sendable (Int, Int) -> Int = { current, _ in current == 1 ? 6 : 1 }
+
+    /// The Flickr ids of the stand-in's result page `page` (21 a page).
+    private func sourceIDs(page: Int) -> Set<String> {
+        Set((0..<21).map { String(9_000_000 + (page - 1) * 21 + $0) })
+    }
+
+    /// A first window whose album is ready at page 6 (its second collection), and a second window
+    /// on another connection that has the album open too.
+    private func twoWindows() throws -> (first: AlbumService, second: AlbumService, pin: Pin.ID) {
+        let first = service(pickPage: sixThenOne)
+        let pin = try dropPin()
+        first.start(pin)
+        XCTAssertEqual(settle(first, pin.id)?.status, .ready)
+        first.send(.newCollection, to: pin.id)
+        XCTAssertEqual(settle(first, pin.id)?.page, 6)
+        let path = folder.appendingPathComponent("albums.sqlite").path
+        let otherStore = try AppDatabase.open(path: path)
+        addTeardownBlock { try? otherStore.close() }
+        let second = service(store: otherStore, pickPage: sixThenOne)
+        second.resume(pin.id)
+        XCTAssertEqual(second.album(pin.id)?.status, .ready)
+        XCTAssertEqual(second.album(pin.id)?.generation, 2, "the copy of the stored generation")
+        return (first, second, pin.id)
+    }
+
+    /// The album holds page `page`'s photos exactly, every one stored, saved as the first window decided.
+    private func assertExactlyTheCollection(of page: Int, pin: Pin.ID, file: StaticString = #filePath, line: UInt = #line) throws {
+        let album = try XCTUnwrap(store.album(pinID: pin), file: file, line: line)
+        XCTAssertEqual(Set(album.photos.map(\.sourceID)), sourceIDs(page: page), "nothing mixed in", file: file, line: line)
+        XCTAssertEqual(album.photos.count, 21, file: file, line: line)
+        XCTAssertEqual(album.photos.filter { $0.state == .stored }.count, 21, "none of the winner's lost", file: file, line: line)
+        XCTAssertEqual(album.photos.map(\.position), Array(0..<21), file: file, line: line)
+        XCTAssertEqual(album.status, .ready, file: file, line: line)
+        XCTAssertEqual(album.page, page, "the summary is the winner's", file: file, line: line)
+        XCTAssertEqual(album.generation, 3, file: file, line: line)
+    }
+
+    func testNewCollectionWhileTheOtherWindowsAddMoreIsSearchingKeepsOnlyTheNewCollection() throws {
+        let (first, second, pin) = try twoWindows()
+        defer { first.shutdown(); second.shutdown() }
+        // The second window asks for more (page 7); its answer is held.
+        server.set(.holdSearch, true)
+        second.send(.addMore, to: pin)
+        XCTAssertEqual(second.album(pin)?.isSearchPending, true)
+        // The first window, which has not seen that, begins a new collection (page 1).
+        first.send(.newCollection, to: pin)
+        try events.wait { try store.albumGeneration(pinID: pin) == 3 }
+        server.set(.holdSearch, false)
+        XCTAssertEqual(settle(first, pin)?.status, .ready)
+        // The Add more answer was refused: the second window let the album go, its work dropped.
+        events.wait { second.album(pin) == nil }
+        try assertExactlyTheCollection(of: 1, pin: pin)
+        XCTAssertNil(try store.albumLease(pinID: pin), "no window is left holding the album")
+        XCTAssertEqual(events.storeFailures, [])
+    }
+
+    func testNewCollectionWhileTheOtherWindowsAddMoreIsDownloadingKeepsOnlyTheNewCollection() throws {
+        let (first, second, pin) = try twoWindows()
+        defer { first.shutdown(); second.shutdown() }
+        // The second window's Add more (page 7, pictures 126 on) is saved; its pictures are held.
+        server.holdImages(from: 126)
+        second.send(.addMore, to: pin)
+        try events.wait { try store.photos(pinID: pin).count == 42 }
+        // The first window, whose copy is settled, begins a new collection (page 1, not held).
+        first.send(.newCollection, to: pin)
+        XCTAssertEqual(settle(first, pin)?.status, .ready)
+        // The second window's downloads now answer: for photos gone, of an older generation.
+        server.set(.holdImages, false)
+        events.wait { second.album(pin) == nil }
+        try assertExactlyTheCollection(of: 1, pin: pin)
+        XCTAssertEqual(events.storeFailures, [])
+    }
+
+    func testTheOtherWindowTakesUpTheNewCollectionWhenItActsNext() throws {
+        let (first, second, pin) = try twoWindows()
+        defer { first.shutdown(); second.shutdown() }
+        first.send(.newCollection, to: pin)
+        XCTAssertEqual(settle(first, pin)?.page, 1)
+        // The second window's copy was of generation 2: its Add more reads the album again first and
+        // adds to the first window's collection, page 2 after page 1.
+        second.send(.addMore, to: pin)
+        XCTAssertEqual(second.album(pin)?.generation, 3)
+        XCTAssertEqual(settle(second, pin)?.status, .ready)
+        let album = try XCTUnwrap(store.album(pinID: pin))
+        XCTAssertEqual(Set(album.photos.map(\.sourceID)), sourceIDs(page: 1).union(sourceIDs(page: 2)))
+        XCTAssertEqual(album.photos.filter { $0.state == .stored }.count, 42)
+        XCTAssertEqual(album.generation, 3, "Add more keeps the generation")
+        XCTAssertEqual(events.storeFailures, [])
+    }
+}
