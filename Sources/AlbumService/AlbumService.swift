@@ -136,7 +136,11 @@ public final class AlbumService: @unchecked Sendable {
             }
             for pinID in interrupted where !self.leased.contains(pinID) {
                 guard self.holdLease(pinID) else { continue }
+                // This process's own collection, begun by the user while another process held the
+                // lease, goes on as it is, now under the lease.
+                if self.isFetching(pinID) { continue }
                 // A machine kept from before another process took the album over is stale.
+                self.stopWork(pinID)
                 self.load(pinID)
                 self.send(pinID, .resume)
             }
@@ -250,16 +254,28 @@ public final class AlbumService: @unchecked Sendable {
     /// Loads the album unless its machine is at the stored generation already: the machine's number is
     /// a copy, and one behind (another process began a collection or moved the pin) has its work stopped.
     private func refresh(_ pinID: Pin.ID) {
-        guard let album = albums[pinID] else { return load(pinID) }
-        let stored: Int?
-        do {
-            stored = try store.albumGeneration(pinID: pinID)
-        } catch {
-            return storeFailed(pinID, "Could not read the album", error)
-        }
-        guard let stored, stored != album.generation else { return }
+        guard albums[pinID] != nil else { return load(pinID) }
+        guard isBehind(pinID) else { return }
         stopWork(pinID)
         load(pinID)
+    }
+
+    /// The machine's generation is not the stored one (false when the store cannot say: the machine goes on).
+    private func isBehind(_ pinID: Pin.ID) -> Bool {
+        do {
+            guard let stored = try store.albumGeneration(pinID: pinID) else { return false }
+            return albums[pinID]?.generation != stored
+        } catch {
+            storeFailed(pinID, "Could not read the album", error)
+            return false
+        }
+    }
+
+    /// This process has a search or downloads under way for the album's current generation.
+    private func isFetching(_ pinID: Pin.ID) -> Bool {
+        guard let album = albums[pinID], !album.isEnded else { return false }
+        let searching = if case .inFlight = album.search { true } else { false }
+        return (searching || !album.inFlight.isEmpty) && !isBehind(pinID)
     }
 
     /// Cancels the album's search and downloads and forgets its machine.

@@ -85,6 +85,36 @@ final class TwoWindowAlbumTests: AlbumServiceTestCase {
         XCTAssertEqual(events.storeFailures, [])
     }
 
+    /// The first window's New Collection went ahead while the second held the album's lease; once the
+    /// second lets it go, the first takes the lease over for its collection under way, whose downloads
+    /// go on: none is asked for twice.
+    func testTheWinnerTakesTheLeaseWithoutStartingItsDownloadsOver() throws {
+        let (first, second, pin) = try twoWindows()
+        defer { first.shutdown(); second.shutdown() }
+        let before = server.stats()["image_requests"] ?? 0
+        server.set(.holdSearch, true)
+        server.holdImages(from: 0)
+        second.send(.addMore, to: pin)
+        XCTAssertEqual(second.album(pin)?.isSearchPending, true)
+        XCTAssertNotNil(try store.albumLease(pinID: pin), "the second window fetches the album")
+        first.send(.newCollection, to: pin)
+        try events.wait { try store.albumGeneration(pinID: pin) == 3 }
+        server.set(.holdSearch, false)
+        // The second window's answer is refused and it lets the album go; the first's pictures are held.
+        events.wait { second.album(pin) == nil }
+        try events.wait { try store.photos(pinID: pin).count == 21 && (first.album(pin)?.inFlight.count ?? 0) == 21 }
+        XCTAssertNil(try store.albumLease(pinID: pin))
+        // The store changed: the first window looks for albums nobody fetches, and finds its own.
+        first.resumeInterrupted()
+        _ = first.album(pin)
+        XCTAssertNotNil(try store.albumLease(pinID: pin), "the first window holds the album now")
+        server.set(.holdImages, false)
+        XCTAssertEqual(settle(first, pin)?.status, .ready)
+        try assertExactlyTheCollection(of: 1, pin: pin)
+        XCTAssertEqual((server.stats()["image_requests"] ?? 0) - before, 21, "each picture asked for once")
+        XCTAssertEqual(events.storeFailures, [])
+    }
+
     func testTheOtherWindowTakesUpTheNewCollectionWhenItActsNext() throws {
         let (first, second, pin) = try twoWindows()
         defer { first.shutdown(); second.shutdown() }
