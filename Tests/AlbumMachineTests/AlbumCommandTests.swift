@@ -422,3 +422,38 @@ final class AlbumCommandTests: XCTestCase {
         for _ in 0..<200 { XCTAssertTrue((1...4).contains(live.pickPage(0, 4))) }
     }
 }
+
+/// The machine's generation is a copy of the store's: a restored album goes on from the stored number.
+final class AlbumGenerationCopyTests: XCTestCase {
+    func testARestoredAlbumWorksUnderTheStoredGenerationAndBeginsTheNextOne() {
+        let restored = Album(pin: pin, place: rome, status: .downloading, page: 2, pageCount: 5,
+                             photos: [photo(1, .stored), photo(2)], generation: 7)
+        let tester = AlbumTester(restored)
+        tester.send(.resume, [
+            download(2, generation: 7),
+            .saveStatus(pin: pin, status: .downloading, page: 2, pageCount: 5),
+        ]) {
+            $0.inFlight = [2]
+        }
+        // An answer of the generation before is late, whatever it names.
+        tester.send(.photoDownloaded(generation: 6, id: 2), [])
+        tester.send(.photoDownloaded(generation: 7, id: 2), [.saveStatus(pin: pin, status: .ready, page: 2, pageCount: 5)]) {
+            $0.inFlight = []
+            $0.photos = [photo(1, .stored), photo(2, .stored)]
+        }
+        // New Collection asks the store to advance from 7 to 8 before its search (the picked page 7 is
+        // out of range, so the next one).
+        tester.send(.newCollection, [
+            .clearAlbum(pin: pin, generation: 8),
+            .search(pin: pin, place: rome, page: 3, perPage: 3, generation: 8),
+            .saveStatus(pin: pin, status: .downloading, page: 3, pageCount: 5),
+        ]) {
+            $0.generation = 8
+            $0.photos = []
+            $0.perPage = 3
+            $0.page = 3
+            $0.firstPage = 3
+            $0.search = .inFlight(page: 3)
+        }
+    }
+}
