@@ -85,6 +85,27 @@ final class TwoWindowAlbumTests: AlbumServiceTestCase {
         XCTAssertEqual(events.storeFailures, [])
     }
 
+    func testNewCollectionWhileTheOtherWindowResumesAnInterruptedAlbumKeepsOnlyTheNewCollection() throws {
+        let (first, second, pin) = try twoWindows()
+        defer { first.shutdown(); second.shutdown() }
+        // A third window adds a page (7, pictures 126 on, held) and is killed before they come.
+        let third = service(pickPage: sixThenOne)
+        server.holdImages(from: 126)
+        third.send(.addMore, to: pin)
+        try events.wait { try store.photos(pinID: pin).count == 42 }
+        third.shutdown()
+        // The second window takes the interrupted album up and resumes its downloads.
+        second.resumeInterrupted()
+        events.wait { (second.album(pin)?.inFlight.count ?? 0) == 21 }
+        // The first window, whose copy is settled, begins a new collection (page 1, not held).
+        first.send(.newCollection, to: pin)
+        XCTAssertEqual(settle(first, pin)?.status, .ready)
+        server.set(.holdImages, false)
+        events.wait { second.album(pin) == nil }
+        try assertExactlyTheCollection(of: 1, pin: pin)
+        XCTAssertEqual(events.storeFailures, [])
+    }
+
     /// The first window's New Collection went ahead while the second held the album's lease; once the
     /// second lets it go, the first takes the lease over for its collection under way, whose downloads
     /// go on: none is asked for twice.
