@@ -376,6 +376,8 @@ public final class AlbumService: @unchecked Sendable {
         guard let known = albums[pinID].map({ Set($0.photos.map(\.id)) }),
               let pending = try? store.pendingPhotos(pinID: pinID),
               pending.contains(where: { !known.contains($0.id) }) else { return false }
+        // Photos of a newer collection are the process's that began it: this one's save is refused and it lets go.
+        guard !isBehind(pinID) else { return false }
         load(pinID)
         send(pinID, .resume)
         return true

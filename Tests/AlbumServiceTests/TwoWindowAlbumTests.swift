@@ -20,8 +20,9 @@ final class TwoWindowAlbumTests: AlbumServiceTestCase {
 
     /// A first window whose album is ready at page 6 (its second collection), and a second window
     /// on another connection that has the album open too.
-    private func twoWindows() throws -> (first: AlbumService, second: AlbumService, pin: Pin.ID) {
-        let first = service(pickPage: sixThenOne)
+    private func twoWindows(firstPicks pickPage: @escaping @Sendable (Int, Int) -> Int = { current, _ in current == 1 ? 6 : 1 })
+        throws -> (first: AlbumService, second: AlbumService, pin: Pin.ID) {
+        let first = service(pickPage: pickPage)
         let pin = try dropPin()
         first.start(pin)
         XCTAssertEqual(settle(first, pin.id)?.status, .ready)
@@ -103,6 +104,31 @@ final class TwoWindowAlbumTests: AlbumServiceTestCase {
         server.set(.holdImages, false)
         events.wait { second.album(pin) == nil }
         try assertExactlyTheCollection(of: 1, pin: pin)
+        XCTAssertEqual(events.storeFailures, [])
+    }
+
+    /// The second window's copy settles while the first window's new collection is still downloading:
+    /// it lets the album go instead of taking the newer collection's downloads up as well.
+    func testAWindowLeftBehindDoesNotDownloadTheNewCollectionAsWell() throws {
+        let (first, second, pin) = try twoWindows(firstPicks: { current, _ in current == 1 ? 6 : 10 })
+        defer { first.shutdown(); second.shutdown() }
+        let before = server.stats()["image_requests"] ?? 0
+        // The second window's Add more (page 7, pictures 126 on) waits for its pictures.
+        server.holdImages(from: 126)
+        second.send(.addMore, to: pin)
+        try events.wait { try store.photos(pinID: pin).count == 42 }
+        // The first window, whose copy is settled, begins a new collection: page 10 (pictures 189 on), held as well.
+        first.send(.newCollection, to: pin)
+        try events.wait {
+            try store.photos(pinID: pin).count == 21 && (first.album(pin)?.inFlight.count ?? 0) == 21
+        }
+        // The second window's pictures come (for photos gone); the new collection's stay held.
+        server.holdImages(from: 189)
+        events.wait { second.album(pin) == nil }
+        server.set(.holdImages, false)
+        XCTAssertEqual(settle(first, pin)?.status, .ready)
+        XCTAssertEqual(Set(try store.photos(pinID: pin).map(\.sourceID)), sourceIDs(page: 10))
+        XCTAssertEqual((server.stats()["image_requests"] ?? 0) - before, 42, "page 7's pictures and page 10's, each once")
         XCTAssertEqual(events.storeFailures, [])
     }
 
