@@ -172,8 +172,9 @@ extension AppDatabase {
     public func clearAlbum(pinID: Pin.ID, generation: Int) throws(StoreError) -> Int {
         try write { db in
             guard try PinRow.exists(db, key: pinID) else { return 0 }
-            try db.execute(sql: "UPDATE pin SET albumGeneration = ? WHERE id = ? AND albumGeneration = ?",
-                           arguments: [generation, pinID, generation - 1])
+            // Compared as `stored + 1` in SQL: any Int the caller gives is safe (no overflow in Swift).
+            try db.execute(sql: "UPDATE pin SET albumGeneration = ? WHERE id = ? AND albumGeneration + 1 = ?",
+                           arguments: [generation, pinID, generation])
             guard db.changesCount > 0 else { throw StoreError.staleAlbum(pinID: pinID, generation: generation) }
             return try PhotoRow.filter(Column("pinId") == pinID).deleteAll(db)
         }

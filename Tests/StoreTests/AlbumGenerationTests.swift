@@ -56,6 +56,33 @@ final class AlbumGenerationTests: XCTestCase {
         XCTAssertNil(try window.albumGeneration(pinID: 999))
     }
 
+    /// Generations that never were (ahead of the album, behind its first, for a gone pin) write nothing.
+    func testGenerationsThatNeverWereAreRefused() throws {
+        let (window, _) = try openTwice()
+        let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
+        let photos = try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a"]))
+        for wrong in [0, -1, 2, 5, Int.max] {
+            assertStale(pin.id, wrong) { try window.replaceAlbum(pinID: pin.id, generation: wrong, photos: self.newPhotos(["b"])) }
+            assertStale(pin.id, wrong) { try window.storeImage(photoID: photos[0].id, generation: wrong, bytes: try self.jpeg()) }
+            assertStale(pin.id, wrong) {
+                try window.saveAlbumStatus(pinID: pin.id, generation: wrong, status: .empty, page: 1, pageCount: 1, source: "flickr")
+            }
+        }
+        // A collection may only follow the current one: no jumping ahead, no going back.
+        for wrong in [Int.min, 0, 1, 3, 9] {
+            assertStale(pin.id, wrong) { try window.clearAlbum(pinID: pin.id, generation: wrong) }
+        }
+        XCTAssertEqual(try window.albumGeneration(pinID: pin.id), 1)
+        XCTAssertEqual(try sourceIDs(window, pin.id), ["a"])
+        XCTAssertEqual(try window.photos(pinID: pin.id).map(\.state), [.pending])
+        XCTAssertEqual(try window.pin(id: pin.id)?.albumStatus, .downloading)
+        // A gone pin: nothing to referee, nothing written.
+        XCTAssertTrue(try window.deletePin(id: pin.id))
+        XCTAssertEqual(try window.clearAlbum(pinID: pin.id, generation: 2), 0)
+        XCTAssertEqual(try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["c"])), [])
+        XCTAssertNil(try window.albumGeneration(pinID: pin.id))
+    }
+
     func testAStaleSearchAnswerIsRefused() throws {
         let (window, other) = try openTwice()
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
