@@ -56,13 +56,16 @@ public struct Album: Equatable, Sendable {
     /// Photos per page for this collection, so Add more pages line up after a settings change; 0 while unknown.
     public internal(set) var perPage: Int
     /// Bumped for every new collection; answers tagged with an older one are late and ignored.
+    /// A copy of the album's generation in the store, which is the truth: a loaded album starts from
+    /// the stored number, and the store refuses work tagged with any other.
     public internal(set) var generation: Int
     /// Photos whose download was requested and has not answered yet.
     public internal(set) var inFlight: Set<Int64>
     /// The pin was deleted: every action is ignored from now on.
     public internal(set) var isEnded: Bool
 
-    /// A freshly dropped pin's album; send `.start` to search.
+    /// A freshly dropped pin's album; send `.start` to search. Its first collection is generation 1,
+    /// the number the store gives a new pin.
     public init(pin: Int64, place: GeoPoint) {
         self.pin = pin
         self.place = place
@@ -82,8 +85,11 @@ public struct Album: Equatable, Sendable {
     ///   - status: as last saved; `downloading` with no photos means the search was interrupted.
     ///   - page: the collection's latest page, as saved.
     ///   - pageCount: as saved.
-    public init(pin: Int64, place: GeoPoint, status: AlbumStatus, page: Int?, pageCount: Int?, photos: [AlbumPhoto]) {
+    ///   - generation: the album's generation as stored.
+    public init(pin: Int64, place: GeoPoint, status: AlbumStatus, page: Int?, pageCount: Int?, photos: [AlbumPhoto],
+                generation: Int = 0) {
         self.init(pin: pin, place: place)
+        self.generation = generation
         self.photos = photos
         self.page = max(page ?? 0, 0)
         self.firstPage = max(page ?? 1, 1)

@@ -15,8 +15,9 @@ public enum AlbumEffect: Equatable, Sendable {
     case markPending([Int64])
     /// Delete these photos and their images from the store.
     case deletePhotos([Int64])
-    /// Delete every photo of the pin from the store.
-    case clearAlbum(pin: Int64)
+    /// Begin collection `generation` in the store: advance the album to it from the one before and
+    /// delete every photo of the pin, in one transaction; refused when another process got there first.
+    case clearAlbum(pin: Int64, generation: Int)
     /// Save the album's summary exactly as decided: its status (with the reason when failed), page and page count.
     case saveStatus(pin: Int64, status: AlbumStatus, page: Int, pageCount: Int)
     /// Tell the user, where they are looking.

@@ -73,7 +73,8 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
             return [.notify("Still downloading: New Collection is available once every photo is in")]
         }
         let page = action == .newCollection ? album.pageForNewCollection(environment) : 1
-        effects = [.clearAlbum(pin: album.pin), album.beginCollection(page: page, environment)]
+        let search = album.beginCollection(page: page, environment)
+        effects = [album.clearEffect, search]
         beginsCollection = true
 
     case .addMore:
@@ -118,7 +119,8 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
         effects = album.cancelEverything()
         album.place = place
         album.pageCount = 0
-        effects += [.clearAlbum(pin: album.pin), album.beginCollection(page: 1, environment)]
+        let search = album.beginCollection(page: 1, environment)
+        effects += [album.clearEffect, search]
         beginsCollection = true
 
     case .pinDeleted:
@@ -145,6 +147,9 @@ extension Album {
     var summary: AlbumSummary { AlbumSummary(status: status, page: page, pageCount: pageCount) }
 
     var saveStatusEffect: AlbumEffect { .saveStatus(pin: pin, status: status, page: page, pageCount: pageCount) }
+
+    /// Clears the stored album into the collection just begun: comes before its search.
+    var clearEffect: AlbumEffect { .clearAlbum(pin: pin, generation: generation) }
 
     /// Anything at all has happened to this album, so `.start` is a repeat.
     var hasBegun: Bool { generation > 0 || page > 0 || search != .idle || !photos.isEmpty }

@@ -120,7 +120,7 @@ public final class AlbumService: @unchecked Sendable {
         queue.async {
             // An album another live process is fetching is left to it.
             guard self.holdLease(pinID) else { return }
-            if self.albums[pinID] == nil { self.load(pinID) }
+            self.refresh(pinID)
             self.send(pinID, .resume)
         }
     }
@@ -138,7 +138,11 @@ public final class AlbumService: @unchecked Sendable {
             }
             for pinID in interrupted where !self.leased.contains(pinID) {
                 guard self.holdLease(pinID) else { continue }
+                // This process's own collection, begun by the user while another process held the
+                // lease, goes on as it is, now under the lease.
+                if self.isFetching(pinID) { continue }
                 // A machine kept from before another process took the album over is stale.
+                self.stopWork(pinID)
                 self.load(pinID)
                 self.send(pinID, .resume)
             }
@@ -150,7 +154,8 @@ public final class AlbumService: @unchecked Sendable {
         queue.async {
             // The user's own action goes ahead; held, the album is not taken up by another window as well.
             _ = self.holdLease(pinID)
-            if self.albums[pinID] == nil { self.load(pinID) }
+            // The user acts on the album as stored: one another process moved on is read again first.
+            self.refresh(pinID)
             self.send(pinID, action == .newCollection && self.isSourceSwitched(pinID) ? .newCollectionFromAnotherSource : action)
         }
     }
@@ -244,8 +249,55 @@ public final class AlbumService: @unchecked Sendable {
         let photos = stored.photos.map { AlbumPhoto(id: $0.id, url: $0.url, state: $0.state) }
         let place = stored.pin.coordinate
         albums[pinID] = AlbumMachine.Album(pin: pinID, place: place, status: stored.status, page: stored.page,
-                                           pageCount: stored.pageCount, photos: photos)
+                                           pageCount: stored.pageCount, photos: photos, generation: stored.generation)
         collectionSources[pinID] = stored.source.flatMap(PhotoSourceChoice.init(rawValue:))
+    }
+
+    /// Loads the album unless its machine is at the stored generation already: the machine's number is
+    /// a copy, and one behind (another process began a collection or moved the pin) has its work stopped.
+    private func refresh(_ pinID: Pin.ID) {
+        guard albums[pinID] != nil else { return load(pinID) }
+        guard isBehind(pinID) else { return }
+        stopWork(pinID)
+        load(pinID)
+    }
+
+    /// The machine's generation is not the stored one (false when the store cannot say: the machine goes on).
+    private func isBehind(_ pinID: Pin.ID) -> Bool {
+        do {
+            guard let stored = try store.albumGeneration(pinID: pinID) else { return false }
+            return albums[pinID]?.generation != stored
+        } catch {
+            storeFailed(pinID, "Could not read the album", error)
+            return false
+        }
+    }
+
+    /// This process has a search or downloads under way for the album's current generation.
+    private func isFetching(_ pinID: Pin.ID) -> Bool {
+        guard let album = albums[pinID], !album.isEnded else { return false }
+        let searching = if case .inFlight = album.search { true } else { false }
+        return (searching || !album.inFlight.isEmpty) && !isBehind(pinID)
+    }
+
+    /// Cancels the album's search and downloads and forgets its machine.
+    private func stopWork(_ pinID: Pin.ID) {
+        searches.removeValue(forKey: pinID)?.task.cancel()
+        if let album = albums.removeValue(forKey: pinID) {
+            http.cancel(album.inFlight.compactMap { downloads.removeValue(forKey: $0) })
+        }
+    }
+
+    /// The store refused work of `generation` on an album another process moved on (New Collection in
+    /// another window, the pin moved): when that is the machine's own, its work stops quietly and the
+    /// album is left to whoever moved it; a late answer of an older one is only ignored. True when dropped.
+    @discardableResult
+    private func dropStale(_ pinID: Pin.ID, generation: Int) -> Bool {
+        guard albums[pinID]?.generation == generation else { return false }
+        stopWork(pinID)
+        releaseLease(pinID)
+        onEvent(.changed(pinID))
+        return true
     }
 
     /// Tells the owner that a store write failed, so the user sees it where they look.
@@ -267,7 +319,11 @@ public final class AlbumService: @unchecked Sendable {
         guard var album = albums[pinID] else { return }
         let effects = AlbumMachine.reduce(&album, action, environment)
         albums[pinID] = album
-        for effect in effects { perform(effect, pin: pinID) }
+        for effect in effects {
+            // The store refused this generation's work on the way (another process moved the album on).
+            guard albums[pinID]?.generation == album.generation else { break }
+            perform(effect, pin: pinID)
+        }
         onEvent(.changed(pinID))
     }
 
@@ -285,14 +341,27 @@ public final class AlbumService: @unchecked Sendable {
             _ = storeWrite(pinID, "Could not save the retry") { try store.markPhotosPending(ids: ids) }
         case let .deletePhotos(ids):
             _ = storeWrite(pinID, "Could not delete the photos") { try store.deletePhotos(ids: ids) }
-        case let .clearAlbum(pin):
-            _ = storeWrite(pin, "Could not clear the album") { try store.clearAlbum(pinID: pin) }
+        case let .clearAlbum(pin, generation):
+            do throws(StoreError) {
+                try store.clearAlbum(pinID: pin, generation: generation)
+            } catch .staleAlbum {
+                dropStale(pin, generation: generation)
+                onEvent(.notice(pin, "Another window changed this album first: it shows that window's photos"))
+            } catch {
+                storeFailed(pin, "Could not clear the album", error)
+            }
         case let .saveStatus(pin, status, page, pageCount):
             if status != .downloading, adoptPendingPhotos(pin) { return }
             let albumSource = collectionSources[pin]?.rawValue ?? source.name
-            _ = storeWrite(pin, "Could not save the album's state") {
-                try store.saveAlbumStatus(pinID: pin, status: status, page: page, pageCount: pageCount,
-                                          source: albumSource)
+            guard let generation = albums[pin]?.generation else { return }
+            do throws(StoreError) {
+                try store.saveAlbumStatus(pinID: pin, generation: generation, status: status, page: page,
+                                          pageCount: pageCount, source: albumSource)
+            } catch .staleAlbum {
+                dropStale(pin, generation: generation)
+                return
+            } catch {
+                storeFailed(pin, "Could not save the album's state", error)
             }
             if status != .downloading { releaseLease(pin) }
         case let .notify(message):
@@ -309,6 +378,8 @@ public final class AlbumService: @unchecked Sendable {
         guard let known = albums[pinID].map({ Set($0.photos.map(\.id)) }),
               let pending = try? store.pendingPhotos(pinID: pinID),
               pending.contains(where: { !known.contains($0.id) }) else { return false }
+        // Photos of a newer collection are the process's that began it: this one's save is refused and it lets go.
+        guard !isBehind(pinID) else { return false }
         load(pinID)
         send(pinID, .resume)
         return true
@@ -372,10 +443,13 @@ public final class AlbumService: @unchecked Sendable {
         case let .success(result):
             let fresh = result.photos
             let saved: [PhotoRecord]
-            do {
+            do throws(StoreError) {
                 saved = album.photos.isEmpty
-                    ? try store.replaceAlbum(pinID: pin, photos: fresh)
-                    : try store.appendPhotos(pinID: pin, photos: fresh)
+                    ? try store.replaceAlbum(pinID: pin, generation: generation, photos: fresh)
+                    : try store.appendPhotos(pinID: pin, generation: generation, photos: fresh)
+            } catch .staleAlbum {
+                dropStale(pin, generation: generation)
+                return
             } catch {
                 storeFailed(pin, "Could not save the photos found", error)
                 send(pin, .searchFailed(generation: generation, reason: "Could not save the photos found: \(error)"))
@@ -403,15 +477,27 @@ public final class AlbumService: @unchecked Sendable {
         // The machine decides what an outcome means (a late or deleted photo's is ignored); the store only records it.
         var reason = imageCheck.problem(with: result)
         if reason == nil, case let .success(response) = result {
-            do {
-                if try !store.storeImage(photoID: photo, bytes: response.body) { reason = "the photo was deleted" }
+            do throws(StoreError) {
+                if try !store.storeImage(photoID: photo, generation: generation, bytes: response.body) {
+                    reason = "the photo was deleted"
+                }
+            } catch .staleAlbum {
+                dropStale(pin, generation: generation)
+                return
             } catch {
                 storeFailed(pin, "Could not save a photo", error)
                 reason = "could not be saved: \(error)"
             }
         }
         guard let reason else { return send(pin, .photoDownloaded(generation: generation, id: photo)) }
-        _ = storeWrite(pin, "Could not save a failed download") { try store.markPhotoFailed(photoID: photo, reason: reason) }
+        do throws(StoreError) {
+            try store.markPhotoFailed(photoID: photo, generation: generation, reason: reason)
+        } catch .staleAlbum {
+            dropStale(pin, generation: generation)
+            return
+        } catch {
+            storeFailed(pin, "Could not save a failed download", error)
+        }
         send(pin, .photoFailed(generation: generation, id: photo, reason: reason))
     }
 }

@@ -161,14 +161,14 @@ enum AlbumBench {
     static func makeAlbum(path: String, images: [Data]) throws {
         let store = try AppDatabase.open(path: path)
         let pin = try store.insertPin(at: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples")
-        let photos = try store.replaceAlbum(pinID: pin.id, photos: images.indices.map { i in
+        let photos = try store.replaceAlbum(pinID: pin.id, generation: 1, photos: images.indices.map { i in
             NewPhoto(source: "flickr", sourceID: "bench-\(i)", title: "Photo \(i) near Naples", author: "bench",
                      url: "\(nowhere)photo/\(i).jpg", width: 640, height: 480)
         })
         for (photo, bytes) in zip(photos, images) {
-            guard try store.storeImage(photoID: photo.id, bytes: bytes) else { throw BenchError("photo \(photo.id) not stored") }
+            guard try store.storeImage(photoID: photo.id, generation: 1, bytes: bytes) else { throw BenchError("photo \(photo.id) not stored") }
         }
-        _ = try store.saveAlbumStatus(pinID: pin.id, status: .ready, page: 1, pageCount: 1, source: "flickr")
+        _ = try store.saveAlbumStatus(pinID: pin.id, generation: 1, status: .ready, page: 1, pageCount: 1, source: "flickr")
         try store.close()
     }
 

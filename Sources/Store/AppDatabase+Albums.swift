@@ -12,13 +12,17 @@ public struct StoredAlbum: Hashable, Sendable {
     public var source: String?
     public var page: Int?
     public var pageCount: Int?
+    /// The album's generation as stored: every write for this album names it, and one naming another is refused.
+    public var generation: Int
 
-    public init(pin: Pin, photos: [PhotoRecord], source: String? = nil, page: Int? = nil, pageCount: Int? = nil) {
+    public init(pin: Pin, photos: [PhotoRecord], source: String? = nil, page: Int? = nil, pageCount: Int? = nil,
+                generation: Int = 0) {
         self.pin = pin
         self.photos = photos
         self.source = source
         self.page = page
         self.pageCount = pageCount
+        self.generation = generation
     }
 
     public var status: AlbumStatus { pin.albumStatus }
@@ -51,8 +55,14 @@ extension AppDatabase {
                 return nil
             }
             return StoredAlbum(pin: pin, photos: try Self.fetchPhotos(db, filter: "photo.pinId = ?", arguments: [pinID]),
-                               source: row.albumSource, page: row.albumPage, pageCount: row.albumPageCount)
+                               source: row.albumSource, page: row.albumPage, pageCount: row.albumPageCount,
+                               generation: try Self.generation(db, pinID: pinID) ?? 0)
         }
+    }
+
+    /// The album's stored generation, or nil when there is no such pin.
+    public func albumGeneration(pinID: Pin.ID) throws(StoreError) -> Int? {
+        try read { db in try Self.generation(db, pinID: pinID) }
     }
 
     /// The stored image of a photo, or nil when none is stored (or there is no such photo).
@@ -75,13 +85,20 @@ extension AppDatabase {
     //
     // The album state machine decides the album's status; `saveAlbumStatus` writes what it decided.
     // No other operation here changes the status: photos and images are only rows.
+    //
+    // The store referees between processes working on one album (two windows, `drop --wait`): every
+    // write of an album's work names the generation the work began for, and is refused with
+    // `StoreError.staleAlbum`, inside the transaction that would have written it, once the album has
+    // moved on (New Collection elsewhere, the pin moved). See docs/store.md.
 
-    /// Saves the album's summary as the album state machine decided it. False when there is no such pin.
+    /// Saves the album's summary as the album state machine decided it, for `generation`. False when
+    /// there is no such pin; throws `staleAlbum` when the album has moved on to another generation.
     @discardableResult
-    public func saveAlbumStatus(pinID: Pin.ID, status: AlbumStatus, page: Int?, pageCount: Int?,
+    public func saveAlbumStatus(pinID: Pin.ID, generation: Int, status: AlbumStatus, page: Int?, pageCount: Int?,
                                 source: String) throws(StoreError) -> Bool {
         try write { db in
             guard var row = try PinRow.fetchOne(db, key: pinID) else { return false }
+            try Self.check(db, pinID: pinID, generation: generation)
             (row.albumState, row.albumError) = AlbumStatusColumns.columns(status)
             row.albumPage = page
             row.albumPageCount = pageCount
@@ -95,10 +112,12 @@ extension AppDatabase {
     /// ones pending. A photo already in the album (same source and id: another process, a second
     /// window or `drop`, saved the same answer first) keeps its row and stored image; the others are
     /// deleted with their images. Returns the album's rows; [] and nothing written when the pin is gone.
+    /// Throws `staleAlbum`, writing nothing, when the album is no longer at `generation`.
     @discardableResult
-    public func replaceAlbum(pinID: Pin.ID, photos: [NewPhoto]) throws(StoreError) -> [PhotoRecord] {
+    public func replaceAlbum(pinID: Pin.ID, generation: Int, photos: [NewPhoto]) throws(StoreError) -> [PhotoRecord] {
         try write { db in
             guard try PinRow.exists(db, key: pinID) else { return [] }
+            try Self.check(db, pinID: pinID, generation: generation)
             var kept: [PhotoKey: Int64] = [:]
             let wanted = Set(photos.map { PhotoKey(source: $0.source, sourceID: $0.sourceID) })
             for row in try PhotoRow.filter(Column("pinId") == pinID).fetchAll(db) {
@@ -130,11 +149,13 @@ extension AppDatabase {
     }
 
     /// "Add more" answered: photos not already in the album are appended after the last one, pending.
-    /// Returns only the rows added.
+    /// Returns only the rows added. Add more keeps the generation: its answer is refused (`staleAlbum`,
+    /// nothing written) when another collection began since it was asked.
     @discardableResult
-    public func appendPhotos(pinID: Pin.ID, photos: [NewPhoto]) throws(StoreError) -> [PhotoRecord] {
+    public func appendPhotos(pinID: Pin.ID, generation: Int, photos: [NewPhoto]) throws(StoreError) -> [PhotoRecord] {
         try write { db in
             guard try PinRow.exists(db, key: pinID) else { return [] }
+            try Self.check(db, pinID: pinID, generation: generation)
             let next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM photo WHERE pinId = ?",
                                         arguments: [pinID]) ?? 0
             try Self.insert(db, photos, pinID: pinID, from: next)
@@ -142,19 +163,32 @@ extension AppDatabase {
         }
     }
 
-    /// Deletes every photo of a pin (their images follow). Returns how many were deleted.
+    /// A new collection begins: the album advances from `generation - 1` to `generation` and every
+    /// photo of the pin is deleted (their images follow), in one transaction. Throws `staleAlbum`, and
+    /// deletes nothing, when the album was not at `generation - 1` (another process began a collection
+    /// or moved the pin first: its collection stands). Returns how many photos were deleted; 0 when
+    /// there is no such pin.
     @discardableResult
-    public func clearAlbum(pinID: Pin.ID) throws(StoreError) -> Int {
-        try write { db in try PhotoRow.filter(Column("pinId") == pinID).deleteAll(db) }
+    public func clearAlbum(pinID: Pin.ID, generation: Int) throws(StoreError) -> Int {
+        try write { db in
+            guard try PinRow.exists(db, key: pinID) else { return 0 }
+            // Compared as `stored + 1` in SQL: any Int the caller gives is safe (no overflow in Swift).
+            try db.execute(sql: "UPDATE pin SET albumGeneration = ? WHERE id = ? AND albumGeneration + 1 = ?",
+                           arguments: [generation, pinID, generation])
+            guard db.changesCount > 0 else { throw StoreError.staleAlbum(pinID: pinID, generation: generation) }
+            return try PhotoRow.filter(Column("pinId") == pinID).deleteAll(db)
+        }
     }
 
     /// A download finished: the image is stored and the photo marked stored, only if the photo
-    /// still exists (false otherwise, and nothing is written).
+    /// still exists (false otherwise, and nothing is written). Throws `staleAlbum`, writing nothing,
+    /// when the photo's album is no longer at `generation`.
     @discardableResult
-    public func storeImage(photoID: PhotoRecord.ID, bytes: Data) throws(StoreError) -> Bool {
+    public func storeImage(photoID: PhotoRecord.ID, generation: Int, bytes: Data) throws(StoreError) -> Bool {
         guard !bytes.isEmpty else { throw .emptyImage(photoID: photoID) }
         return try write { db in
             guard var row = try PhotoRow.fetchOne(db, key: photoID) else { return false }
+            try Self.check(db, pinID: row.pinId, generation: generation)
             try db.execute(sql: """
                 INSERT INTO photoImage (photoId, bytes) VALUES (?, ?)
                 ON CONFLICT (photoId) DO UPDATE SET bytes = excluded.bytes
@@ -166,13 +200,14 @@ extension AppDatabase {
     }
 
     /// A download failed: the photo is marked failed with the reason. A photo already stored
-    /// keeps its image (false), as does a gone one.
+    /// keeps its image (false), as does a gone one. Throws `staleAlbum`, writing nothing, when the
+    /// photo's album is no longer at `generation`.
     @discardableResult
-    public func markPhotoFailed(photoID: PhotoRecord.ID, reason: String) throws(StoreError) -> Bool {
+    public func markPhotoFailed(photoID: PhotoRecord.ID, generation: Int, reason: String) throws(StoreError) -> Bool {
         try write { db in
-            guard var row = try PhotoRow.fetchOne(db, key: photoID), row.state != PhotoStateColumns.stored else {
-                return false
-            }
+            guard var row = try PhotoRow.fetchOne(db, key: photoID) else { return false }
+            try Self.check(db, pinID: row.pinId, generation: generation)
+            guard row.state != PhotoStateColumns.stored else { return false }
             (row.state, row.error) = PhotoStateColumns.columns(.failed(reason: reason))
             try row.update(db)
             return true
@@ -202,6 +237,17 @@ extension AppDatabase {
     }
 
     // MARK: Internals
+
+    static func generation(_ db: Database, pinID: Pin.ID) throws -> Int? {
+        try Int.fetchOne(db, sql: "SELECT albumGeneration FROM pin WHERE id = ?", arguments: [pinID])
+    }
+
+    /// The referee: throws `staleAlbum` unless the pin's album is still at `generation`, inside the
+    /// caller's transaction, so nothing of an older generation is written. A gone pin is the caller's case.
+    private static func check(_ db: Database, pinID: Pin.ID, generation: Int) throws {
+        let same = try Bool.fetchOne(db, sql: "SELECT albumGeneration = ? FROM pin WHERE id = ?", arguments: [generation, pinID])
+        if same == false { throw StoreError.staleAlbum(pinID: pinID, generation: generation) }
+    }
 
     /// Inserts pending photos at positions `from`, `from + 1`…, skipping any already in the album.
     private static func insert(_ db: Database, _ photos: [NewPhoto], pinID: Pin.ID, from first: Int) throws {

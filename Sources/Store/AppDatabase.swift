@@ -271,8 +271,9 @@ public final class AppDatabase: Sendable {
 
     /// Moves a pin; its photos and their images are deleted (they were of the old place), and its album
     /// starts over like a new pin's: `downloading`, its first search at the new place waiting, so a crash
-    /// before the album state machine saves anything still gets the album resumed. Returns nil when there
-    /// is no such pin.
+    /// before the album state machine saves anything still gets the album resumed. The album's generation
+    /// advances in the same transaction, so work begun for the old place is refused. Returns nil when
+    /// there is no such pin.
     @discardableResult
     public func movePin(id: Pin.ID, to coordinate: GeoPoint, name: String?) throws(StoreError) -> Pin? {
         try Self.validate(coordinate)
@@ -281,6 +282,7 @@ public final class AppDatabase: Sendable {
             var row = Self.newPin(coordinate, name: name, createdAt: old.createdAt, album: .downloading)
             row.id = id
             try row.update(db)
+            try db.execute(sql: "UPDATE pin SET albumGeneration = albumGeneration + 1 WHERE id = ?", arguments: [id])
             // photoImage rows follow by cascade.
             try PhotoRow.filter(Column("pinId") == id).deleteAll(db)
             return try Self.fetchPin(db, id: id)

@@ -122,7 +122,14 @@ enum Schema {
                 """)
         }
 
-        // Migrations of later versions go here, after "v3", each with a new name.
+        migrator.registerMigration("v4") { db in
+            // The album's generation: advanced by each new collection and each move, in the transaction
+            // that clears the photos; work for an older one is refused where it would be written. A pin
+            // is stored with its first collection begun, generation 1 (the album machine's `.start`).
+            try db.execute(sql: "ALTER TABLE pin ADD COLUMN albumGeneration INTEGER NOT NULL DEFAULT 1")
+        }
+
+        // Migrations of later versions go here, after "v4", each with a new name.
 
         return migrator
     }

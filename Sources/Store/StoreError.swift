@@ -39,6 +39,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     case invalidMapView(MapViewState)
     /// An image of no bytes was given to be stored for a photo.
     case emptyImage(photoID: Int64)
+    /// Work for an album's older generation (a collection since replaced, a pin since moved): dropped unwritten.
+    case staleAlbum(pinID: Int64, generation: Int)
     /// A setting's value out of range or unreadable; `expected` says what would do.
     case invalidSetting(key: String, value: String, expected: String)
     /// Any other SQLite or file-system failure, with SQLite's own words.
@@ -81,6 +83,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
             return "invalid map view: centre \(view.center.latitude), \(view.center.longitude), cursor \(view.cursor.latitude), \(view.cursor.longitude), zoom \(view.zoom)"
         case .emptyImage(let photoID):
             return "photo \(photoID): an empty image cannot be stored"
+        case .staleAlbum(let pinID, let generation):
+            return "pin \(pinID): the album's collection \(generation) was replaced, so its work is dropped"
         case .invalidSetting(let key, let value, let expected):
             return "invalid setting \(key) = \(Self.oneLine(value).debugDescription): \(expected)"
         case .failure(let path, let detail):

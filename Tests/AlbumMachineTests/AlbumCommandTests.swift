@@ -78,7 +78,7 @@ final class AlbumCommandTests: XCTestCase {
             _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: id), tester.environment)
         }
         tester.send(.newCollection, [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: rome, page: 7, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 7, pageCount: 10),
         ]) {
@@ -107,7 +107,7 @@ final class AlbumCommandTests: XCTestCase {
         }
         // Ten pages of the other source say nothing of this one's: page 1, which every source has.
         tester.send(.newCollectionFromAnotherSource, [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 10),
         ]) {
@@ -140,7 +140,7 @@ final class AlbumCommandTests: XCTestCase {
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
         _ = reduce(&tester.albumForSetUp, .searchAnswered(generation: 1, pageCount: 1, photos: []), tester.environment)
         tester.send(.newCollection, [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 1),
         ]) {
@@ -155,7 +155,7 @@ final class AlbumCommandTests: XCTestCase {
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
         _ = reduce(&tester.albumForSetUp, .searchFailed(generation: 1, reason: "DNS"), tester.environment)
         tester.send(.newCollection, [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
@@ -168,7 +168,7 @@ final class AlbumCommandTests: XCTestCase {
         let tester = readyAlbum()
         let wider = AlbumTester(tester.album, .fixed(perPage: 21, page: 4))
         wider.send(.newCollection, [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: rome, page: 4, perPage: 21, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 4, pageCount: 10),
         ]) {
@@ -344,7 +344,7 @@ final class AlbumCommandTests: XCTestCase {
         tester.send(.pinMoved(oslo), [
             .cancelSearch(pin: pin),
             .cancelDownloads([1, 3]),
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: oslo, page: 1, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
@@ -365,7 +365,7 @@ final class AlbumCommandTests: XCTestCase {
     func testMovingAReadyPinHasNothingToCancel() {
         let tester = readyAlbum()
         tester.send(.pinMoved(oslo), [
-            .clearAlbum(pin: pin),
+            .clearAlbum(pin: pin, generation: 2),
             .search(pin: pin, place: oslo, page: 1, perPage: 3, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
@@ -420,5 +420,40 @@ final class AlbumCommandTests: XCTestCase {
         }
         XCTAssertEqual(seen, [1, 2, 4, 5])
         for _ in 0..<200 { XCTAssertTrue((1...4).contains(live.pickPage(0, 4))) }
+    }
+}
+
+/// The machine's generation is a copy of the store's: a restored album goes on from the stored number.
+final class AlbumGenerationCopyTests: XCTestCase {
+    func testARestoredAlbumWorksUnderTheStoredGenerationAndBeginsTheNextOne() {
+        let restored = Album(pin: pin, place: rome, status: .downloading, page: 2, pageCount: 5,
+                             photos: [photo(1, .stored), photo(2)], generation: 7)
+        let tester = AlbumTester(restored)
+        tester.send(.resume, [
+            download(2, generation: 7),
+            .saveStatus(pin: pin, status: .downloading, page: 2, pageCount: 5),
+        ]) {
+            $0.inFlight = [2]
+        }
+        // An answer of the generation before is late, whatever it names.
+        tester.send(.photoDownloaded(generation: 6, id: 2), [])
+        tester.send(.photoDownloaded(generation: 7, id: 2), [.saveStatus(pin: pin, status: .ready, page: 2, pageCount: 5)]) {
+            $0.inFlight = []
+            $0.photos = [photo(1, .stored), photo(2, .stored)]
+        }
+        // New Collection asks the store to advance from 7 to 8 before its search (the picked page 7 is
+        // out of range, so the next one).
+        tester.send(.newCollection, [
+            .clearAlbum(pin: pin, generation: 8),
+            .search(pin: pin, place: rome, page: 3, perPage: 3, generation: 8),
+            .saveStatus(pin: pin, status: .downloading, page: 3, pageCount: 5),
+        ]) {
+            $0.generation = 8
+            $0.photos = []
+            $0.perPage = 3
+            $0.page = 3
+            $0.firstPage = 3
+            $0.search = .inFlight(page: 3)
+        }
     }
 }

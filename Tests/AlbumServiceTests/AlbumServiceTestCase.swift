@@ -32,9 +32,12 @@ class AlbumServiceTestCase: XCTestCase {
     }
 
     /// A service over Flickr with `key` (the stand-in picks faults by key), or Commons.
-    /// `flickrEndpoint` replaces the server's (a closed port, a host no resolver can ask for).
+    /// `flickrEndpoint` replaces the server's (a closed port, a host no resolver can ask for); `store`
+    /// another connection to the file (a second window); `pickPage` New Collection's page.
     func service(key: String? = "good-key", commons: Bool = false, events: Events? = nil,
                  server: PhotoServer? = nil, maxConnectionsPerHost: Int = 24, flickrEndpoint: String? = nil,
+                 store: AppDatabase? = nil,
+                 pickPage: @escaping @Sendable (Int, Int) -> Int = { current, count in current % count + 1 },
                  imageCheck: ImageCheck = ImageCheck(JPEGDecoder.downloadProblem)) -> AlbumService {
         let server = server ?? self.server!
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint ?? server.flickrEndpoint,
@@ -44,8 +47,8 @@ class AlbumServiceTestCase: XCTestCase {
         // Short low-speed limit so a server that never answers fails within a second or two.
         let http = HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: maxConnectionsPerHost, lowSpeedTime: 1)
         let events = events ?? self.events
-        return AlbumService(store: store, http: http, settings: settings, imageCheck: imageCheck,
-                            environment: AlbumEnvironment(perPage: 21) { current, count in current % count + 1 },
+        return AlbumService(store: store ?? self.store, http: http, settings: settings, imageCheck: imageCheck,
+                            environment: AlbumEnvironment(perPage: 21, pickPage: pickPage),
                             userAgent: "vtourist-tests") { events.record($0) }
     }
 

@@ -142,14 +142,14 @@ extension RuntimeTests {
             ("panorama_10000x200.jpg", nil), ("cmyk_64x48.jpg", nil), ("orientation6_48x32.jpg", nil),
         ]
         let pin = try store.insertPin(at: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples")
-        let photos = try store.replaceAlbum(pinID: pin.id, photos: files.map { file in
+        let photos = try store.replaceAlbum(pinID: pin.id, generation: 1, photos: files.map { file in
             NewPhoto(source: "flickr", sourceID: file.file, title: file.file, author: nil, dateTaken: nil,
                      url: "http://127.0.0.1:9/\(file.file)", largeURL: nil, pageURL: nil, license: nil, width: nil, height: nil)
         })
         for (photo, file) in zip(photos, files) {
-            XCTAssertTrue(try store.storeImage(photoID: photo.id, bytes: try RuntimeTests.fixture(file.file)))
+            XCTAssertTrue(try store.storeImage(photoID: photo.id, generation: 1, bytes: try RuntimeTests.fixture(file.file)))
         }
-        _ = try store.saveAlbumStatus(pinID: pin.id, status: .ready, page: 1, pageCount: 1, source: "flickr")
+        _ = try store.saveAlbumStatus(pinID: pin.id, generation: 1, status: .ready, page: 1, pageCount: 1, source: "flickr")
         terminal = TestTerminal(width: 280, height: 40)  // every photo on one screen (no empty file: the store refuses one)
         try start()
         XCTAssertNotNil(terminal.frame(showing: "1 pin "))

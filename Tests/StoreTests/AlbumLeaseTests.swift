@@ -66,7 +66,7 @@ final class AlbumLeaseTests: XCTestCase {
         let pin = try shell.insertPin(at: GeoPoint(latitude: 10, longitude: 20), name: nil)
         let t = 3_000_000.0
         XCTAssertEqual(try window.unheldInterruptedAlbums(now: t), [pin.id], "dropped, left downloading, no holder")
-        _ = try shell.saveAlbumStatus(pinID: pin.id, status: .empty, page: nil, pageCount: nil, source: "commons")
+        _ = try shell.saveAlbumStatus(pinID: pin.id, generation: 1, status: .empty, page: nil, pageCount: nil, source: "commons")
         XCTAssertEqual(try window.unheldInterruptedAlbums(now: t), [], "settled")
         XCTAssertTrue(try window.takeAlbumLease(pinID: pin.id, holder: "w", now: t))
         _ = try shell.deletePin(id: pin.id)

@@ -52,11 +52,11 @@ final class AlbumStoreTests: XCTestCase {
         let pin = try makePin(db)
         // A new pin's first search is waiting: downloading, with nothing else known yet.
         XCTAssertEqual(try summary(db, pin), Summary(status: .downloading, page: nil, pageCount: nil, source: nil))
-        XCTAssertTrue(try db.saveAlbumStatus(pinID: pin.id, status: .downloading, page: 1, pageCount: nil, source: "flickr"))
-        XCTAssertFalse(try db.saveAlbumStatus(pinID: 999, status: .ready, page: 1, pageCount: 1, source: "flickr"))
+        XCTAssertTrue(try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .downloading, page: 1, pageCount: nil, source: "flickr"))
+        XCTAssertFalse(try db.saveAlbumStatus(pinID: 999, generation: 1, status: .ready, page: 1, pageCount: 1, source: "flickr"))
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM pin"), 1, "saving a status never creates a pin")
 
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b", "c"]))
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b", "c"]))
         XCTAssertEqual(photos.map(\.sourceID), ["a", "b", "c"])
         XCTAssertEqual(photos.map(\.position), [0, 1, 2])
         XCTAssertEqual(photos.map(\.state), [.pending, .pending, .pending])
@@ -75,23 +75,23 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertEqual(try db.photos(pinID: pin.id), photos)
         // Photos are only rows: the summary is still the one saved last.
         XCTAssertEqual(try summary(db, pin), Summary(status: .downloading, page: 1, pageCount: nil, source: "flickr"))
-        XCTAssertTrue(try db.saveAlbumStatus(pinID: pin.id, status: .downloading, page: 2, pageCount: 7, source: "flickr"))
+        XCTAssertTrue(try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .downloading, page: 2, pageCount: 7, source: "flickr"))
         let album = try XCTUnwrap(db.album(pinID: pin.id))
         XCTAssertEqual(Summary(status: album.status, page: album.page, pageCount: album.pageCount, source: album.source),
                        Summary(status: .downloading, page: 2, pageCount: 7, source: "flickr"))
         XCTAssertEqual(album.photos, photos)
         XCTAssertEqual(album.pin, try db.pin(id: pin.id))
 
-        XCTAssertTrue(try db.storeImage(photoID: photos[1].id, bytes: image(1000)))
+        XCTAssertTrue(try db.storeImage(photoID: photos[1].id, generation: 1, bytes: image(1000)))
         XCTAssertEqual(try db.pin(id: pin.id)?.downloadedCount, 1)
         XCTAssertEqual(try db.pendingPhotos(pinID: pin.id).map(\.sourceID), ["a", "c"])
-        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[0].id, reason: "HTTP 404"))
+        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[0].id, generation: 1, reason: "HTTP 404"))
         XCTAssertEqual(try db.pendingPhotos(pinID: pin.id).map(\.sourceID), ["c"])
-        XCTAssertTrue(try db.storeImage(photoID: photos[2].id, bytes: image(3000)))
+        XCTAssertTrue(try db.storeImage(photoID: photos[2].id, generation: 1, bytes: image(3000)))
         XCTAssertEqual(try db.pendingPhotos(pinID: pin.id), [])
         XCTAssertEqual(try summary(db, pin), Summary(status: .downloading, page: 2, pageCount: 7, source: "flickr"),
                        "the last pending photo stored: still what was saved, the machine decides ready")
-        XCTAssertTrue(try db.saveAlbumStatus(pinID: pin.id, status: .ready, page: 2, pageCount: 7, source: "flickr"))
+        XCTAssertTrue(try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .ready, page: 2, pageCount: 7, source: "flickr"))
         XCTAssertEqual(try status(db, pin), .ready)
         XCTAssertEqual(try db.pin(id: pin.id)?.albumState, .ready)
 
@@ -113,7 +113,7 @@ final class AlbumStoreTests: XCTestCase {
         let db = try open()
         let pin = try makePin(db)
         let bystander = try makePin(db, 2)
-        try db.saveAlbumStatus(pinID: bystander.id, status: .ready, page: 4, pageCount: 5, source: "commons")
+        try db.saveAlbumStatus(pinID: bystander.id, generation: 1, status: .ready, page: 4, pageCount: 5, source: "commons")
         let saved: [Summary] = [
             Summary(status: .downloading, page: 1, pageCount: nil, source: "flickr"),
             Summary(status: .ready, page: 3, pageCount: 40, source: "flickr"),
@@ -125,7 +125,7 @@ final class AlbumStoreTests: XCTestCase {
             Summary(status: .empty, page: 2, pageCount: 2, source: "flickr"),
         ]
         for expected in saved {
-            XCTAssertTrue(try db.saveAlbumStatus(pinID: pin.id, status: expected.status, page: expected.page,
+            XCTAssertTrue(try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: expected.status, page: expected.page,
                                                  pageCount: expected.pageCount, source: expected.source ?? ""))
             XCTAssertEqual(try summary(db, pin), expected)
             XCTAssertEqual(try status(db, pin), expected.status)
@@ -139,7 +139,7 @@ final class AlbumStoreTests: XCTestCase {
                        "another pin's album is untouched")
 
         // A failed search's reason survives a restart, on a new connection.
-        try db.saveAlbumStatus(pinID: pin.id, status: .failed(reason: "DNS: no such host"), page: 2, pageCount: 3,
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .failed(reason: "DNS: no such host"), page: 2, pageCount: 3,
                                source: "flickr")
         let path = db.path
         try db.close()
@@ -153,11 +153,11 @@ final class AlbumStoreTests: XCTestCase {
     func testTheStoreSavesAStatusThePhotosDoNotSupport() throws {
         let db = try open()
         let pin = try makePin(db)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b"]))
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(10)))
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(10)))
         // Whatever the photos say, the status is what the machine saved: it is not derived.
         for status: AlbumStatus in [.empty, .ready, .failed(reason: "late"), .downloading] {
-            try db.saveAlbumStatus(pinID: pin.id, status: status, page: 1, pageCount: 1, source: "flickr")
+            try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: status, page: 1, pageCount: 1, source: "flickr")
             XCTAssertEqual(try self.status(db, pin), status)
             XCTAssertEqual(try db.photos(pinID: pin.id).map(\.state), [.stored, .pending], "photos are untouched")
         }
@@ -177,24 +177,24 @@ final class AlbumStoreTests: XCTestCase {
     func testLastPhotoFailingLeavesTheStatusAlone() throws {
         let db = try open()
         let pin = try makePin(db)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b", "c"]))
-        try db.saveAlbumStatus(pinID: pin.id, status: .downloading, page: 1, pageCount: 1, source: "flickr")
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(10)))
-        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[1].id, reason: "timed out"))
-        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[2].id, reason: "HTTP 404"))
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b", "c"]))
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .downloading, page: 1, pageCount: 1, source: "flickr")
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(10)))
+        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[1].id, generation: 1, reason: "timed out"))
+        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[2].id, generation: 1, reason: "HTTP 404"))
         XCTAssertEqual(try db.pendingPhotos(pinID: pin.id), [])
         XCTAssertEqual(try status(db, pin), .downloading, "nothing pending, yet the store does not decide ready")
 
         // A stored photo keeps its image; a gone one stays gone.
-        XCTAssertFalse(try db.markPhotoFailed(photoID: photos[0].id, reason: "late"), "a stored photo keeps its image")
+        XCTAssertFalse(try db.markPhotoFailed(photoID: photos[0].id, generation: 1, reason: "late"), "a stored photo keeps its image")
         XCTAssertEqual(try db.photo(id: photos[0].id)?.state, .stored)
         XCTAssertEqual(try db.imageBytes(photoID: photos[0].id), image(10))
-        XCTAssertFalse(try db.markPhotoFailed(photoID: 999, reason: "gone"))
+        XCTAssertFalse(try db.markPhotoFailed(photoID: 999, generation: 1, reason: "gone"))
         XCTAssertNil(try db.photo(id: 999))
         // A failed photo failing again takes the newer reason.
-        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[2].id, reason: "HTTP 410"))
+        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[2].id, generation: 1, reason: "HTTP 410"))
         XCTAssertEqual(try db.photo(id: photos[2].id)?.state, .failed(reason: "HTTP 410"))
-        try db.saveAlbumStatus(pinID: pin.id, status: .ready, page: 1, pageCount: 1, source: "flickr")
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .ready, page: 1, pageCount: 1, source: "flickr")
 
         // Retry: only the failed photos are pending again, each once; the status waits for the machine.
         XCTAssertEqual(try db.markPhotosPending(ids: [photos[0].id, photos[1].id, photos[1].id, 999]), 1)
@@ -208,11 +208,11 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertEqual(try db.pendingPhotos(pinID: pin.id).map(\.id), [photos[1].id])
 
         // A pending photo can fail, and its download then land after all.
-        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[1].id, reason: "timed out again"))
+        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[1].id, generation: 1, reason: "timed out again"))
         XCTAssertEqual(try db.markPhotosPending(ids: [photos[1].id, photos[2].id]), 2)
         XCTAssertEqual(try db.pendingPhotos(pinID: pin.id).map(\.id), [photos[1].id, photos[2].id])
-        XCTAssertTrue(try db.storeImage(photoID: photos[1].id, bytes: image(20)))
-        XCTAssertTrue(try db.storeImage(photoID: photos[2].id, bytes: image(30)))
+        XCTAssertTrue(try db.storeImage(photoID: photos[1].id, generation: 1, bytes: image(20)))
+        XCTAssertTrue(try db.storeImage(photoID: photos[2].id, generation: 1, bytes: image(30)))
         XCTAssertEqual(try db.photos(pinID: pin.id).map(\.state), [.stored, .stored, .stored])
         XCTAssertEqual(try status(db, pin), .ready)
     }
@@ -220,26 +220,26 @@ final class AlbumStoreTests: XCTestCase {
     func testFailedSearchKeepsItsReasonUntilTheNextSave() throws {
         let db = try open()
         let pin = try makePin(db)
-        XCTAssertEqual(try db.replaceAlbum(pinID: pin.id, photos: []), [])
+        XCTAssertEqual(try db.replaceAlbum(pinID: pin.id, generation: 1, photos: []), [])
         XCTAssertEqual(try status(db, pin), .downloading, "no photos found, yet the store does not decide empty")
-        try db.saveAlbumStatus(pinID: pin.id, status: .empty, page: nil, pageCount: 0, source: "commons")
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .empty, page: nil, pageCount: 0, source: "commons")
         XCTAssertEqual(try status(db, pin), .empty)
 
-        try db.saveAlbumStatus(pinID: pin.id, status: .failed(reason: "Flickr: Invalid API Key (100)"), page: 1,
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .failed(reason: "Flickr: Invalid API Key (100)"), page: 1,
                                pageCount: nil, source: "flickr")
         XCTAssertEqual(try db.album(pinID: pin.id)?.status, .failed(reason: "Flickr: Invalid API Key (100)"))
         XCTAssertEqual(try db.album(pinID: pin.id)?.status.reason, "Flickr: Invalid API Key (100)")
-        XCTAssertFalse(try db.saveAlbumStatus(pinID: 999, status: .failed(reason: "x"), page: nil, pageCount: nil,
+        XCTAssertFalse(try db.saveAlbumStatus(pinID: 999, generation: 1, status: .failed(reason: "x"), page: nil, pageCount: nil,
                                               source: "flickr"))
         // Photos arriving or leaving do not clear the reason.
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["x", "y"]))
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(5)))
-        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[1].id, reason: "HTTP 404"))
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["x", "y"]))
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(5)))
+        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[1].id, generation: 1, reason: "HTTP 404"))
         try db.deletePhotos(ids: [photos[0].id])
         XCTAssertEqual(try db.album(pinID: pin.id)?.status, .failed(reason: "Flickr: Invalid API Key (100)"))
 
         // Retrying the search: the machine saves downloading, and the reason is gone.
-        try db.saveAlbumStatus(pinID: pin.id, status: .downloading, page: 1, pageCount: nil, source: "flickr")
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .downloading, page: 1, pageCount: nil, source: "flickr")
         XCTAssertEqual(try db.album(pinID: pin.id)?.status, .downloading)
         XCTAssertNil(try db.album(pinID: pin.id)?.status.reason)
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM pin WHERE albumError IS NOT NULL"), 0)
@@ -248,8 +248,8 @@ final class AlbumStoreTests: XCTestCase {
     func testEmptyImageIsRefused() throws {
         let db = try open()
         let pin = try makePin(db)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a"]))
-        XCTAssertThrowsError(try db.storeImage(photoID: photos[0].id, bytes: Data())) { error in
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a"]))
+        XCTAssertThrowsError(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: Data())) { error in
             XCTAssertEqual(error as? StoreError, .emptyImage(photoID: photos[0].id))
         }
         XCTAssertEqual(try db.photo(id: photos[0].id)?.state, .pending)
@@ -260,12 +260,12 @@ final class AlbumStoreTests: XCTestCase {
         let db = try open()
         let pin = try makePin(db)
         let other = try makePin(db, 2)
-        let first = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b"]))
-        let kept = try db.replaceAlbum(pinID: other.id, photos: newPhotos(["a"]))
-        for photo in first + kept { XCTAssertTrue(try db.storeImage(photoID: photo.id, bytes: image(100))) }
-        try db.saveAlbumStatus(pinID: pin.id, status: .ready, page: 1, pageCount: 5, source: "flickr")
+        let first = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
+        let kept = try db.replaceAlbum(pinID: other.id, generation: 1, photos: newPhotos(["a"]))
+        for photo in first + kept { XCTAssertTrue(try db.storeImage(photoID: photo.id, generation: 1, bytes: image(100))) }
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .ready, page: 1, pageCount: 5, source: "flickr")
 
-        let second = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["c", "d", "e"], source: "commons"))
+        let second = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["c", "d", "e"], source: "commons"))
         XCTAssertEqual(second.map(\.sourceID), ["c", "d", "e"])
         XCTAssertEqual(second.map(\.source), ["commons", "commons", "commons"])
         XCTAssertEqual(second.map(\.position), [0, 1, 2])
@@ -278,23 +278,23 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertEqual(try db.photos(pinID: other.id).map(\.byteCount), [100])
         XCTAssertEqual(try db.pin(id: pin.id)?.downloadedCount, 0)
         // A late download for the old collection never comes back.
-        XCTAssertFalse(try db.storeImage(photoID: first[0].id, bytes: image(100)))
-        XCTAssertFalse(try db.markPhotoFailed(photoID: first[1].id, reason: "late"))
+        XCTAssertFalse(try db.storeImage(photoID: first[0].id, generation: 1, bytes: image(100)))
+        XCTAssertFalse(try db.markPhotoFailed(photoID: first[1].id, generation: 1, reason: "late"))
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photo WHERE pinId = \(pin.id)"), 3)
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photoImage"), 1)
         // Replacing with a photo already there keeps its row (and its image, were one stored); the others go.
-        let third = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["c"], source: "commons"))
+        let third = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["c"], source: "commons"))
         XCTAssertEqual(third.map(\.position), [0])
         XCTAssertEqual(third.map(\.id), [second[0].id])
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photo WHERE pinId = \(pin.id)"), 1)
-        XCTAssertEqual(try db.replaceAlbum(pinID: 999, photos: newPhotos(["q"])), [])
+        XCTAssertEqual(try db.replaceAlbum(pinID: 999, generation: 1, photos: newPhotos(["q"])), [])
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photo WHERE sourceId = 'q'"), 0)
     }
 
     func testDuplicatesInOneAnswerAreDropped() throws {
         let db = try open()
         let pin = try makePin(db)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b", "a", "c", "c"]))
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b", "a", "c", "c"]))
         XCTAssertEqual(photos.map(\.sourceID), ["a", "b", "c"])
         XCTAssertEqual(photos.map(\.position), [0, 1, 2], "positions stay contiguous")
         XCTAssertEqual(try db.photos(pinID: pin.id), photos)
@@ -303,11 +303,11 @@ final class AlbumStoreTests: XCTestCase {
     func testAddMoreAppendsAndSkipsDuplicates() throws {
         let db = try open()
         let pin = try makePin(db)
-        let first = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b"]))
-        for photo in first { XCTAssertTrue(try db.storeImage(photoID: photo.id, bytes: image(50))) }
-        try db.saveAlbumStatus(pinID: pin.id, status: .ready, page: 1, pageCount: 3, source: "flickr")
+        let first = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
+        for photo in first { XCTAssertTrue(try db.storeImage(photoID: photo.id, generation: 1, bytes: image(50))) }
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .ready, page: 1, pageCount: 3, source: "flickr")
 
-        let added = try db.appendPhotos(pinID: pin.id, photos: newPhotos(["b", "c", "a", "d", "d"]))
+        let added = try db.appendPhotos(pinID: pin.id, generation: 1, photos: newPhotos(["b", "c", "a", "d", "d"]))
         XCTAssertEqual(added.map(\.sourceID), ["c", "d"])
         XCTAssertEqual(added.map(\.position), [2, 3], "duplicates skipped, positions contiguous")
         XCTAssertEqual(added.map(\.state), [.pending, .pending])
@@ -318,36 +318,36 @@ final class AlbumStoreTests: XCTestCase {
                        "appending leaves the summary to the machine")
 
         // The same source id from another source is another photo.
-        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, photos: newPhotos(["a"], source: "commons")).map(\.position), [4])
+        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, generation: 1, photos: newPhotos(["a"], source: "commons")).map(\.position), [4])
         // Nothing new: nothing added, nothing changed.
-        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, photos: newPhotos(["a", "b"])), [])
-        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, photos: []), [])
+        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"])), [])
+        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, generation: 1, photos: []), [])
         XCTAssertEqual(try db.photos(pinID: pin.id).count, 5)
         XCTAssertEqual(try status(db, pin), .ready)
 
         // Positions continue after the last, also after deletions left a gap.
         let all = try db.photos(pinID: pin.id)
         try db.deletePhotos(ids: [all[1].id])
-        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, photos: newPhotos(["z", "b"])).map(\.position), [5, 6],
+        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, generation: 1, photos: newPhotos(["z", "b"])).map(\.position), [5, 6],
                        "a deleted photo may come back, at the end")
-        XCTAssertEqual(try db.appendPhotos(pinID: 999, photos: newPhotos(["q"])), [])
+        XCTAssertEqual(try db.appendPhotos(pinID: 999, generation: 1, photos: newPhotos(["q"])), [])
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photo WHERE sourceId = 'q'"), 0)
         // Appending to an album without photos starts at 0.
         let other = try makePin(db, 2)
-        XCTAssertEqual(try db.appendPhotos(pinID: other.id, photos: newPhotos(["a", "a", "b"])).map(\.position), [0, 1])
+        XCTAssertEqual(try db.appendPhotos(pinID: other.id, generation: 1, photos: newPhotos(["a", "a", "b"])).map(\.position), [0, 1])
     }
 
     func testDeletingPhotosLeavesTheStatusAlone() throws {
         let db = try open()
         let pin = try makePin(db)
         let other = try makePin(db, 2)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b", "c"]))
-        let others = try db.replaceAlbum(pinID: other.id, photos: newPhotos(["a", "b"]))
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(10)))
-        XCTAssertTrue(try db.storeImage(photoID: photos[1].id, bytes: image(10)))
-        XCTAssertTrue(try db.storeImage(photoID: others[0].id, bytes: image(10)))
-        try db.saveAlbumStatus(pinID: pin.id, status: .downloading, page: 1, pageCount: 1, source: "flickr")
-        try db.saveAlbumStatus(pinID: other.id, status: .downloading, page: 2, pageCount: 2, source: "commons")
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b", "c"]))
+        let others = try db.replaceAlbum(pinID: other.id, generation: 1, photos: newPhotos(["a", "b"]))
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(10)))
+        XCTAssertTrue(try db.storeImage(photoID: photos[1].id, generation: 1, bytes: image(10)))
+        XCTAssertTrue(try db.storeImage(photoID: others[0].id, generation: 1, bytes: image(10)))
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .downloading, page: 1, pageCount: 1, source: "flickr")
+        try db.saveAlbumStatus(pinID: other.id, generation: 1, status: .downloading, page: 2, pageCount: 2, source: "commons")
 
         // Deleting the one still pending leaves nothing pending; images go with their photos.
         XCTAssertEqual(try db.deletePhotos(ids: [photos[2].id, photos[0].id, photos[0].id, 999]), 2)
@@ -358,12 +358,12 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertNil(try db.imageBytes(photoID: photos[0].id))
         XCTAssertEqual(try db.imageBytes(photoID: photos[1].id), image(10))
         XCTAssertEqual(try db.photos(pinID: other.id).map(\.id), others.map(\.id), "another album is untouched")
-        XCTAssertFalse(try db.storeImage(photoID: photos[2].id, bytes: image(10)), "a late download of a deleted photo")
+        XCTAssertFalse(try db.storeImage(photoID: photos[2].id, generation: 1, bytes: image(10)), "a late download of a deleted photo")
         XCTAssertNil(try db.photo(id: photos[2].id))
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photoImage"), 2)
 
         // Photos of two pins at once; the last one gone, and still the saved status.
-        try db.saveAlbumStatus(pinID: pin.id, status: .ready, page: 1, pageCount: 1, source: "flickr")
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .ready, page: 1, pageCount: 1, source: "flickr")
         XCTAssertEqual(try db.deletePhotos(ids: [photos[1].id, others[1].id]), 2)
         XCTAssertEqual(try db.photos(pinID: pin.id), [])
         XCTAssertEqual(try summary(db, pin), Summary(status: .ready, page: 1, pageCount: 1, source: "flickr"),
@@ -373,7 +373,7 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertEqual(try db.deletePhotos(ids: [photos[1].id]), 0, "already deleted")
 
         // A failed search keeps its reason when photos are deleted.
-        try db.saveAlbumStatus(pinID: other.id, status: .failed(reason: "HTTP 500"), page: 2, pageCount: 2, source: "commons")
+        try db.saveAlbumStatus(pinID: other.id, generation: 1, status: .failed(reason: "HTTP 500"), page: 2, pageCount: 2, source: "commons")
         XCTAssertEqual(try db.deletePhotos(ids: [others[0].id]), 1)
         XCTAssertEqual(try status(db, other), .failed(reason: "HTTP 500"))
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photoImage"), 0)
@@ -383,14 +383,14 @@ final class AlbumStoreTests: XCTestCase {
         let db = try open()
         let pin = try makePin(db)
         let other = try makePin(db, 2)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b", "c"]))
-        let others = try db.replaceAlbum(pinID: other.id, photos: newPhotos(["a"]))
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(10)))
-        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[1].id, reason: "HTTP 404"))
-        XCTAssertTrue(try db.storeImage(photoID: others[0].id, bytes: image(10)))
-        try db.saveAlbumStatus(pinID: pin.id, status: .downloading, page: 2, pageCount: 4, source: "flickr")
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b", "c"]))
+        let others = try db.replaceAlbum(pinID: other.id, generation: 1, photos: newPhotos(["a"]))
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(10)))
+        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[1].id, generation: 1, reason: "HTTP 404"))
+        XCTAssertTrue(try db.storeImage(photoID: others[0].id, generation: 1, bytes: image(10)))
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .downloading, page: 2, pageCount: 4, source: "flickr")
 
-        XCTAssertEqual(try db.clearAlbum(pinID: pin.id), 3)
+        XCTAssertEqual(try db.clearAlbum(pinID: pin.id, generation: 2), 3)
         XCTAssertEqual(try db.photos(pinID: pin.id), [])
         XCTAssertEqual(try db.pin(id: pin.id)?.photoCount, 0)
         XCTAssertEqual(try db.pin(id: pin.id)?.downloadedCount, 0)
@@ -398,35 +398,35 @@ final class AlbumStoreTests: XCTestCase {
                        "clearing leaves the summary to the machine")
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photoImage"), 1, "images follow their photos")
         XCTAssertEqual(try db.photos(pinID: other.id).map(\.byteCount), [10], "another album is untouched")
-        XCTAssertFalse(try db.storeImage(photoID: photos[2].id, bytes: image(10)), "a late download after clearing")
+        XCTAssertFalse(try db.storeImage(photoID: photos[2].id, generation: 2, bytes: image(10)), "a late download after clearing")
         XCTAssertEqual(try db.markPhotosPending(ids: [photos[1].id]), 0)
 
-        XCTAssertEqual(try db.clearAlbum(pinID: pin.id), 0, "already empty")
-        XCTAssertEqual(try db.clearAlbum(pinID: 999), 0)
+        XCTAssertEqual(try db.clearAlbum(pinID: pin.id, generation: 3), 0, "already empty")
+        XCTAssertEqual(try db.clearAlbum(pinID: 999, generation: 2), 0)
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photo"), 1)
         // The album fills again from 0.
-        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, photos: newPhotos(["a", "b"])).map(\.position), [0, 1])
+        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, generation: 3, photos: newPhotos(["a", "b"])).map(\.position), [0, 1])
     }
 
     func testDeletedPinNeverGetsPhotosBack() throws {
         let db = try open()
         let pin = try makePin(db)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b", "c"]))
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(10)))
-        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[2].id, reason: "HTTP 404"))
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b", "c"]))
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(10)))
+        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[2].id, generation: 1, reason: "HTTP 404"))
         XCTAssertTrue(try db.deletePin(id: pin.id))
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photo"), 0)
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photoImage"), 0)
 
         // Late answers: a download, a failure, a retry, a search, more photos, a status.
-        XCTAssertFalse(try db.storeImage(photoID: photos[1].id, bytes: image(10)))
-        XCTAssertFalse(try db.markPhotoFailed(photoID: photos[1].id, reason: "late"))
+        XCTAssertFalse(try db.storeImage(photoID: photos[1].id, generation: 1, bytes: image(10)))
+        XCTAssertFalse(try db.markPhotoFailed(photoID: photos[1].id, generation: 1, reason: "late"))
         XCTAssertEqual(try db.markPhotosPending(ids: [photos[2].id]), 0)
-        XCTAssertEqual(try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["c"])), [])
-        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, photos: newPhotos(["d"])), [])
-        XCTAssertEqual(try db.clearAlbum(pinID: pin.id), 0)
-        XCTAssertFalse(try db.saveAlbumStatus(pinID: pin.id, status: .ready, page: 1, pageCount: 1, source: "flickr"))
-        XCTAssertFalse(try db.saveAlbumStatus(pinID: pin.id, status: .failed(reason: "late"), page: 1, pageCount: 1,
+        XCTAssertEqual(try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["c"])), [])
+        XCTAssertEqual(try db.appendPhotos(pinID: pin.id, generation: 1, photos: newPhotos(["d"])), [])
+        XCTAssertEqual(try db.clearAlbum(pinID: pin.id, generation: 2), 0)
+        XCTAssertFalse(try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .ready, page: 1, pageCount: 1, source: "flickr"))
+        XCTAssertFalse(try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .failed(reason: "late"), page: 1, pageCount: 1,
                                               source: "flickr"))
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM pin"), 0)
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photo"), 0)
@@ -442,11 +442,11 @@ final class AlbumStoreTests: XCTestCase {
     func testTheSameAnswerSavedAgainKeepsTheRowsAndImagesAlreadyStored() throws {
         let db = try open()
         let pin = try makePin(db)
-        let first = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b", "c"]))
-        XCTAssertTrue(try db.storeImage(photoID: first[0].id, bytes: image(10)))
-        XCTAssertTrue(try db.storeImage(photoID: first[2].id, bytes: image(12)))
+        let first = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b", "c"]))
+        XCTAssertTrue(try db.storeImage(photoID: first[0].id, generation: 1, bytes: image(10)))
+        XCTAssertTrue(try db.storeImage(photoID: first[2].id, generation: 1, bytes: image(12)))
         // Another process's answer: `b` no longer found, `d` new, the order changed, `a` named twice.
-        let second = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["c", "d", "a", "a"]))
+        let second = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["c", "d", "a", "a"]))
         XCTAssertEqual(second.map(\.found.sourceID), ["c", "d", "a"])
         XCTAssertEqual(second.map(\.position), [0, 1, 2])
         XCTAssertEqual(second[0].id, first[2].id)
@@ -462,13 +462,14 @@ final class AlbumStoreTests: XCTestCase {
     func testMovedPinLosesItsPhotosAndStartsOver() throws {
         let db = try open()
         let pin = try makePin(db)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b"]))
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(10)))
-        try db.saveAlbumStatus(pinID: pin.id, status: .ready, page: 3, pageCount: 8, source: "flickr")
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(10)))
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .ready, page: 3, pageCount: 8, source: "flickr")
         let moved = try XCTUnwrap(db.movePin(id: pin.id, to: .init(latitude: 5, longitude: 5), name: nil))
         XCTAssertEqual(moved.coordinate, GeoPoint(latitude: 5, longitude: 5))
         XCTAssertEqual([moved.photoCount, moved.downloadedCount], [0, 0])
-        XCTAssertFalse(try db.storeImage(photoID: photos[1].id, bytes: image(10)), "a late download of the old place")
+        XCTAssertEqual(try db.album(pinID: pin.id)?.generation, 2, "a move begins the album's next generation")
+        XCTAssertFalse(try db.storeImage(photoID: photos[1].id, generation: 1, bytes: image(10)), "a late download of the old place")
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photoImage"), 0)
         XCTAssertEqual(try db.photos(pinID: pin.id), [])
         // Like a new pin's: its search at the new place is waiting, so a crash now still resumes it.
@@ -480,9 +481,9 @@ final class AlbumStoreTests: XCTestCase {
     func testStoringAgainReplacesTheImage() throws {
         let db = try open()
         let pin = try makePin(db)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a"]))
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(10)))
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(20)))
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a"]))
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(10)))
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(20)))
         XCTAssertEqual(try db.imageBytes(photoID: photos[0].id), image(20))
         XCTAssertEqual(try db.photo(id: photos[0].id)?.byteCount, 20)
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photoImage"), 1)
@@ -491,10 +492,10 @@ final class AlbumStoreTests: XCTestCase {
     func testStoringAFailedPhotosImageMakesItStored() throws {
         let db = try open()
         let pin = try makePin(db)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a"]))
-        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[0].id, reason: "timed out"))
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a"]))
+        XCTAssertTrue(try db.markPhotoFailed(photoID: photos[0].id, generation: 1, reason: "timed out"))
         // A download that was reported failed but landed after all.
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(7)))
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(7)))
         XCTAssertEqual(try db.photo(id: photos[0].id)?.state, .stored)
         XCTAssertNil(try db.photo(id: photos[0].id)?.error)
         XCTAssertEqual(try db.imageBytes(photoID: photos[0].id), image(7))
@@ -503,8 +504,8 @@ final class AlbumStoreTests: XCTestCase {
     func testStoredAlwaysMeansTheImageIsThere() throws {
         let db = try open()
         let pin = try makePin(db)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b"]))
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: image(10)))
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(10)))
         // Even raw SQL cannot have a stored photo without its image.
         XCTAssertThrowsError(try db.executeForTesting("UPDATE photo SET state = 'stored' WHERE id = \(photos[1].id)"))
         XCTAssertEqual(try db.photo(id: photos[1].id)?.state, .pending)
@@ -528,17 +529,17 @@ final class AlbumStoreTests: XCTestCase {
 
         // `searching` keeps the status its insertion saved: its first search never answered.
         // Saved out of id order, to show the order is the pins', not the saves'.
-        try db.saveAlbumStatus(pinID: retried.id, status: .ready, page: 1, pageCount: 1, source: "flickr")
-        try db.saveAlbumStatus(pinID: retried.id, status: .downloading, page: 2, pageCount: 2, source: "flickr")
-        let photos = try db.replaceAlbum(pinID: downloading.id, photos: newPhotos(["a", "b", "c"]))
-        XCTAssertTrue(try db.storeImage(photoID: photos[1].id, bytes: image(10)))
-        try db.saveAlbumStatus(pinID: downloading.id, status: .downloading, page: 4, pageCount: 9, source: "flickr")
+        try db.saveAlbumStatus(pinID: retried.id, generation: 1, status: .ready, page: 1, pageCount: 1, source: "flickr")
+        try db.saveAlbumStatus(pinID: retried.id, generation: 1, status: .downloading, page: 2, pageCount: 2, source: "flickr")
+        let photos = try db.replaceAlbum(pinID: downloading.id, generation: 1, photos: newPhotos(["a", "b", "c"]))
+        XCTAssertTrue(try db.storeImage(photoID: photos[1].id, generation: 1, bytes: image(10)))
+        try db.saveAlbumStatus(pinID: downloading.id, generation: 1, status: .downloading, page: 4, pageCount: 9, source: "flickr")
         // Pending photos do not make an album interrupted: only its saved status does.
-        let readyPhotos = try db.replaceAlbum(pinID: ready.id, photos: newPhotos(["a"]))
+        let readyPhotos = try db.replaceAlbum(pinID: ready.id, generation: 1, photos: newPhotos(["a"]))
         XCTAssertEqual(readyPhotos.map(\.state), [.pending])
-        try db.saveAlbumStatus(pinID: ready.id, status: .ready, page: 1, pageCount: 1, source: "flickr")
-        try db.saveAlbumStatus(pinID: failed.id, status: .failed(reason: "DNS"), page: 1, pageCount: nil, source: "flickr")
-        try db.saveAlbumStatus(pinID: empty.id, status: .empty, page: 1, pageCount: 0, source: "commons")
+        try db.saveAlbumStatus(pinID: ready.id, generation: 1, status: .ready, page: 1, pageCount: 1, source: "flickr")
+        try db.saveAlbumStatus(pinID: failed.id, generation: 1, status: .failed(reason: "DNS"), page: 1, pageCount: nil, source: "flickr")
+        try db.saveAlbumStatus(pinID: empty.id, generation: 1, status: .empty, page: 1, pageCount: 0, source: "commons")
         XCTAssertTrue(try db.deletePin(id: deleted.id))
         XCTAssertEqual(try db.interruptedAlbums(), [searching.id, downloading.id, retried.id])
 
@@ -554,7 +555,7 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertEqual(try again.pendingPhotos(pinID: searching.id), [])
 
         // Once the machine saves what it settled on, the album is no longer interrupted.
-        try again.saveAlbumStatus(pinID: searching.id, status: .empty, page: 1, pageCount: 0, source: "commons")
+        try again.saveAlbumStatus(pinID: searching.id, generation: 1, status: .empty, page: 1, pageCount: 0, source: "commons")
         XCTAssertEqual(try again.interruptedAlbums(), [downloading.id, retried.id])
     }
 
@@ -569,7 +570,7 @@ final class AlbumStoreTests: XCTestCase {
         try db.insertPins((0..<5).map { (GeoPoint(latitude: Double($0), longitude: 0), nil) as (GeoPoint, String?) })
         let pins = try db.pins()
         for pin in pins where pin.id % 2 == 1 {
-            try db.saveAlbumStatus(pinID: pin.id, status: .downloading, page: nil, pageCount: nil, source: "commons")
+            try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .downloading, page: nil, pageCount: nil, source: "commons")
         }
         let expected = pins.map(\.id).filter { $0 % 2 == 1 }
         XCTAssertFalse(expected.isEmpty)
@@ -602,9 +603,9 @@ final class AlbumStoreTests: XCTestCase {
         let db = try AppDatabase.openInMemory()
         addTeardownBlock { try? db.close() }
         let pin = try makePin(db)
-        let photos = try db.replaceAlbum(pinID: pin.id, photos: newPhotos(["a", "b"]))
+        let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
         let big = Data(repeating: 0xA5, count: 8_000_000)
-        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, bytes: big))
+        XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: big))
 
         // Reading the image itself reads its ~2,000 pages: the count would show a listing that did.
         let imagePages = try pagesRead(db) { XCTAssertEqual(try db.imageBytes(photoID: photos[0].id), big) }
@@ -626,7 +627,7 @@ final class AlbumStoreTests: XCTestCase {
         let odd = NewPhoto(source: "commons", sourceID: "File:X.jpg", title: "\u{1B}[31mred\u{7}", author: nil,
                            dateTaken: "2019", url: "https://u", largeURL: nil, pageURL: nil, license: nil,
                            width: nil, height: nil)
-        let stored = try XCTUnwrap(db.replaceAlbum(pinID: pin.id, photos: [odd]).first)
+        let stored = try XCTUnwrap(db.replaceAlbum(pinID: pin.id, generation: 1, photos: [odd]).first)
         XCTAssertEqual(stored.dateTaken, "2019")
         XCTAssertEqual(stored.title, "\u{1B}[31mred\u{7}")
         XCTAssertEqual(stored.sourceID, "File:X.jpg")
@@ -635,10 +636,10 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertNil(stored.width)
         XCTAssertEqual(try db.photo(id: stored.id), stored)
         // Every write to the photo's row keeps its texts too.
-        XCTAssertTrue(try db.markPhotoFailed(photoID: stored.id, reason: "HTTP 404 \u{1B}[2J “x”"))
+        XCTAssertTrue(try db.markPhotoFailed(photoID: stored.id, generation: 1, reason: "HTTP 404 \u{1B}[2J “x”"))
         XCTAssertEqual(try db.photo(id: stored.id)?.state, .failed(reason: "HTTP 404 \u{1B}[2J “x”"))
         XCTAssertEqual(try db.markPhotosPending(ids: [stored.id]), 1)
-        XCTAssertTrue(try db.storeImage(photoID: stored.id, bytes: image(3)))
+        XCTAssertTrue(try db.storeImage(photoID: stored.id, generation: 1, bytes: image(3)))
         var expected = stored
         expected.state = .stored
         expected.byteCount = 3

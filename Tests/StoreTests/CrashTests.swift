@@ -132,23 +132,23 @@ final class CrashChildProcess: XCTestCase {
                     NewPhoto(source: "flickr", sourceID: "\(collection)-\($0)", title: "Photo \($0)", url: "https://127.0.0.1/\($0).jpg")
                 }
                 // As the album state machine does: the status is saved before the photos and after the last one.
-                try db.saveAlbumStatus(pinID: pin.id, status: .downloading, page: collection + 1, pageCount: 99,
+                try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .downloading, page: collection + 1, pageCount: 99,
                                        source: "flickr")
                 pending = collection % 2 == 0
-                    ? try db.replaceAlbum(pinID: pin.id, photos: found)
-                    : try db.appendPhotos(pinID: pin.id, photos: found)
+                    ? try db.replaceAlbum(pinID: pin.id, generation: 1, photos: found)
+                    : try db.appendPhotos(pinID: pin.id, generation: 1, photos: found)
             }
             for photo in pending {
                 if photo.id % 5 == 0 {
-                    try db.markPhotoFailed(photoID: photo.id, reason: "HTTP 404")
+                    try db.markPhotoFailed(photoID: photo.id, generation: 1, reason: "HTTP 404")
                 } else {
-                    try db.storeImage(photoID: photo.id, bytes: Self.image(for: photo.id))
+                    try db.storeImage(photoID: photo.id, generation: 1, bytes: Self.image(for: photo.id))
                 }
                 if report { Self.reportWrite() }
                 if photo.id % 7 == 0 { try db.deletePhotos(ids: [photo.id]) }
             }
             let left = try db.photos(pinID: pin.id)
-            try db.saveAlbumStatus(pinID: pin.id, status: left.isEmpty ? .empty : .ready, page: collection + 1,
+            try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: left.isEmpty ? .empty : .ready, page: collection + 1,
                                    pageCount: 99, source: "flickr")
         }
     }

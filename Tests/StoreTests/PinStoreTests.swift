@@ -13,12 +13,12 @@ final class PinStoreTests: XCTestCase {
 
     /// Adds `count` photos to a pin, the first `stored` of them with an image.
     private func addPhotos(_ db: AppDatabase, pin: Pin.ID, count: Int, stored: Int) throws {
-        let added = try db.appendPhotos(pinID: pin, photos: (0..<count).map {
+        let added = try db.appendPhotos(pinID: pin, generation: 1, photos: (0..<count).map {
             NewPhoto(source: "commons", sourceID: "p\(pin)-\($0)", url: "http://127.0.0.1/\($0).jpg")
         })
         XCTAssertEqual(added.count, count)
         for photo in added.prefix(stored) {
-            XCTAssertTrue(try db.storeImage(photoID: photo.id, bytes: Data([0xFF, 0xD8, 0xFF, 0xE0])))
+            XCTAssertTrue(try db.storeImage(photoID: photo.id, generation: 1, bytes: Data([0xFF, 0xD8, 0xFF, 0xE0])))
         }
     }
 
@@ -96,9 +96,9 @@ final class PinStoreTests: XCTestCase {
         let b = try db.insertPin(at: .init(latitude: 2, longitude: 2), name: "B")
         try addPhotos(db, pin: a.id, count: 3, stored: 3)
         try addPhotos(db, pin: b.id, count: 1, stored: 1)
-        XCTAssertTrue(try db.saveAlbumStatus(pinID: a.id, status: .failed(reason: "HTTP 500"), page: 3, pageCount: 9,
+        XCTAssertTrue(try db.saveAlbumStatus(pinID: a.id, generation: 1, status: .failed(reason: "HTTP 500"), page: 3, pageCount: 9,
                                              source: "flickr"))
-        try db.saveAlbumStatus(pinID: b.id, status: .ready, page: 1, pageCount: 1, source: "commons")
+        try db.saveAlbumStatus(pinID: b.id, generation: 1, status: .ready, page: 1, pageCount: 1, source: "commons")
 
         let moved = try db.movePin(id: a.id, to: .init(latitude: 50, longitude: -120), name: "Elsewhere")
         XCTAssertEqual(moved?.coordinate, GeoPoint(latitude: 50, longitude: -120))
@@ -208,9 +208,9 @@ final class PinStoreTests: XCTestCase {
         let a = try db.insertPin(at: .init(latitude: 48.85, longitude: 2.35), name: "Paris")
         let b = try db.insertPin(at: .init(latitude: 35.68, longitude: 139.69), name: "東京")
         try addPhotos(db, pin: b.id, count: 3, stored: 1)
-        try db.saveAlbumStatus(pinID: a.id, status: .failed(reason: "Flickr: Invalid API Key (100)"), page: 1,
+        try db.saveAlbumStatus(pinID: a.id, generation: 1, status: .failed(reason: "Flickr: Invalid API Key (100)"), page: 1,
                                pageCount: nil, source: "flickr")
-        try db.saveAlbumStatus(pinID: b.id, status: .downloading, page: 2, pageCount: 5, source: "commons")
+        try db.saveAlbumStatus(pinID: b.id, generation: 1, status: .downloading, page: 2, pageCount: 5, source: "commons")
         let albumBefore = try db.album(pinID: b.id)
         try db.saveMapView(view)
         try db.setSetting("confirmDelete", "off")

@@ -71,7 +71,7 @@ final class StorePerformanceTests: XCTestCase {
         let image = Data(repeating: 0xAB, count: 60_000)
         let pending = try db.pendingPhotos(pinID: pin.id)
         XCTAssertEqual(pending.count, 7)
-        for photo in pending { _ = try db.storeImage(photoID: photo.id, bytes: image) }
+        for photo in pending { _ = try db.storeImage(photoID: photo.id, generation: 1, bytes: image) }
         XCTAssertEqual(try db.pins().last?.downloadedCount, 21)
         XCTAssertEqual(try db.imageBytes(photoID: pending[0].id), image)
     }
