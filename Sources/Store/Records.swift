@@ -95,32 +95,24 @@ struct PinListing: FetchableRecord {
     }
 }
 
-/// `pin.albumState` and `pin.albumError` ⇄ `AlbumStatus`. The strings are the schema's (its CHECK
-/// constraint and the partial index `pin_downloading` name them too).
+/// `pin.albumState` and `pin.albumError` ⇄ `AlbumStatus`. The strings are `AlbumState`'s raw values;
+/// the shipped schema's CHECK spells them too, and StateNameTests checks that it admits exactly those.
 enum AlbumStatusColumns {
-    static let downloading = "downloading"
-    static let ready = "ready"
-    static let empty = "empty"
-    static let failed = "failed"
+    static let downloading = AlbumState.downloading.rawValue
 
     static func status(state: String, error: String?) -> AlbumStatus {
-        switch state {
-        case downloading: .downloading
-        case ready: .ready
-        case empty: .empty
-        case failed: .failed(reason: error ?? "The search failed")
+        switch AlbumState(rawValue: state) {
+        case .downloading: .downloading
+        case .ready: .ready
+        case .empty: .empty
+        case .failed: .failed(reason: error ?? "The search failed")
         // The CHECK constraint admits only known states; a stray one reads as failed, never crashes.
-        default: .failed(reason: "unknown album state \(state)")
+        case nil: .failed(reason: "unknown album state \(state)")
         }
     }
 
     static func columns(_ status: AlbumStatus) -> (state: String, error: String?) {
-        switch status {
-        case .downloading: (downloading, nil)
-        case .ready: (ready, nil)
-        case .empty: (empty, nil)
-        case .failed(let reason): (failed, reason)
-        }
+        (status.state.rawValue, status.reason)
     }
 }
 
@@ -192,28 +184,25 @@ struct PhotoListing: FetchableRecord {
     }
 }
 
-/// `photo.state` and `photo.error` ⇄ `PhotoState`.
+/// `photo.state` and `photo.error` ⇄ `PhotoState`. The strings are `PhotoStateName`'s raw values;
+/// the shipped schema's CHECK spells them too, and StateNameTests checks that it admits exactly those.
 enum PhotoStateColumns {
-    static let pending = "pending"
-    static let stored = "stored"
-    static let failed = "failed"
+    static let pending = PhotoStateName.pending.rawValue
+    static let stored = PhotoStateName.stored.rawValue
+    static let failed = PhotoStateName.failed.rawValue
 
     static func state(_ text: String, error: String?) -> PhotoState {
-        switch text {
-        case pending: .pending
-        case stored: .stored
-        case failed: .failed(reason: error ?? "The download failed")
+        switch PhotoStateName(rawValue: text) {
+        case .pending: .pending
+        case .stored: .stored
+        case .failed: .failed(reason: error ?? "The download failed")
         // The CHECK constraint admits only known states; a stray one reads as failed, never crashes.
-        default: .failed(reason: "unknown photo state \(text)")
+        case nil: .failed(reason: "unknown photo state \(text)")
         }
     }
 
     static func columns(_ state: PhotoState) -> (state: String, error: String?) {
-        switch state {
-        case .pending: (pending, nil)
-        case .stored: (stored, nil)
-        case .failed(let reason): (failed, reason)
-        }
+        (state.name, state.reason)
     }
 }
 
