@@ -81,11 +81,22 @@ struct PinListing: FetchableRecord {
         }
     }
 
-    /// Columns of `pin` aliased as the fields above; the counts are added by each query.
-    static let pinColumns = """
-        pin.id, pin.latitude, pin.longitude, pin.name,
-        (julianday(pin.createdAt) - 2440587.5) * 86400.0 AS createdAtUnix, pin.albumState, pin.albumError
-        """
+    /// The one query of pins with their album counts: every pin (nil), or those `condition` (on
+    /// `pin`'s columns) admits. The counts are one grouped pass over the (pinId, state) index,
+    /// limited to the pins asked for, so one pin costs an index lookup, not a scan.
+    static func query(where condition: String?) -> String {
+        let pins = condition.map { "WHERE pinId IN (SELECT pin.id FROM pin WHERE \($0))" } ?? ""
+        return """
+            SELECT pin.id, pin.latitude, pin.longitude, pin.name,
+                (julianday(pin.createdAt) - 2440587.5) * 86400.0 AS createdAtUnix, pin.albumState, pin.albumError,
+                COALESCE(c.photoCount, 0) AS photoCount, COALESCE(c.downloadedCount, 0) AS downloadedCount
+            FROM pin
+            LEFT JOIN (SELECT pinId, COUNT(*) AS photoCount, SUM(state = '\(PhotoStateColumns.stored)') AS downloadedCount
+                       FROM photo \(pins) GROUP BY pinId) AS c ON c.pinId = pin.id
+            \(condition.map { "WHERE \($0)" } ?? "")
+            ORDER BY pin.id
+            """
+    }
 
     var pin: Pin {
         Pin(id: id, coordinate: GeoPoint(latitude: latitude, longitude: longitude), name: name,
