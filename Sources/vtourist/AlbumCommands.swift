@@ -152,7 +152,7 @@ struct Drop: ParsableCommand {
             + "\(CoordinateNumber.text(point.latitude)), \(CoordinateNumber.text(point.longitude))"
         let which: String
         if pins.count == 1, let pin = pins.first {
-            which = "there is already a pin \(place): pin \(pin.id)" + (pin.name.map { " (\($0))" } ?? "")
+            which = "there is already a pin \(place): pin \(pin.id) (\(PinTable.sanitized(pin.displayName)))"
         } else {
             which = "there are already \(pins.count) pins \(place): pins " + pins.map { String($0.id) }.joined(separator: ", ")
         }
@@ -348,8 +348,7 @@ enum AlbumJSON {
 enum AlbumTable {
     static func render(_ album: StoredAlbum) -> String {
         let p = album.pin
-        let place = CoordinateNumber.text(p.coordinate.latitude) + ", " + CoordinateNumber.text(p.coordinate.longitude)
-        var out = "Pin \(p.id): \(PinTable.sanitized(p.name ?? place))\n"
+        var out = "Pin \(p.id): \(PinTable.sanitized(p.displayName))\n"
         out += "State: \(p.albumState.rawValue)"
         if let error = album.status.reason { out += " (\(PinTable.sanitized(error)))" }
         out += ", \(p.downloadedCount)/\(p.photoCount) photos stored\n"

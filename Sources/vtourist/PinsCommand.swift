@@ -107,7 +107,7 @@ enum PinTable {
                         CoordinateNumber.text(p.coordinate.longitude),
                         p.albumState.rawValue,
                         "\(p.downloadedCount)/\(p.photoCount)",
-                        sanitized(p.name ?? "-")])
+                        sanitized(p.displayName)])
         }
         return out
     }

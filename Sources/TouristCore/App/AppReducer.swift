@@ -172,11 +172,6 @@ extension PlaceLookup {
     }
 }
 
-extension Pin {
-    /// The pin in words: its name, or where it is.
-    public var label: String { name ?? "Pin at " + coordinate.formatted() }
-}
-
 extension AppState {
     /// The pin the cursor is on: the nearest pin of the marker under the cursor.
     public var pinUnderCursor: Pin? {
