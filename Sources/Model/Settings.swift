@@ -11,18 +11,21 @@ public enum SettingKey: String, CaseIterable, Sendable {
     /// How Wikimedia can reach whoever runs this copy: sent in the User-Agent, as its policy asks.
     case contact = "contact"
 
-    /// As messages name it.
+    /// The setting's one name, as messages say it mid-sentence ("Saved: photo source Flickr.").
     public var label: String {
         switch self {
         case .source: "photo source"
         case .flickrAPIKey: "Flickr API key"
         case .areaHalfWidth: "search area"
         case .photosPerCollection: "photos per collection"
-        case .confirmDelete: "confirm-delete setting"
-        case .allowDrag: "allow-drag setting"
+        case .confirmDelete: "confirm delete"
+        case .allowDrag: "allow dragging"
         case .contact: "contact address"
         }
     }
+
+    /// The same name at the start of a line, as the settings screen's row shows it.
+    public var title: String { label.prefix(1).uppercased() + label.dropFirst() }
 }
 
 /// Where photos come from (SPEC 6). The raw value is the name settings, the environment, the store
@@ -115,6 +118,23 @@ public struct Settings: Hashable, Sendable {
     /// At most 20 characters of `text`, without control characters, for a message.
     private static func printable(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.filter { !isControl($0) }.prefix(20)))
+    }
+
+    /// A setting's value in words, as the settings screen and its messages show it; the key masked
+    /// (`masked(apiKey:)`, as everywhere). `keyFromEnvironment`: a Flickr key set outside the store,
+    /// which makes "automatic" mean Flickr.
+    public func shown(_ key: SettingKey, keyFromEnvironment: Bool = false) -> String {
+        switch key {
+        case .flickrAPIKey: return flickrAPIKey.map { Settings.masked(apiKey: $0) } ?? "none"
+        case .source:
+            let automatic: PhotoSourceChoice = keyFromEnvironment && source == nil ? .flickr : effectiveSource
+            return source?.displayName ?? "automatic: \(automatic.displayName)"
+        case .areaHalfWidth: return "\(areaHalfWidth)\u{00B0} either way"
+        case .photosPerCollection: return "\(photosPerCollection)"
+        case .confirmDelete: return confirmDelete ? "on" : "off"
+        case .allowDrag: return allowDrag ? "on" : "off"
+        case .contact: return contact ?? "none"
+        }
     }
 
     /// The canonical stored text of each setting that has a value.

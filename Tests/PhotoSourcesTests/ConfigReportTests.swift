@@ -203,4 +203,14 @@ final class ConfigReportTests: XCTestCase {
                        "vtourist/1.0 (terminal Virtual Tourist; me@example.org)")
         XCTAssertEqual(Settings.userAgent(version: "1.0", contact: nil), "vtourist/1.0 (terminal Virtual Tourist)")
     }
+
+    func testConfigShowsTheKeyAsTheSettingsScreenDoes() {
+        let key = "0123456789abcdef0123456789abcdef"
+        let settings = Settings(stored: [.flickrAPIKey: key])
+        let report = ConfigReport(stored: [.flickrAPIKey: key], environment: [:])
+        XCTAssertEqual(report.entry(.flickrAPIKey).value, settings.shown(.flickrAPIKey))
+        XCTAssertEqual(ConfigReport.stored(.flickrAPIKey, value: key, environment: [:]).first,
+                       "flickr_api_key = \(settings.shown(.flickrAPIKey)) (stored in the database)")
+        XCTAssertFalse(report.table.contains(key))
+    }
 }

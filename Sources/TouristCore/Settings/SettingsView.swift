@@ -20,7 +20,7 @@ enum SettingsView {
             let row = Rect(x: main.x, y: y, width: main.width, height: 1)
             let style = selected ? theme.selection : theme.dialog
             if selected { buffer.clear(row, style: style) }
-            buffer.put(fitting: " " + title(field), x: row.x, y: y, style: style, width: labelWidth)
+            buffer.put(fitting: " " + field.title, x: row.x, y: y, style: style, width: labelWidth)
             let valueArea = Rect(x: row.x + labelWidth + 1, y: y, width: max(0, row.width - labelWidth - 2), height: 1)
             if selected, let text = screen.editing, state.settingOverrides[field] == nil {
                 // A key being typed is masked like a stored one.
@@ -41,19 +41,6 @@ enum SettingsView {
                       in: layout.status)
         if let message = state.message {
             buffer.render(MessageLine(message: message, theme: theme), in: layout.message)
-        }
-    }
-
-    /// A setting's name on the screen.
-    static func title(_ key: SettingKey) -> String {
-        switch key {
-        case .flickrAPIKey: "Flickr API key"
-        case .source: "Photo source"
-        case .areaHalfWidth: "Search area"
-        case .photosPerCollection: "Photos per collection"
-        case .confirmDelete: "Confirm delete"
-        case .allowDrag: "Allow dragging"
-        case .contact: "Contact"
         }
     }
 
