@@ -232,7 +232,7 @@ struct PhotoCell: Widget {
                                    style: theme.dim)
             }
         case .failed:
-            lines(["\u{2717} download failed", photo.error ?? "", "r retries"], in: inside, style: theme.error,
+            lines(["\u{2717} download failed", photo.error ?? "", "\(AlbumKeys.table.keyName(for: .retry)) retries"], in: inside, style: theme.error,
                   into: &buffer)
         }
         buffer.drawFrame(area, style: selected ? theme.highlight : theme.dim)

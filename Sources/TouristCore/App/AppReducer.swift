@@ -83,7 +83,7 @@ public struct AppReducer: Sendable {
         case let .key(key):
             state.forgetResizes()
             if state.isTooSmall {
-                return key == .char("q") ? [.quit] : []
+                return TooSmallKeys.table.command(for: key) == .quit ? [.quit] : []
             }
             // A key that acts clears the message it leaves; an unbound key does nothing at all.
             let before = state

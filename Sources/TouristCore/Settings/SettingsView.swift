@@ -49,7 +49,7 @@ enum SettingsView {
         switch field {
         case .flickrAPIKey:
             var lines = ["Photos come from Flickr with a key; without one, from Wikimedia Commons, which needs none.",
-                         "Get a key (free, for non-commercial use) at https://www.flickr.com/services/apps/create/ and paste it here; t tests it with one search."]
+                         "Get a key (free, for non-commercial use) at https://www.flickr.com/services/apps/create/ and paste it here; \(SettingsKeys.table.keyName(for: .testKey)) tests it with one search."]
             if state.settings.flickrAPIKey == nil, state.settingOverrides[.flickrAPIKey] == nil {
                 lines.insert("No Flickr key is set.", at: 0)
             }

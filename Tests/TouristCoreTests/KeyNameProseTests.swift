@@ -1,0 +1,40 @@
+import Model
+import Terminal
+@testable import TouristCore
+import XCTest
+
+/// Key names written into messages come from the screens' key tables: each one named is the key
+/// that does it.
+final class KeyNameProseTests: XCTestCase {
+    let reducer = AppReducer(places: .none)
+
+    func testAFailedPhotoCellNamesTheAlbumsRetryKey() {
+        let cell = PhotoCell(photo: PhotoRecord(id: 1, pinID: 1, position: 0,
+                                                found: NewPhoto(source: "commons", sourceID: "a", url: "http://127.0.0.1/a.jpg"),
+                                                state: .failed(reason: "HTTP 404")),
+                             picture: nil, selected: false, marked: false, frame: 0, theme: Theme.forDepth(.none))
+        var buffer = CellBuffer(width: 20, height: 8)
+        buffer.render(cell, in: buffer.area)
+        let retry = AlbumKeys.table.keyName(for: .retry)
+        XCTAssertEqual(AlbumKeys.table.command(for: .char(Character(retry))), .retry)
+        XCTAssertTrue(buffer.text.contains("\(retry) retries"), buffer.text)
+    }
+
+    func testTheTooSmallNoticeNamesTheKeyThatQuits() {
+        var s = Sample.mapState()
+        s.width = 60
+        s.height = AppState.minimumHeight - 1
+        XCTAssertTrue(s.isTooSmall)
+        let quit = TooSmallKeys.table.keyName(for: .quit)
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("press \(quit) to quit"))
+        XCTAssertEqual(reducer.reduce(&s, .event(.key(.char(Character(quit))), time: 0)), [.quit])
+        XCTAssertEqual(reducer.reduce(&s, .event(.key(.char("x")), time: 0)), [])
+    }
+
+    func testTheKeyFieldsExplanationNamesTheKeyThatTestsIt() {
+        let s = Sample.mapState()
+        let test = SettingsKeys.table.keyName(for: .testKey)
+        XCTAssertEqual(SettingsKeys.table.command(for: .char(Character(test))), .testKey)
+        XCTAssertTrue(SettingsView.explanation(.flickrAPIKey, state: s).joined().contains("\(test) tests it"))
+    }
+}
