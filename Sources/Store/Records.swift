@@ -127,42 +127,44 @@ enum AlbumStatusColumns {
     }
 }
 
-/// A row of `photo`.
+/// A row of `photo`: the found photo's fields are `NewPhoto`'s coding keys, written and read by it.
 struct PhotoRow: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "photo"
 
     var id: Int64?
     var pinId: Int64
     var position: Int
-    var source: String
-    var sourceId: String
-    var title: String?
-    var author: String?
-    var dateTaken: String?
-    var url: String
-    var largeURL: String?
-    var pageURL: String?
-    var license: String?
-    var width: Int?
-    var height: Int?
+    var found: NewPhoto
     var state: String
     var error: String?
+
+    enum CodingKeys: String, CodingKey { case id, pinId, position, state, error }
 
     init(_ photo: NewPhoto, pinID: Int64, position: Int) {
         pinId = pinID
         self.position = position
-        source = photo.source
-        sourceId = photo.sourceID
-        title = photo.title
-        author = photo.author
-        dateTaken = photo.dateTaken
-        url = photo.url
-        largeURL = photo.largeURL
-        pageURL = photo.pageURL
-        license = photo.license
-        width = photo.width
-        height = photo.height
+        found = photo
         (state, error) = PhotoStateColumns.columns(.pending)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decodeIfPresent(Int64.self, forKey: .id)
+        pinId = try c.decode(Int64.self, forKey: .pinId)
+        position = try c.decode(Int.self, forKey: .position)
+        state = try c.decode(String.self, forKey: .state)
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+        found = try NewPhoto(from: decoder)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(pinId, forKey: .pinId)
+        try c.encode(position, forKey: .position)
+        try c.encode(state, forKey: .state)
+        try c.encode(error, forKey: .error)
+        try found.encode(to: encoder)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -178,20 +180,22 @@ struct PhotoListing: FetchableRecord {
         byteCount = row["byteCount"] ?? 0
     }
 
-    /// `dateTaken` is read as text whatever affinity turned it into; `length()` reads the record header, not the blob.
-    static let select = """
-        SELECT photo.id, photo.pinId, photo.position, photo.source, photo.sourceId, photo.title, photo.author,
-            CAST(photo.dateTaken AS TEXT) AS dateTaken, photo.url, photo.largeURL, photo.pageURL, photo.license,
-            photo.width, photo.height, photo.state, photo.error, COALESCE(length(photoImage.bytes), 0) AS byteCount
-        FROM photo LEFT JOIN photoImage ON photoImage.photoId = photo.id
-        """
+    /// The row's columns and the found photo's, named once by their coding keys. `dateTaken` is read
+    /// as text whatever affinity turned it into; `length()` reads the record header, not the blob.
+    static let select: String = {
+        let found = NewPhoto.CodingKeys.allCases.map { key in
+            key == .dateTaken ? "CAST(photo.dateTaken AS TEXT) AS dateTaken" : "photo.\(key.stringValue)"
+        }
+        let columns = ["photo.id", "photo.pinId", "photo.position"] + found + ["photo.state", "photo.error"]
+        return "SELECT " + columns.joined(separator: ", ") + """
+            , COALESCE(length(photoImage.bytes), 0) AS byteCount
+            FROM photo LEFT JOIN photoImage ON photoImage.photoId = photo.id
+            """
+    }()
 
     var photo: PhotoRecord {
-        let found = NewPhoto(source: row.source, sourceID: row.sourceId, title: row.title, author: row.author,
-                             dateTaken: row.dateTaken, url: row.url, largeURL: row.largeURL, pageURL: row.pageURL,
-                             license: row.license, width: row.width, height: row.height)
-        return PhotoRecord(id: row.id ?? 0, pinID: row.pinId, position: row.position, found: found,
-                           state: PhotoStateColumns.state(row.state, error: row.error), byteCount: byteCount)
+        PhotoRecord(id: row.id ?? 0, pinID: row.pinId, position: row.position, found: row.found,
+                    state: PhotoStateColumns.state(row.state, error: row.error), byteCount: byteCount)
     }
 }
 
