@@ -108,16 +108,11 @@ public struct Settings: Hashable, Sendable {
             }
             if !valid {
                 // A key is a secret even when it is wrong: it is not repeated.
-                let shown = key == .flickrAPIKey ? "" : " \u{201C}\(printable(text))\u{201D}"
+                let shown = key == .flickrAPIKey ? "" : " \u{201C}\(Settings.shown(key, text))\u{201D}"
                 problems.append("The stored \(key.label)\(shown) was ignored: \(expected(key)).")
             }
         }
         return (settings, problems)
-    }
-
-    /// At most 20 characters of `text`, without control characters, for a message.
-    private static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { !isControl($0) }.prefix(20)))
     }
 
     /// A setting's value in words, as the settings screen and its messages show it; the key masked

@@ -213,4 +213,13 @@ final class ConfigReportTests: XCTestCase {
                        "flickr_api_key = \(settings.shown(.flickrAPIKey)) (stored in the database)")
         XCTAssertFalse(report.table.contains(key))
     }
+
+    func testAnIgnoredStoredValueIsShownAsEveryMessageShowsAValue() {
+        let text = "wide\u{1B}[31m " + String(repeating: "9", count: 30)
+        let problems = Settings.read(stored: [.areaHalfWidth: text]).problems
+        XCTAssertEqual(problems, ["The stored search area \u{201C}\(Settings.shown(.areaHalfWidth, text))\u{201D} was ignored: "
+                                  + Settings.expected(.areaHalfWidth) + "."])
+        XCTAssertTrue(problems[0].contains("\u{2026}\u{201D}"), "a long value is cut with \u{2026}: \(problems)")
+        XCTAssertFalse(problems[0].contains("\u{1B}"))
+    }
 }
