@@ -126,8 +126,8 @@ public struct Settings: Hashable, Sendable {
             return source?.displayName ?? "automatic: \(automatic.displayName)"
         case .areaHalfWidth: return "\(areaHalfWidth)\u{00B0} either way"
         case .photosPerCollection: return "\(photosPerCollection)"
-        case .confirmDelete: return confirmDelete ? "on" : "off"
-        case .allowDrag: return allowDrag ? "on" : "off"
+        case .confirmDelete: return Settings.flagText(confirmDelete)
+        case .allowDrag: return Settings.flagText(allowDrag)
         case .contact: return contact ?? "none"
         }
     }
@@ -138,8 +138,8 @@ public struct Settings: Hashable, Sendable {
          (.flickrAPIKey, flickrAPIKey),
          (.areaHalfWidth, String(areaHalfWidth)),
          (.photosPerCollection, String(photosPerCollection)),
-         (.confirmDelete, confirmDelete ? "on" : "off"),
-         (.allowDrag, allowDrag ? "on" : "off"),
+         (.confirmDelete, Settings.flagText(confirmDelete)),
+         (.allowDrag, Settings.flagText(allowDrag)),
          (.contact, contact)]
     }
 
@@ -150,7 +150,7 @@ public struct Settings: Hashable, Sendable {
         case .flickrAPIKey: return apiKey(text)
         case .areaHalfWidth: return areaHalfWidth(text).map { String($0) }
         case .photosPerCollection: return photosPerCollection(text).map { String($0) }
-        case .confirmDelete, .allowDrag: return flag(text).map { $0 ? "on" : "off" }
+        case .confirmDelete, .allowDrag: return flag(text).map(flagText)
         case .contact: return contact(text)
         }
     }
@@ -269,6 +269,9 @@ public struct Settings: Hashable, Sendable {
         }
         return value
     }
+
+    /// An on/off setting as it is stored, shown and listed by `config`.
+    public static func flagText(_ on: Bool) -> String { on ? "on" : "off" }
 
     public static func flag(_ text: String) -> Bool? {
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {

@@ -34,4 +34,15 @@ final class SettingDisplayTests: XCTestCase {
         XCTAssertEqual(s.shownSetting(.source), "automatic: Flickr")
         XCTAssertEqual(s.shownSetting(.flickrAPIKey), "set by FLICKR_API_KEY")
     }
+
+    func testAnOnOffSettingIsShownAsItIsStoredAndListed() {
+        for on in [true, false] {
+            let settings = Settings(confirmDelete: on, allowDrag: !on)
+            let stored = Dictionary(settings.storedTexts, uniquingKeysWith: { first, _ in first })
+            for key in [SettingKey.confirmDelete, .allowDrag] {
+                XCTAssertEqual(settings.shown(key), stored[key] ?? nil, "\(key)")
+                XCTAssertEqual(Settings.normalized(key, stored[key].flatMap { $0 } ?? ""), settings.shown(key))
+            }
+        }
+    }
 }
