@@ -37,4 +37,17 @@ final class KeyNameProseTests: XCTestCase {
         XCTAssertEqual(SettingsKeys.table.command(for: .char(Character(test))), .testKey)
         XCTAssertTrue(SettingsView.explanation(.flickrAPIKey, state: s).joined().contains("\(test) tests it"))
     }
+
+    func testTheSettingsExplanationsAndNotesNameTheirKeysFromTheTables() {
+        let s = Sample.mapState()
+        let change = SettingsKeys.table.keyName(for: .change)
+        XCTAssertEqual(SettingsKeys.table.command(for: .enter), .change)
+        XCTAssertTrue(SettingsView.explanation(.source, state: s).joined().hasPrefix("\(change) steps through"))
+        let pickUp = MapKeys.browsing.keyName(for: .pickUp)
+        XCTAssertEqual(MapKeys.browsing.command(for: .char(Character(pickUp))), .pickUp)
+        XCTAssertTrue(SettingsView.explanation(.allowDrag, state: s).joined().contains("with \(pickUp) and moving"))
+        let typing = SettingsKeys.table.helpRows().first { $0.keys == "typing" }
+        XCTAssertEqual(typing?.text, "\(SettingsKeys.editing.keyName(for: .save)) saves, "
+                       + "\(SettingsKeys.editing.keyName(for: .cancel)) cancels")
+    }
 }

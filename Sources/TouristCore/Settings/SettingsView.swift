@@ -54,11 +54,11 @@ enum SettingsView {
                 lines.insert("No Flickr key is set.", at: 0)
             }
             return lines
-        case .source: return ["Enter steps through automatic (Flickr with a key, else Wikimedia Commons), Flickr and Wikimedia Commons. The next search uses it."]
+        case .source: return ["\(SettingsKeys.table.keyName(for: .change)) steps through automatic (Flickr with a key, else Wikimedia Commons), Flickr and Wikimedia Commons. The next search uses it."]
         case .areaHalfWidth: return ["How far from the pin photos are searched for, in degrees either way (\(Settings.areaHalfWidthRange.lowerBound) to \(Settings.areaHalfWidthRange.upperBound))."]
         case .photosPerCollection: return ["How many photos an album fetches at a time (\(Settings.photosPerCollectionRange.lowerBound) to \(Settings.photosPerCollectionRange.upperBound))."]
         case .confirmDelete: return ["Ask before deleting a pin, before New Collection and before deleting marked photos."]
-        case .allowDrag: return ["Allow picking up a pin with m and moving it."]
+        case .allowDrag: return ["Allow picking up a pin with \(MapKeys.browsing.keyName(for: .pickUp)) and moving it."]
         case .contact: return ["An e-mail or web address sent with every request, as Wikimedia asks of programs that use its API, so it can reach you about a problem. Used from the next start; empty removes it."]
         }
     }
