@@ -50,4 +50,16 @@ final class KeyNameProseTests: XCTestCase {
         XCTAssertEqual(typing?.text, "\(SettingsKeys.editing.keyName(for: .save)) saves, "
                        + "\(SettingsKeys.editing.keyName(for: .cancel)) cancels")
     }
+
+    func testQuittingWithAPinPickedUpNamesTheDraggingKeys() {
+        var s = Sample.mapState()
+        s.settings.allowDrag = true
+        let pickUp = MapKeys.browsing.keyName(for: .pickUp)
+        _ = reducer.reduce(&s, .event(.key(.char(Character(pickUp))), time: 0))
+        _ = reducer.reduce(&s, .event(.key(.char("q")), time: 0))
+        let drop = MapKeys.dragging.keyName(for: .dropMovedPin), back = MapKeys.dragging.keyName(for: .putBack)
+        XCTAssertEqual(s.message?.text, "Drop the pin (\(drop)) or put it back (\(back)) first.")
+        XCTAssertEqual(MapKeys.dragging.command(for: .enter), .dropMovedPin)
+        XCTAssertEqual(MapKeys.dragging.command(for: .escape), .putBack)
+    }
 }

@@ -119,7 +119,8 @@ struct MapReducer: Sendable {
             state.camera.jump(to: from, width: state.width, height: state.mapHeight)
             state.message = StatusMessage("Pin put back.")
         case .refuseQuit:
-            state.message = StatusMessage("Drop the pin (Enter) or put it back (Esc) first.")
+            let drop = MapKeys.dragging.keyName(for: .dropMovedPin), back = MapKeys.dragging.keyName(for: .putBack)
+            state.message = StatusMessage("Drop the pin (\(drop)) or put it back (\(back)) first.")
         default:
             break
         }
