@@ -47,14 +47,15 @@ enum AlbumBench {
             let finished = DispatchSemaphore(value: 0)
             let begin = RuntimeStart(pins: try store.pins(), view: nil, settings: Settings())
             let pictures = work.appendingPathComponent("Pictures")
+            let benchUserAgent = Settings.userAgent(version: "bench", contact: nil)
             Thread {
                 let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
                     let settings = PhotoSourceSettings.resolve(environment: [
                         "VTOURIST_FLICKR_ENDPOINT": nowhere, "VTOURIST_COMMONS_ENDPOINT": nowhere,
                     ], stored: [:])
-                    return AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-bench"), settings: settings,
+                    return AlbumService(store: store, http: HTTPClient(userAgent: benchUserAgent), settings: settings,
                                         imageCheck: ImageCheck(JPEGDecoder.downloadProblem),
-                                        userAgent: "vtourist-bench", onEvent: onEvent)
+                                        userAgent: benchUserAgent, onEvent: onEvent)
                 }, geometry: geometry, places: .none, picturesFolder: pictures,
                    openPage: { _ in .failure(PageOpenFailure("no browser in the bench")) }, painter: nil)
                 AppRuntime(world: world, start: begin).run()

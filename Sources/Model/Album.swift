@@ -69,13 +69,20 @@ public struct AlbumProgress: Hashable, Sendable {
     }
 }
 
+/// The names of a photo's download states, as the command line's JSON and the store write them.
+public enum PhotoStateName: String, Codable, CaseIterable, Sendable {
+    case pending, stored, failed
+}
+
 extension PhotoState {
-    /// `pending`, `stored` or `failed`, as the command line's JSON names it.
-    public var name: String {
+    public var stateName: PhotoStateName {
         switch self {
-        case .pending: "pending"
-        case .stored: "stored"
-        case .failed: "failed"
+        case .pending: .pending
+        case .stored: .stored
+        case .failed: .failed
         }
     }
+
+    /// `pending`, `stored` or `failed`, as the command line's JSON names it.
+    public var name: String { stateName.rawValue }
 }

@@ -30,7 +30,8 @@ public struct PhotoRecord: Identifiable, Hashable, Sendable {
 }
 
 /// A photo found by a search, before it is stored. Every text is already cleaned for the terminal.
-public struct NewPhoto: Hashable, Sendable {
+/// Its coding keys are the photo's fields, once: the store's columns and `album --json` both read them.
+public struct NewPhoto: Hashable, Sendable, Codable {
     /// 'flickr' or 'commons' (`PhotoSourceChoice`), and that source's own id for the photo.
     public var source: String
     public var sourceID: String
@@ -63,5 +64,48 @@ public struct NewPhoto: Hashable, Sendable {
         self.license = license
         self.width = width
         self.height = height
+    }
+
+    /// The fields, named as the store's columns and the command line's JSON name them.
+    public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+        case source, sourceID = "sourceId", title, author, dateTaken, url, largeURL, pageURL, license, width, height
+    }
+
+    /// Every field, a missing one as null: the store clears a column, the JSON shows the key.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(source, forKey: .source)
+        try c.encode(sourceID, forKey: .sourceID)
+        try c.encode(title, forKey: .title)
+        try c.encode(author, forKey: .author)
+        try c.encode(dateTaken, forKey: .dateTaken)
+        try c.encode(url, forKey: .url)
+        try c.encode(largeURL, forKey: .largeURL)
+        try c.encode(pageURL, forKey: .pageURL)
+        try c.encode(license, forKey: .license)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+    }
+}
+
+/// A stored photo as `album --json` lists it (SPEC 4): the found fields, then how far its download got.
+extension PhotoRecord: Encodable {
+    public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+        case id, state, error, downloaded, bytes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try found.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(state.name, forKey: .state)
+        try c.encode(error, forKey: .error)
+        try c.encode(state == .stored, forKey: .downloaded)
+        try c.encode(byteCount, forKey: .bytes)
+    }
+
+    /// Every key of a photo's JSON object.
+    public static var jsonKeys: Set<String> {
+        Set(NewPhoto.CodingKeys.allCases.map(\.stringValue) + CodingKeys.allCases.map(\.stringValue))
     }
 }

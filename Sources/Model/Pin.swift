@@ -28,6 +28,14 @@ public struct Pin: Identifiable, Hashable, Sendable {
     }
 
     public var albumState: AlbumState { albumStatus.state }
+
+    /// The pin in words, wherever it is named (map, album header, messages, the command line).
+    public var displayName: String { Pin.displayName(name: name, at: coordinate) }
+
+    /// The words for a pin with this name at this place: its name, or where it is.
+    public static func displayName(name: String?, at coordinate: GeoPoint) -> String {
+        name ?? "Pin at " + coordinate.formatted()
+    }
 }
 
 /// What the map shows, persisted so the next start looks the same.

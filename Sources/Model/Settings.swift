@@ -12,18 +12,21 @@ public enum SettingKey: String, CaseIterable, Sendable {
     /// How Wikimedia can reach whoever runs this copy: sent in the User-Agent, as its policy asks.
     case contact = "contact"
 
-    /// As messages name it.
+    /// The setting's one name, as messages say it mid-sentence ("Saved: photo source Flickr.").
     public var label: String {
         switch self {
         case .source: "photo source"
         case .flickrAPIKey: "Flickr API key"
         case .areaHalfWidth: "search area"
         case .photosPerCollection: "photos per collection"
-        case .confirmDelete: "confirm-delete setting"
-        case .allowDrag: "allow-drag setting"
+        case .confirmDelete: "confirm delete"
+        case .allowDrag: "allow dragging"
         case .contact: "contact address"
         }
     }
+
+    /// The same name at the start of a line, as the settings screen's row shows it.
+    public var title: String { label.prefix(1).uppercased() + label.dropFirst() }
 }
 
 /// Where photos come from (SPEC 6). The raw value is the name settings, the environment, the store
@@ -106,16 +109,28 @@ public struct Settings: Hashable, Sendable {
             }
             if !valid {
                 // A key is a secret even when it is wrong: it is not repeated.
-                let shown = key == .flickrAPIKey ? "" : " \u{201C}\(printable(text))\u{201D}"
+                let shown = key == .flickrAPIKey ? "" : " \u{201C}\(Settings.shown(key, text))\u{201D}"
                 problems.append("The stored \(key.label)\(shown) was ignored: \(expected(key)).")
             }
         }
         return (settings, problems)
     }
 
-    /// At most 20 characters of `text`, without what a terminal would obey, for a message.
-    private static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.strippingTerminalControls.unicodeScalars.prefix(20)))
+    /// A setting's value in words, as the settings screen and its messages show it; the key masked
+    /// (`masked(apiKey:)`, as everywhere). `keyFromEnvironment`: a Flickr key set outside the store,
+    /// which makes "automatic" mean Flickr.
+    public func shown(_ key: SettingKey, keyFromEnvironment: Bool = false) -> String {
+        switch key {
+        case .flickrAPIKey: return flickrAPIKey.map { Settings.masked(apiKey: $0) } ?? "none"
+        case .source:
+            let automatic: PhotoSourceChoice = keyFromEnvironment && source == nil ? .flickr : effectiveSource
+            return source?.displayName ?? "automatic: \(automatic.displayName)"
+        case .areaHalfWidth: return "\(areaHalfWidth)\u{00B0} either way"
+        case .photosPerCollection: return "\(photosPerCollection)"
+        case .confirmDelete: return Settings.flagText(confirmDelete)
+        case .allowDrag: return Settings.flagText(allowDrag)
+        case .contact: return contact ?? "none"
+        }
     }
 
     /// The canonical stored text of each setting that has a value.
@@ -124,8 +139,8 @@ public struct Settings: Hashable, Sendable {
          (.flickrAPIKey, flickrAPIKey),
          (.areaHalfWidth, String(areaHalfWidth)),
          (.photosPerCollection, String(photosPerCollection)),
-         (.confirmDelete, confirmDelete ? "on" : "off"),
-         (.allowDrag, allowDrag ? "on" : "off"),
+         (.confirmDelete, Settings.flagText(confirmDelete)),
+         (.allowDrag, Settings.flagText(allowDrag)),
          (.contact, contact)]
     }
 
@@ -136,7 +151,7 @@ public struct Settings: Hashable, Sendable {
         case .flickrAPIKey: return apiKey(text)
         case .areaHalfWidth: return areaHalfWidth(text).map { String($0) }
         case .photosPerCollection: return photosPerCollection(text).map { String($0) }
-        case .confirmDelete, .allowDrag: return flag(text).map { $0 ? "on" : "off" }
+        case .confirmDelete, .allowDrag: return flag(text).map(flagText)
         case .contact: return contact(text)
         }
     }
@@ -251,6 +266,9 @@ public struct Settings: Hashable, Sendable {
         }
         return value
     }
+
+    /// An on/off setting as it is stored, shown and listed by `config`.
+    public static func flagText(_ on: Bool) -> String { on ? "on" : "off" }
 
     public static func flag(_ text: String) -> Bool? {
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {

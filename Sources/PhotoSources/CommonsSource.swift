@@ -13,7 +13,6 @@ import Geo
 /// page has its image info.
 public struct CommonsSource: PhotoSource {
     public static let defaultEndpoint = "https://commons.wikimedia.org/w/api.php"
-    public static let defaultUserAgent = "vtourist/0.1 (terminal Virtual Tourist; https://example.invalid/vtourist)"
     /// Geosearch's largest radius, in metres.
     public static let maxRadiusMeters = 10_000
     /// Geosearch's largest `ggslimit` for ordinary clients.
@@ -33,7 +32,7 @@ public struct CommonsSource: PhotoSource {
     private let http: any HTTPFetching
 
     public init(endpoint: String = CommonsSource.defaultEndpoint,
-                userAgent: String = CommonsSource.defaultUserAgent,
+                userAgent: String,
                 http: any HTTPFetching) {
         self.endpoint = endpoint
         self.userAgent = userAgent

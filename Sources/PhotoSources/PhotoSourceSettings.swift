@@ -100,8 +100,8 @@ public struct PhotoSourceSettings: Sendable, Equatable {
         }
     }
 
-    /// Builds the chosen source over `http`.
-    public func makeSource(http: any HTTPFetching, userAgent: String = CommonsSource.defaultUserAgent) -> any PhotoSource {
+    /// Builds the chosen source over `http`; `userAgent` is `Settings.userAgent`, the one every request sends.
+    public func makeSource(http: any HTTPFetching, userAgent: String) -> any PhotoSource {
         switch kind {
         case .flickr:
             if let flickrAPIKey { return FlickrSource(apiKey: flickrAPIKey, endpoint: flickrEndpoint, http: http) }

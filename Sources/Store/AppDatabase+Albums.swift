@@ -121,7 +121,7 @@ extension AppDatabase {
             var kept: [PhotoKey: Int64] = [:]
             let wanted = Set(photos.map { PhotoKey(source: $0.source, sourceID: $0.sourceID) })
             for row in try PhotoRow.filter(Column("pinId") == pinID).fetchAll(db) {
-                let key = PhotoKey(source: row.source, sourceID: row.sourceId)
+                let key = PhotoKey(source: row.found.source, sourceID: row.found.sourceID)
                 // Images follow by cascade.
                 if let id = row.id, wanted.contains(key) { kept[key] = id } else { _ = try row.delete(db) }
             }

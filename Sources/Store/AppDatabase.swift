@@ -146,17 +146,7 @@ public final class AppDatabase: Sendable {
 
     /// Every pin with its album counts, oldest first.
     public func pins() throws(StoreError) -> [Pin] {
-        try read { db in
-            // One grouped pass over the (pinId, state) index instead of two lookups per pin.
-            try PinListing.fetchAll(db, sql: """
-                SELECT \(PinListing.pinColumns),
-                    COALESCE(c.photoCount, 0) AS photoCount, COALESCE(c.downloadedCount, 0) AS downloadedCount
-                FROM pin
-                LEFT JOIN (SELECT pinId, COUNT(*) AS photoCount, SUM(state = '\(PhotoStateColumns.stored)') AS downloadedCount
-                           FROM photo GROUP BY pinId) AS c ON c.pinId = pin.id
-                ORDER BY pin.id
-                """).map(\.pin)
-        }
+        try read { db in try PinListing.fetchAll(db, sql: PinListing.query(where: nil)).map(\.pin) }
     }
 
     /// The pin with this id, or nil.
@@ -378,12 +368,7 @@ public final class AppDatabase: Sendable {
     }
 
     static func fetchPin(_ db: Database, id: Pin.ID) throws -> Pin? {
-        try PinListing.fetchOne(db, sql: """
-            SELECT \(PinListing.pinColumns),
-                (SELECT COUNT(*) FROM photo WHERE pinId = pin.id) AS photoCount,
-                (SELECT COUNT(*) FROM photo WHERE pinId = pin.id AND state = '\(PhotoStateColumns.stored)') AS downloadedCount
-            FROM pin WHERE id = ?
-            """, arguments: [id])?.pin
+        try PinListing.fetchAll(db, sql: PinListing.query(where: "pin.id = :id"), arguments: ["id": id]).first?.pin
     }
 
     private static func newPin(_ point: GeoPoint, name: String?, createdAt: Date, album: AlbumStatus) -> PinRow {

@@ -81,11 +81,22 @@ struct PinListing: FetchableRecord {
         }
     }
 
-    /// Columns of `pin` aliased as the fields above; the counts are added by each query.
-    static let pinColumns = """
-        pin.id, pin.latitude, pin.longitude, pin.name,
-        (julianday(pin.createdAt) - 2440587.5) * 86400.0 AS createdAtUnix, pin.albumState, pin.albumError
-        """
+    /// The one query of pins with their album counts: every pin (nil), or those `condition` (on
+    /// `pin`'s columns) admits. The counts are one grouped pass over the (pinId, state) index,
+    /// limited to the pins asked for, so one pin costs an index lookup, not a scan.
+    static func query(where condition: String?) -> String {
+        let pins = condition.map { "WHERE pinId IN (SELECT pin.id FROM pin WHERE \($0))" } ?? ""
+        return """
+            SELECT pin.id, pin.latitude, pin.longitude, pin.name,
+                (julianday(pin.createdAt) - 2440587.5) * 86400.0 AS createdAtUnix, pin.albumState, pin.albumError,
+                COALESCE(c.photoCount, 0) AS photoCount, COALESCE(c.downloadedCount, 0) AS downloadedCount
+            FROM pin
+            LEFT JOIN (SELECT pinId, COUNT(*) AS photoCount, SUM(state = '\(PhotoStateColumns.stored)') AS downloadedCount
+                       FROM photo \(pins) GROUP BY pinId) AS c ON c.pinId = pin.id
+            \(condition.map { "WHERE \($0)" } ?? "")
+            ORDER BY pin.id
+            """
+    }
 
     var pin: Pin {
         Pin(id: id, coordinate: GeoPoint(latitude: latitude, longitude: longitude), name: name,
@@ -95,71 +106,65 @@ struct PinListing: FetchableRecord {
     }
 }
 
-/// `pin.albumState` and `pin.albumError` ⇄ `AlbumStatus`. The strings are the schema's (its CHECK
-/// constraint and the partial index `pin_downloading` name them too).
+/// `pin.albumState` and `pin.albumError` ⇄ `AlbumStatus`. The strings are `AlbumState`'s raw values;
+/// the shipped schema's CHECK spells them too, and StateNameTests checks that it admits exactly those.
 enum AlbumStatusColumns {
-    static let downloading = "downloading"
-    static let ready = "ready"
-    static let empty = "empty"
-    static let failed = "failed"
+    static let downloading = AlbumState.downloading.rawValue
 
     static func status(state: String, error: String?) -> AlbumStatus {
-        switch state {
-        case downloading: .downloading
-        case ready: .ready
-        case empty: .empty
-        case failed: .failed(reason: error ?? "The search failed")
+        switch AlbumState(rawValue: state) {
+        case .downloading: .downloading
+        case .ready: .ready
+        case .empty: .empty
+        case .failed: .failed(reason: error ?? "The search failed")
         // The CHECK constraint admits only known states; a stray one reads as failed, never crashes.
-        default: .failed(reason: "unknown album state \(state)")
+        case nil: .failed(reason: "unknown album state \(state)")
         }
     }
 
     static func columns(_ status: AlbumStatus) -> (state: String, error: String?) {
-        switch status {
-        case .downloading: (downloading, nil)
-        case .ready: (ready, nil)
-        case .empty: (empty, nil)
-        case .failed(let reason): (failed, reason)
-        }
+        (status.state.rawValue, status.reason)
     }
 }
 
-/// A row of `photo`.
+/// A row of `photo`: the found photo's fields are `NewPhoto`'s coding keys, written and read by it.
 struct PhotoRow: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "photo"
 
     var id: Int64?
     var pinId: Int64
     var position: Int
-    var source: String
-    var sourceId: String
-    var title: String?
-    var author: String?
-    var dateTaken: String?
-    var url: String
-    var largeURL: String?
-    var pageURL: String?
-    var license: String?
-    var width: Int?
-    var height: Int?
+    var found: NewPhoto
     var state: String
     var error: String?
+
+    enum CodingKeys: String, CodingKey { case id, pinId, position, state, error }
 
     init(_ photo: NewPhoto, pinID: Int64, position: Int) {
         pinId = pinID
         self.position = position
-        source = photo.source
-        sourceId = photo.sourceID
-        title = photo.title
-        author = photo.author
-        dateTaken = photo.dateTaken
-        url = photo.url
-        largeURL = photo.largeURL
-        pageURL = photo.pageURL
-        license = photo.license
-        width = photo.width
-        height = photo.height
+        found = photo
         (state, error) = PhotoStateColumns.columns(.pending)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decodeIfPresent(Int64.self, forKey: .id)
+        pinId = try c.decode(Int64.self, forKey: .pinId)
+        position = try c.decode(Int.self, forKey: .position)
+        state = try c.decode(String.self, forKey: .state)
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+        found = try NewPhoto(from: decoder)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(pinId, forKey: .pinId)
+        try c.encode(position, forKey: .position)
+        try c.encode(state, forKey: .state)
+        try c.encode(error, forKey: .error)
+        try found.encode(to: encoder)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -175,45 +180,44 @@ struct PhotoListing: FetchableRecord {
         byteCount = row["byteCount"] ?? 0
     }
 
-    /// `dateTaken` is read as text whatever affinity turned it into; `length()` reads the record header, not the blob.
-    static let select = """
-        SELECT photo.id, photo.pinId, photo.position, photo.source, photo.sourceId, photo.title, photo.author,
-            CAST(photo.dateTaken AS TEXT) AS dateTaken, photo.url, photo.largeURL, photo.pageURL, photo.license,
-            photo.width, photo.height, photo.state, photo.error, COALESCE(length(photoImage.bytes), 0) AS byteCount
-        FROM photo LEFT JOIN photoImage ON photoImage.photoId = photo.id
-        """
+    /// The row's columns and the found photo's, named once by their coding keys. `dateTaken` is read
+    /// as text whatever affinity turned it into; `length()` reads the record header, not the blob.
+    static let select: String = {
+        let found = NewPhoto.CodingKeys.allCases.map { key in
+            key == .dateTaken ? "CAST(photo.dateTaken AS TEXT) AS dateTaken" : "photo.\(key.stringValue)"
+        }
+        let columns = ["photo.id", "photo.pinId", "photo.position"] + found + ["photo.state", "photo.error"]
+        return "SELECT " + columns.joined(separator: ", ") + """
+            , COALESCE(length(photoImage.bytes), 0) AS byteCount
+            FROM photo LEFT JOIN photoImage ON photoImage.photoId = photo.id
+            """
+    }()
 
     var photo: PhotoRecord {
-        let found = NewPhoto(source: row.source, sourceID: row.sourceId, title: row.title, author: row.author,
-                             dateTaken: row.dateTaken, url: row.url, largeURL: row.largeURL, pageURL: row.pageURL,
-                             license: row.license, width: row.width, height: row.height)
-        return PhotoRecord(id: row.id ?? 0, pinID: row.pinId, position: row.position, found: found,
-                           state: PhotoStateColumns.state(row.state, error: row.error), byteCount: byteCount)
+        PhotoRecord(id: row.id ?? 0, pinID: row.pinId, position: row.position, found: row.found,
+                    state: PhotoStateColumns.state(row.state, error: row.error), byteCount: byteCount)
     }
 }
 
-/// `photo.state` and `photo.error` ⇄ `PhotoState`.
+/// `photo.state` and `photo.error` ⇄ `PhotoState`. The strings are `PhotoStateName`'s raw values;
+/// the shipped schema's CHECK spells them too, and StateNameTests checks that it admits exactly those.
 enum PhotoStateColumns {
-    static let pending = "pending"
-    static let stored = "stored"
-    static let failed = "failed"
+    static let pending = PhotoStateName.pending.rawValue
+    static let stored = PhotoStateName.stored.rawValue
+    static let failed = PhotoStateName.failed.rawValue
 
     static func state(_ text: String, error: String?) -> PhotoState {
-        switch text {
-        case pending: .pending
-        case stored: .stored
-        case failed: .failed(reason: error ?? "The download failed")
+        switch PhotoStateName(rawValue: text) {
+        case .pending: .pending
+        case .stored: .stored
+        case .failed: .failed(reason: error ?? "The download failed")
         // The CHECK constraint admits only known states; a stray one reads as failed, never crashes.
-        default: .failed(reason: "unknown photo state \(text)")
+        case nil: .failed(reason: "unknown photo state \(text)")
         }
     }
 
     static func columns(_ state: PhotoState) -> (state: String, error: String?) {
-        switch state {
-        case .pending: (pending, nil)
-        case .stored: (stored, nil)
-        case .failed(let reason): (failed, reason)
-        }
+        (state.name, state.reason)
     }
 }
 

@@ -441,7 +441,7 @@ public final class AppRuntime {
             case .testFlickrKey:
                 guard let key = photoSettings?(state.settings).flickrAPIKey else {
                     mailbox.post(.message(StatusMessage(
-                        "No Flickr key to test: paste one in the first field. Wikimedia Commons needs none.", kind: .error)))
+                        "No Flickr key to test: paste one in the \(SettingKey.flickrAPIKey.label) field. Wikimedia Commons needs none.", kind: .error)))
                     break
                 }
                 albums.testFlickrKey(key) { [mailbox] text, worked in

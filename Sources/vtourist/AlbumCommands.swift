@@ -153,7 +153,7 @@ struct Drop: ParsableCommand {
             + "\(CoordinateNumber.text(point.latitude)), \(CoordinateNumber.text(point.longitude))"
         let which: String
         if pins.count == 1, let pin = pins.first {
-            which = "there is already a pin \(place): pin \(pin.id)" + (pin.name.map { " (\($0))" } ?? "")
+            which = "there is already a pin \(place): pin \(pin.id) (\(PinTable.sanitized(pin.displayName)))"
         } else {
             which = "there are already \(pins.count) pins \(place): pins " + pins.map { String($0.id) }.joined(separator: ", ")
         }
@@ -277,45 +277,13 @@ struct AlbumSubcommand: ParsableCommand {
 
 /// `album PIN --json` (SPEC 4).
 enum AlbumJSON {
-    struct Photo: Encodable {
-        var id: Int64
-        var source: String
-        var title: String?
-        var author: String?
-        var dateTaken: String?
-        var license: String?
-        var url: String
-        var pageURL: String?
-        var state: String
-        var error: String?
-        var downloaded: Bool
-        var bytes: Int
-
-        enum CodingKeys: String, CodingKey { case id, source, title, author, dateTaken, license, url, pageURL, state, error, downloaded, bytes }
-
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(source, forKey: .source)
-            try c.encode(title, forKey: .title)
-            try c.encode(author, forKey: .author)
-            try c.encode(dateTaken, forKey: .dateTaken)
-            try c.encode(license, forKey: .license)
-            try c.encode(url, forKey: .url)
-            try c.encode(pageURL, forKey: .pageURL)
-            try c.encode(state, forKey: .state)
-            try c.encode(error, forKey: .error)
-            try c.encode(downloaded, forKey: .downloaded)
-            try c.encode(bytes, forKey: .bytes)
-        }
-    }
-
     struct Body: Encodable {
         var pin: PinJSON.Entry
         var state: String
         var error: String?
         var source: String?
-        var photos: [Photo]
+        /// Each photo's fields are its record's coding keys (`PhotoRecord.jsonKeys`).
+        var photos: [PhotoRecord]
 
         enum CodingKeys: String, CodingKey { case pin, state, error, source, photos }
 
@@ -333,11 +301,7 @@ enum AlbumJSON {
         let body = Body(
             pin: PinJSON.entry(album.pin), state: album.status.state.rawValue, error: album.status.reason,
             source: album.source,
-            photos: album.photos.map {
-                Photo(id: $0.id, source: $0.source, title: $0.title, author: $0.author, dateTaken: $0.dateTaken, license: $0.license,
-                      url: $0.url, pageURL: $0.pageURL, state: $0.state.name, error: $0.error,
-                      downloaded: $0.state == .stored, bytes: $0.byteCount)
-            })
+            photos: album.photos)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(body), let text = String(data: data, encoding: .utf8) else { return "{}" }
@@ -349,8 +313,7 @@ enum AlbumJSON {
 enum AlbumTable {
     static func render(_ album: StoredAlbum) -> String {
         let p = album.pin
-        let place = CoordinateNumber.text(p.coordinate.latitude) + ", " + CoordinateNumber.text(p.coordinate.longitude)
-        var out = "Pin \(p.id): \(PinTable.sanitized(p.name ?? place))\n"
+        var out = "Pin \(p.id): \(PinTable.sanitized(p.displayName))\n"
         out += "State: \(p.albumState.rawValue)"
         if let error = album.status.reason { out += " (\(PinTable.sanitized(error)))" }
         out += ", \(p.downloadedCount)/\(p.photoCount) photos stored\n"

@@ -109,7 +109,7 @@ enum PinTable {
                         CoordinateNumber.text(p.coordinate.longitude),
                         p.albumState.rawValue,
                         "\(p.downloadedCount)/\(p.photoCount)",
-                        sanitized(p.name ?? "-")])
+                        sanitized(p.displayName)])
         }
         return out
     }

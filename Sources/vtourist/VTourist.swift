@@ -16,7 +16,7 @@ struct VTourist: ParsableCommand {
             Run without a subcommand for the full-screen map: vtourist [--db <path>]
 
             The database is --db, else $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite.
-            Press ? in the app for its keys and the map's legend.
+            Press \(MapKeys.browsing.keyName(for: .help)) in the app for its keys and the map's legend.
 
             Map data: Natural Earth (public domain); shorelines and rivers: GSHHG by P. Wessel and \
             W. H. F. Smith (LGPL-3.0); place names and populations: GeoNames (CC BY 4.0).

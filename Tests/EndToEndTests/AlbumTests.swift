@@ -49,6 +49,14 @@ final class AlbumTests: EndToEndTestCase {
         XCTAssertTrue(a.photos.allSatisfy { $0.downloaded && $0.bytes > 1000 })
         XCTAssertEqual(a.source, "flickr")
         XCTAssertEqual(Set(a.photos.map(\.source)), ["flickr"], "each photo names its source")
+        // Every photo object has the same keys: SPEC 4's and the rest of the photo's fields, nulls written.
+        let raw = try cli(["album", id, "--json", "--db", db])
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(raw.stdout.utf8)) as? [String: Any])
+        let photos = try XCTUnwrap(object["photos"] as? [[String: Any]])
+        XCTAssertEqual(Set(photos.map { Set($0.keys) }), [[
+            "id", "source", "sourceId", "title", "author", "dateTaken", "url", "largeURL", "pageURL", "license",
+            "width", "height", "state", "error", "downloaded", "bytes",
+        ]])
         let listed = try pins(db: db)
         XCTAssertEqual(listed.first?.state, "ready")
         XCTAssertEqual(listed.first?.photos, 21)

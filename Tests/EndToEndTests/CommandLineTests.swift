@@ -116,6 +116,20 @@ final class CommandLineTests: EndToEndTestCase {
         }
     }
 
+    func testAPinWithoutANameIsCalledTheSameEverywhere() throws {
+        let db = folder + "/nameless.sqlite"
+        // Mid-Atlantic: no place near enough to name the pin.
+        XCTAssertEqual(try cli(["drop", "0", "-30", "--db", db]).status, 0)
+        XCTAssertNil(try pins(db: db).first?.name)
+        let shown = "Pin at 0.0000, -30.0000"
+        let table = try cli(["pins", "--db", db])
+        XCTAssertEqual(table.stdout.split(separator: "\n").last.map { $0.hasSuffix(shown) }, true, table.stdout)
+        XCTAssertTrue(try cli(["album", "1", "--db", db]).stdout.hasPrefix("Pin 1: \(shown)\n"))
+        let again = try cli(["drop", "0", "-30", "--db", db])
+        XCTAssertEqual(again.status, 64)
+        XCTAssertTrue(again.stderr.contains("pin 1 (\(shown))"), again.stderr)
+    }
+
     // MARK: Messages
 
     func testNoMessageRepeatsTheProgramName() throws {

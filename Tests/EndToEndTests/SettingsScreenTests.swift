@@ -29,7 +29,7 @@ final class SettingsScreenEndToEndTests: EndToEndTestCase {
         try t.keys("Enter")
         t.wait(forText: "Saved: photos per collection 7.")
         try t.keys("Down", "Enter", "Down", "Enter")
-        t.wait(forText: "Saved: allow-drag setting off.")
+        t.wait(forText: "Saved: allow dragging off.")
         try t.keys("Escape", "q")
         XCTAssertEqual(t.waitForExit(), 0)
         let output = String(decoding: t.recordedOutput(), as: UTF8.self)
@@ -90,7 +90,7 @@ final class SharedSettingsEndToEndTests: EndToEndTestCase {
         t.wait(forText: "Photos per collection   12")
         t.wait(forText: "Allow dragging          off")
         try t.keys("Down", "Down", "Down", "Down", "Enter")  // Confirm delete: on → off
-        t.wait(forText: "Saved: confirm-delete setting off.")
+        t.wait(forText: "Saved: confirm delete off.")
         try t.keys("Escape", "q")
         XCTAssertEqual(t.waitForExit(), 0)
         for (name, value) in [("photos_per_collection", "12"), ("allow_drag", "off"), ("confirm_delete", "off")] {

@@ -113,7 +113,7 @@ final class DocumentedSamplesTests: XCTestCase {
         let first = String(decoding: try APISamples.data("commons-geosearch-imageinfo.json"), as: UTF8.self)
         let second = String(decoding: try APISamples.data("commons-geosearch-imageinfo-continued.json"), as: UTF8.self)
         let http = FakeHTTP([.body(200, first), .body(200, second)])
-        let source = CommonsSource(endpoint: "http://127.0.0.1:8123/w/api.php", http: http)
+        let source = CommonsSource(endpoint: "http://127.0.0.1:8123/w/api.php", userAgent: testUserAgent, http: http)
         let page = try await source.search(PhotoQuery(center: GeoPoint(latitude: 40.85, longitude: 14.26), perPage: 3))
         XCTAssertEqual(page.photos.map(\.sourceID), ["48765432", "60011223", "51234567"])
         XCTAssertEqual(page.photos[1].title, "Harbour at dusk")

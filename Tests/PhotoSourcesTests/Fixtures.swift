@@ -2,6 +2,9 @@ import Foundation
 @testable import PhotoSources
 import Synchronization
 
+/// What the sources send as their User-Agent in these tests.
+let testUserAgent = "vtourist-test/1"
+
 /// Answers shaped like the real APIs' (trimmed), written for these tests.
 enum Fixture {
     static func data(_ text: String) -> Data { Data(text.utf8) }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Geo
+import Model
 @testable import PhotoSources
 
 /// `search` end to end over a fake fetcher (no network).
@@ -85,7 +86,7 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(result, .failure(.transport("Couldn't connect to server (connection refused)")))
 
         // A fetcher may throw PhotoSourceError itself; it passes through unchanged.
-        let commons = CommonsSource(http: FakeHTTP([.fail(PhotoSourceError.transport("timed out"))]))
+        let commons = CommonsSource(userAgent: testUserAgent, http: FakeHTTP([.fail(PhotoSourceError.transport("timed out"))]))
         let again = await search(commons, PhotoQuery(center: rome))
         XCTAssertEqual(again, .failure(.transport("timed out")))
         XCTAssertTrue(PhotoSourceError.transport("timed out").description.contains("timed out"))
@@ -103,18 +104,19 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(http.requests.count, 1)
     }
 
-    func testCommonsDefaultUserAgentIsDescriptive() async throws {
+    func testCommonsBuiltFromTheSettingsSendsTheOneUserAgent() async throws {
         let http = FakeHTTP([.body(200, Fixture.commonsEmpty)])
-        _ = try await search(CommonsSource(http: http), PhotoQuery(center: rome)).get()
-        XCTAssertEqual(http.requests.first?.headers["User-Agent"],
-                       "vtourist/0.1 (terminal Virtual Tourist; https://example.invalid/vtourist)")
+        let agent = Settings.userAgent(version: "1.0", contact: "me@example.org")
+        let source = PhotoSourceSettings.resolve(environment: [:], stored: [:]).makeSource(http: http, userAgent: agent)
+        _ = try await search(source, PhotoQuery(center: rome)).get()
+        XCTAssertEqual(http.requests.first?.headers["User-Agent"], "vtourist/1.0 (terminal Virtual Tourist; me@example.org)")
     }
 
     func testCommonsStopsWhenThePageIsComplete() async throws {
         // 21 asked, all with image info, a continue present: no second request.
         let body = Fixture.commonsMany(count: 21, withInfo: Set(0..<21), continueWith: "P9999.jpg|20240101000000")
         let http = FakeHTTP([.body(200, body)])
-        let page = try await search(CommonsSource(http: http), PhotoQuery(center: rome, perPage: 21)).get()
+        let page = try await search(CommonsSource(userAgent: testUserAgent, http: http), PhotoQuery(center: rome, perPage: 21)).get()
         XCTAssertEqual(page.photos.count, 21)
         XCTAssertEqual(page.pageCount, 2)
         XCTAssertEqual(http.requests.count, 1)
@@ -125,7 +127,7 @@ final class SearchTests: XCTestCase {
         let first = Fixture.commonsMany(count: 60, withInfo: Set(0..<50), continueWith: "P1050.jpg|20240101000000")
         let second = Fixture.commonsMany(count: 60, withInfo: Set(50..<60), continueWith: nil)
         let http = FakeHTTP([.body(200, first), .body(200, second)])
-        let page = try await search(CommonsSource(http: http), PhotoQuery(center: rome, perPage: 30, page: 2)).get()
+        let page = try await search(CommonsSource(userAgent: testUserAgent, http: http), PhotoQuery(center: rome, perPage: 30, page: 2)).get()
         XCTAssertEqual(http.requests.count, 2)
         XCTAssertNil(queryItems(http.requests[0].url)["iicontinue"])
         XCTAssertEqual(queryItems(http.requests[0].url)["ggslimit"], "60")
@@ -142,7 +144,7 @@ final class SearchTests: XCTestCase {
         // A server that always says "continue" with the same token can't loop us forever.
         let body = Fixture.commonsMany(count: 60, withInfo: [], continueWith: "P1000.jpg|1")
         let http = FakeHTTP([.body(200, body)])
-        let page = try await search(CommonsSource(http: http), PhotoQuery(center: rome, perPage: 60)).get()
+        let page = try await search(CommonsSource(userAgent: testUserAgent, http: http), PhotoQuery(center: rome, perPage: 60)).get()
         XCTAssertEqual(page.photos, [])
         XCTAssertLessThanOrEqual(http.requests.count, 2)
 
@@ -152,7 +154,7 @@ final class SearchTests: XCTestCase {
         }
         replies.append(.body(200, Fixture.commonsEmpty))
         let endless = FakeHTTP(replies)
-        _ = try await search(CommonsSource(http: endless), PhotoQuery(center: rome, perPage: 60)).get()
+        _ = try await search(CommonsSource(userAgent: testUserAgent, http: endless), PhotoQuery(center: rome, perPage: 60)).get()
         XCTAssertEqual(endless.requests.count, CommonsSource.maxRequests)
     }
 
@@ -165,7 +167,7 @@ final class SearchTests: XCTestCase {
             (.fail(URLError(.cannotFindHost)), { if case .transport = $0 { return true } else { return false } }),
         ]
         for (reply, check) in cases {
-            let result = await search(CommonsSource(http: FakeHTTP([reply])), PhotoQuery(center: rome))
+            let result = await search(CommonsSource(userAgent: testUserAgent, http: FakeHTTP([reply])), PhotoQuery(center: rome))
             guard case let .failure(error) = result else { return XCTFail("expected failure for \(reply)") }
             XCTAssertTrue(check(error), "\(error)")
         }
@@ -173,7 +175,7 @@ final class SearchTests: XCTestCase {
 
     func testCommonsPageBeyondReachAsksNothing() async throws {
         let http = FakeHTTP([.body(500, "")])
-        let page = try await search(CommonsSource(http: http), PhotoQuery(center: rome, perPage: 60, page: 10)).get()
+        let page = try await search(CommonsSource(userAgent: testUserAgent, http: http), PhotoQuery(center: rome, perPage: 60, page: 10)).get()
         XCTAssertEqual(page.photos, [])
         XCTAssertEqual(page.pageCount, 8)
         XCTAssertEqual(http.requests.count, 0)

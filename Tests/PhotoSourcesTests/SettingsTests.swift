@@ -131,11 +131,11 @@ final class SettingsTests: XCTestCase {
     func testMakeSourceAndQuery() {
         let http = FakeHTTP([])
         let flickr = S.resolve(environment: ["FLICKR_API_KEY": "k", "VTOURIST_FLICKR_ENDPOINT": "http://127.0.0.1:1/rest"], stored: [:])
-        let source = flickr.makeSource(http: http)
+        let source = flickr.makeSource(http: http, userAgent: testUserAgent)
         XCTAssertEqual(source.name, "flickr")
         XCTAssertEqual((source as? FlickrSource)?.endpoint, "http://127.0.0.1:1/rest")
         XCTAssertEqual((source as? FlickrSource)?.apiKey, "k")
-        XCTAssertEqual(S.resolve(environment: [:], stored: [:]).makeSource(http: http).name, "commons")
+        XCTAssertEqual(S.resolve(environment: [:], stored: [:]).makeSource(http: http, userAgent: testUserAgent).name, "commons")
 
         let s = S.resolve(environment: [:], stored: ["area_half_width": "0.3", "photos_per_collection": "12"])
         let q = s.query(center: GeoPoint(latitude: 1, longitude: 2), page: 4)

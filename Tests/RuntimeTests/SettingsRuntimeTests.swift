@@ -73,7 +73,7 @@ extension RuntimeTests {
         // Toggling Confirm delete writes that setting alone.
         mark = terminal.frameCount
         terminal.press(.down, .down, .down, .down, .enter)
-        XCTAssertNotNil(terminal.frame(after: mark, showing: "Saved: confirm-delete setting off."))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Saved: confirm delete off."))
         XCTAssertNotNil(waitFor { (try? other.settings())?.confirmDelete == false ? true : nil }, "stored")
         let stored = try other.settings()
         XCTAssertEqual(stored.photosPerCollection, 12, "not written back with the app's old value")

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import XCTest
+import Geo
 import Model
 import WorldMap
 @testable import Store

@@ -175,10 +175,28 @@ final class CoordinateFormatTests: XCTestCase {
     func testEveryScreenWritesCoordinatesTheSameWay() {
         var s = Sample.mapState()
         s.pins = [Pin(id: 9, coordinate: GeoPoint(latitude: -33.9, longitude: 151.2), name: nil)]
-        XCTAssertEqual(s.pins[0].label, "Pin at -33.9000, 151.2000")
+        XCTAssertEqual(s.pins[0].displayName, "Pin at -33.9000, 151.2000")
         s.screen = .map(MapScreen(mode: .confirmDelete(pin: 9)))
-        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Delete \u{201C}-33.9000, 151.2000\u{201D}?"))
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Delete \u{201C}Pin at -33.9000, 151.2000\u{201D}?"))
         s.screen = .album(AlbumScreen(pinID: 9))
         XCTAssertTrue(AppView.render(s, raster: nil).rowText(0).contains("-33.9000, 151.2000"))
+    }
+
+    func testEveryScreenNamesAPinTheSameWay() {
+        var s = Sample.mapState()
+        s.settings.confirmDelete = true
+        for name in ["Naples", nil] {
+            s.pins[0].name = name
+            let shown = s.pins[0].displayName
+            XCTAssertEqual(shown, name ?? "Pin at " + s.pins[0].coordinate.formatted())
+            s.screen = .map(MapScreen(mode: .confirmDelete(pin: s.pins[0].id)))
+            XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Delete \u{201C}\(shown)\u{201D}?"), shown)
+            s.screen = .album(AlbumScreen(pinID: s.pins[0].id))
+            XCTAssertTrue(AppView.render(s, raster: nil).rowText(0).contains(" " + shown), shown)
+            var deleted = s
+            deleted.screen = .map(MapScreen())
+            _ = deleted.deletePin(s.pins[0].id)
+            XCTAssertEqual(deleted.message?.text, "Deleted pin \u{201C}\(shown)\u{201D}.")
+        }
     }
 }

@@ -204,4 +204,23 @@ final class ConfigReportTests: XCTestCase {
                        "vtourist/1.0 (terminal Virtual Tourist; me@example.org)")
         XCTAssertEqual(Settings.userAgent(version: "1.0", contact: nil), "vtourist/1.0 (terminal Virtual Tourist)")
     }
+
+    func testConfigShowsTheKeyAsTheSettingsScreenDoes() {
+        let key = "0123456789abcdef0123456789abcdef"
+        let settings = Settings(stored: [.flickrAPIKey: key])
+        let report = ConfigReport(stored: [.flickrAPIKey: key], environment: [:])
+        XCTAssertEqual(report.entry(.flickrAPIKey).value, settings.shown(.flickrAPIKey))
+        XCTAssertEqual(ConfigReport.stored(.flickrAPIKey, value: key, environment: [:]).first,
+                       "flickr_api_key = \(settings.shown(.flickrAPIKey)) (stored in the database)")
+        XCTAssertFalse(report.table.contains(key))
+    }
+
+    func testAnIgnoredStoredValueIsShownAsEveryMessageShowsAValue() {
+        let text = "wide\u{1B}[31m " + String(repeating: "9", count: 30)
+        let problems = Settings.read(stored: [.areaHalfWidth: text]).problems
+        XCTAssertEqual(problems, ["The stored search area \u{201C}\(Settings.shown(.areaHalfWidth, text))\u{201D} was ignored: "
+                                  + Settings.expected(.areaHalfWidth) + "."])
+        XCTAssertTrue(problems[0].contains("\u{2026}\u{201D}"), "a long value is cut with \u{2026}: \(problems)")
+        XCTAssertFalse(problems[0].contains("\u{1B}"))
+    }
 }

@@ -89,7 +89,7 @@ struct AlbumHeader: Widget {
     func render(area: Rect, into buffer: inout CellBuffer) {
         let w = area.width, x0 = area.x
         let title = area.row(0), progress = area.row(1), keys = area.row(2)
-        let name = pin?.name ?? "Pin \(pinID)"
+        let name = pin?.displayName ?? "Pin \(pinID)"
         let coordinate = pin?.coordinate.formatted() ?? ""
         let source = snapshot?.source.flatMap(PhotoSourceChoice.init(rawValue:)).map { " \u{00B7} \($0.displayName)" } ?? ""
         // The name takes at most half the row; where it and what follows it are cut, they end in `…`.
@@ -233,7 +233,7 @@ struct PhotoCell: Widget {
                                    style: theme.dim)
             }
         case .failed:
-            lines(["\u{2717} download failed", photo.error ?? "", "r retries"], in: inside, style: theme.error,
+            lines(["\u{2717} download failed", photo.error ?? "", "\(AlbumKeys.table.keyName(for: .retry)) retries"], in: inside, style: theme.error,
                   into: &buffer)
         }
         buffer.drawFrame(area, style: selected ? theme.highlight : theme.dim)

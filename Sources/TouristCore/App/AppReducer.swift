@@ -84,7 +84,7 @@ public struct AppReducer: Sendable {
         case let .key(key):
             state.forgetResizes()
             if state.isTooSmall {
-                return key == .char("q") ? [.quit] : []
+                return TooSmallKeys.table.command(for: key) == .quit ? [.quit] : []
             }
             // A key that acts clears the message it leaves; an unbound key does nothing at all.
             let before = state
@@ -171,11 +171,6 @@ extension PlaceLookup {
         guard let near = nearest(point), near.distanceKm <= PlaceLookup.namingRadiusKm else { return nil }
         return near.name
     }
-}
-
-extension Pin {
-    /// The pin in words: its name, or where it is.
-    public var label: String { name ?? "Pin at " + coordinate.formatted() }
 }
 
 extension AppState {

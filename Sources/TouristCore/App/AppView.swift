@@ -80,7 +80,7 @@ struct TooSmallNotice: Widget {
         let lines = [
             "Terminal too small",
             "\(width)x\(height); need \(AppState.minimumWidth)x\(AppState.minimumHeight)",
-            "Enlarge it, or press q to quit.",
+            "Enlarge it, or press \(TooSmallKeys.table.keyName(for: .quit)) to quit.",
         ]
         let top = area.y + max(0, (area.height - lines.count) / 2)
         for (i, line) in lines.enumerated() {

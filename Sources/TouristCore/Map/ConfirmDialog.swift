@@ -13,8 +13,7 @@ struct ConfirmDialog: Widget {
 
     /// Before a pin and its album go.
     init(pin: Pin, theme: Theme, unicode: Bool) {
-        let name = pin.name ?? pin.coordinate.formatted()
-        self.init(title: "Delete pin", question: "Delete \u{201C}\(name)\u{201D}?",
+        self.init(title: "Delete pin", question: "Delete \u{201C}\(pin.displayName)\u{201D}?",
                   detail: "Its album and photos go with it.", yes: "Delete", theme: theme, unicode: unicode)
     }
 

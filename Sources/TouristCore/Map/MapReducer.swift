@@ -75,7 +75,7 @@ struct MapReducer: Sendable {
             state.setMapMode(.dragging(pin: pin.id, from: pin.coordinate))
             state.camera.jump(to: pin.coordinate, width: state.width, height: state.mapHeight)
             let keys = MapKeys.dragging.hints().map { "\($0.key) \($0.label)" }.joined(separator: ", ")
-            state.message = StatusMessage("Moving \(pin.label): \(keys).")
+            state.message = StatusMessage("Moving \(pin.displayName): \(keys).")
         case .deletePin:
             guard let pin = state.pinUnderCursor else {
                 state.message = StatusMessage("No pin here to delete.")
@@ -120,7 +120,8 @@ struct MapReducer: Sendable {
             state.camera.jump(to: from, width: state.width, height: state.mapHeight)
             state.message = StatusMessage("Pin put back.")
         case .refuseQuit:
-            state.message = StatusMessage("Drop the pin (Enter) or put it back (Esc) first.")
+            let drop = MapKeys.dragging.keyName(for: .dropMovedPin), back = MapKeys.dragging.keyName(for: .putBack)
+            state.message = StatusMessage("Drop the pin (\(drop)) or put it back (\(back)) first.")
         default:
             break
         }
@@ -212,7 +213,7 @@ struct MapReducer: Sendable {
             next = forward ? ordered[0] : ordered[ordered.count - 1]
         }
         state.camera.jump(to: next.coordinate, width: state.width, height: state.mapHeight)
-        state.message = StatusMessage(next.label)
+        state.message = StatusMessage(next.displayName)
     }
 }
 
@@ -231,7 +232,7 @@ extension AppState {
     mutating func deletePin(_ id: Pin.ID) -> [AppEffect] {
         setMapMode(.browsing)
         if let pin = pin(id) {
-            message = StatusMessage(pin.name.map { "Deleted pin \u{201C}\($0)\u{201D}." } ?? "Deleted the pin at \(pin.coordinate.formatted()).")
+            message = StatusMessage("Deleted pin \u{201C}\(pin.displayName)\u{201D}.")
         }
         pins.removeAll { $0.id == id }
         return [.deletePin(id), .album(id, .pinDeleted)]

@@ -22,7 +22,7 @@ public enum SettingsKeys {
         KeyBinding([[.char("t")]], .testKey, help: "test the Flickr key (one search)", hint: "test key", hintOrder: 2),
         KeyBinding([[.escape], [.char("q")]], .back, help: "back to the map", hint: "map", hintOrder: 7),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help", hintOrder: 8),
-    ], notes: [HelpRow("typing", "Enter saves, Esc cancels")] + TextFieldKeys.helpNotes.map { HelpRow("", $0) })
+    ], notes: [HelpRow("typing", "\(editing.keyName(for: .save)) saves, \(editing.keyName(for: .cancel)) cancels")] + TextFieldKeys.helpNotes.map { HelpRow("", $0) })
 
     /// The keys while a value is typed: the text field's, and Enter and Esc.
     public static let editing = KeyTable<SettingsEditCommand>([

@@ -16,7 +16,7 @@ struct SettingsReducer: Sendable {
         case .change:
             let field = screen.field
             if let variable = state.settingOverrides[field] {
-                state.message = StatusMessage("\(field.label.capitalizedFirst) comes from \(variable) in the environment: change it there.",
+                state.message = StatusMessage("\(field.title) comes from \(variable) in the environment: change it there.",
                                               kind: .error)
                 break
             }
@@ -105,10 +105,7 @@ extension AppState {
     /// from FLICKR_API_KEY makes "automatic" mean Flickr). The row and the message both read it.
     public func shownSetting(_ key: SettingKey) -> String {
         if let variable = settingOverrides[key] { return "set by \(variable)" }
-        if key == .source, settings.source == nil, settingOverrides[.flickrAPIKey] != nil {
-            return "automatic: \(PhotoSourceChoice.flickr.displayName)"
-        }
-        return settings.shown(key)
+        return settings.shown(key, keyFromEnvironment: settingOverrides[.flickrAPIKey] != nil)
     }
 
     /// What the message line says once a setting is changed: what its row now shows.
@@ -117,9 +114,4 @@ extension AppState {
         if key == .contact, settings.contact == nil { return "Removed the contact address." }
         return "Saved: \(key.label) \(shownSetting(key))."
     }
-}
-
-extension String {
-    /// The text with its first letter in capitals.
-    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

@@ -42,18 +42,6 @@ extension Settings {
         return .success(Settings(stored: texts))
     }
 
-    /// A setting's value as the screen and `config` show it; the key masked to its last 4 characters.
-    public func shown(_ key: SettingKey) -> String {
-        switch key {
-        case .flickrAPIKey: return flickrAPIKey.map { Settings.masked(apiKey: $0) } ?? "none"
-        case .source: return source?.displayName ?? "automatic: \(effectiveSource.displayName)"
-        case .areaHalfWidth: return "\(areaHalfWidth)\u{00B0} either way"
-        case .photosPerCollection: return "\(photosPerCollection)"
-        case .confirmDelete: return confirmDelete ? "on" : "off"
-        case .allowDrag: return allowDrag ? "on" : "off"
-        case .contact: return contact ?? "none"
-        }
-    }
 
 }
 

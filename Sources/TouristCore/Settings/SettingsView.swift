@@ -21,7 +21,7 @@ enum SettingsView {
             let row = Rect(x: main.x, y: y, width: main.width, height: 1)
             let style = selected ? theme.selection : theme.dialog
             if selected { buffer.clear(row, style: style) }
-            buffer.put(fitting: " " + title(field), x: row.x, y: y, style: style, width: labelWidth)
+            buffer.put(fitting: " " + field.title, x: row.x, y: y, style: style, width: labelWidth)
             let valueArea = Rect(x: row.x + labelWidth + 1, y: y, width: max(0, row.width - labelWidth - 2), height: 1)
             if selected, let text = screen.editing, state.settingOverrides[field] == nil {
                 // A key being typed is masked like a stored one.
@@ -45,34 +45,21 @@ enum SettingsView {
         }
     }
 
-    /// A setting's name on the screen.
-    static func title(_ key: SettingKey) -> String {
-        switch key {
-        case .flickrAPIKey: "Flickr API key"
-        case .source: "Photo source"
-        case .areaHalfWidth: "Search area"
-        case .photosPerCollection: "Photos per collection"
-        case .confirmDelete: "Confirm delete"
-        case .allowDrag: "Allow dragging"
-        case .contact: "Contact"
-        }
-    }
-
     /// What the selected setting is for.
     static func explanation(_ field: SettingKey, state: AppState) -> [String] {
         switch field {
         case .flickrAPIKey:
             var lines = ["Photos come from Flickr with a key; without one, from Wikimedia Commons, which needs none.",
-                         "Get a key (free, for non-commercial use) at https://www.flickr.com/services/apps/create/ and paste it here; t tests it with one search."]
+                         "Get a key (free, for non-commercial use) at https://www.flickr.com/services/apps/create/ and paste it here; \(SettingsKeys.table.keyName(for: .testKey)) tests it with one search."]
             if state.settings.flickrAPIKey == nil, state.settingOverrides[.flickrAPIKey] == nil {
                 lines.insert("No Flickr key is set.", at: 0)
             }
             return lines
-        case .source: return ["Enter steps through automatic (Flickr with a key, else Wikimedia Commons), Flickr and Wikimedia Commons. The next search uses it."]
+        case .source: return ["\(SettingsKeys.table.keyName(for: .change)) steps through automatic (Flickr with a key, else Wikimedia Commons), Flickr and Wikimedia Commons. The next search uses it."]
         case .areaHalfWidth: return ["How far from the pin photos are searched for, in degrees either way (\(Settings.areaHalfWidthRange.lowerBound) to \(Settings.areaHalfWidthRange.upperBound))."]
         case .photosPerCollection: return ["How many photos an album fetches at a time (\(Settings.photosPerCollectionRange.lowerBound) to \(Settings.photosPerCollectionRange.upperBound))."]
         case .confirmDelete: return ["Ask before deleting a pin, before New Collection and before deleting marked photos."]
-        case .allowDrag: return ["Allow picking up a pin with m and moving it."]
+        case .allowDrag: return ["Allow picking up a pin with \(MapKeys.browsing.keyName(for: .pickUp)) and moving it."]
         case .contact: return ["An e-mail or web address sent with every request, as Wikimedia asks of programs that use its API, so it can reach you about a problem. Used from the next start; empty removes it."]
         }
     }
