@@ -12,6 +12,8 @@ public enum Screen: Equatable, Sendable {
     /// One photo of an album, which it returns to.
     case photo(PhotoScreen)
     case settings(SettingsScreen)
+    /// A screen whose state lives in its feature value (`ScreenFeature`).
+    case plugged(PluggedScreen)
 }
 
 /// Something drawn over the current screen, which stays as it is underneath:
@@ -188,6 +190,7 @@ public struct AppState: Equatable, Sendable {
         case (.map, .map), (.settings, .settings): return true
         case let (.album(a), .album(b)): return a.pinID == b.pinID
         case let (.photo(a), .photo(b)): return a.album.pinID == b.album.pinID
+        case let (.plugged(a), .plugged(b)): return a.isSameScreen(as: b)
         default: return false
         }
     }
@@ -197,7 +200,7 @@ public struct AppState: Equatable, Sendable {
         switch screen {
         case let .album(album): return album
         case let .photo(photo): return photo.album
-        case .map, .settings: return nil
+        case .map, .settings, .plugged: return nil
         }
     }
 }

@@ -63,6 +63,7 @@ extension AppState {
     /// album cells on screen, then a row of cells either side (ready before the grid scrolls), then
     /// the photos before and after the one shown. Only photos whose image is stored.
     public var wantedPictures: [PictureKey] {
+        if let feature = screen.feature { return isTooSmall ? [] : feature.wantedPictures(self) }
         guard !isTooSmall, let album = openAlbum else { return [] }
         let photos = album.photos
         var wanted: [PictureKey] = []
@@ -71,22 +72,13 @@ extension AppState {
             wanted.append(PictureKey(photoID: photos[index].id, size: size))
         }
         let layout = self.layout
-        switch screen {
-        case let .photo(photo):
-            guard let index = photo.index else { return [] }
-            let size = PhotoView.pictureSize(layout)
-            want(index, size)
-            want(index + 1, size)
-            want(index - 1, size)
-        case .album:
+        if case .album = screen {
             let grid = AlbumGrid(area: layout.main)
             let onScreen = grid.indices(topRow: album.topRow, count: photos.count)
             for i in onScreen { want(i, grid.pictureSize) }
             for i in grid.indices(topRow: album.topRow, count: photos.count, margin: 1) where !onScreen.contains(i) {
                 want(i, grid.pictureSize)
             }
-        case .map, .settings:
-            break
         }
         return wanted
     }
@@ -114,6 +106,7 @@ extension AppState {
     /// Whether the screen shows something that moves while it waits: a download placeholder in
     /// the album cells on screen. Nothing animates under help, on the map, or when all is in.
     public var isAnimating: Bool {
+        if let feature = screen.feature { return overlay == nil && !isTooSmall && feature.isAnimating(self) }
         guard overlay == nil, !isTooSmall, let album = album else { return false }
         let grid = AlbumGrid(area: layout.main)
         let photos = album.photos

@@ -114,7 +114,7 @@ struct AlbumScreenReducer: Sendable {
         case .first: album.selected = 0
         case .last: album.selected = last
         case .open:
-            PhotoReducer().open(album, &state)
+            state.go(to: .photo(of: album))
             return []
         case .toggleMark:
             if let photo = album.selectedPhoto {

@@ -16,7 +16,6 @@ public struct AppReducer: Sendable {
     var album: AlbumScreenReducer { AlbumScreenReducer() }
     var photo: PhotoReducer { PhotoReducer() }
     var help: HelpReducer { HelpReducer() }
-    var settings: SettingsReducer { SettingsReducer() }
 
     public func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         let cameraBefore = state.camera
@@ -95,27 +94,22 @@ public struct AppReducer: Sendable {
             // Only a text field takes a paste, as one edit; elsewhere it does nothing.
             state.forgetResizes()
             if state.isTooSmall || state.overlay != nil { return [] }
-            switch state.screen {
-            case let .map(screen):
-                guard case let .goTo(prompt) = screen.mode else { return [] }
+            if let feature = state.screen.feature {
+                feature.paste(text, &state)
+                return []
+            }
+            if case let .map(screen) = state.screen, case let .goTo(prompt) = screen.mode {
                 state.message = nil
                 GoToReducer(places: places).paste(text, prompt, &state)
-            case let .settings(screen):
-                guard screen.editing != nil else { return [] }
-                state.message = nil
-                settings.paste(text, &state)
-            case .album, .photo:
-                break
             }
             return []
         case let .mouse(mouse):
             state.forgetResizes()
             if state.isTooSmall || state.overlay != nil { return [] }
+            if let feature = state.screen.feature { return feature.mouse(mouse, time: time, &state) }
             switch state.screen {
             case .map: return map.mouse(mouse, time: time, &state)
-            case .album: return album.mouse(mouse, time: time, &state)
-            case .photo: return photo.mouse(mouse, &state)
-            case .settings: return []
+            default: return album.mouse(mouse, time: time, &state)
             }
         }
     }
@@ -126,11 +120,10 @@ public struct AppReducer: Sendable {
             case .help: return help.key(key, &state)
             }
         }
+        if let feature = state.screen.feature { return feature.key(key, &state) }
         switch state.screen {
         case .map: return map.key(key, &state)
-        case .album: return album.key(key, &state)
-        case .photo: return photo.key(key, &state)
-        case .settings: return settings.key(key, &state)
+        default: return album.key(key, &state)
         }
     }
 
@@ -147,7 +140,7 @@ public struct AppReducer: Sendable {
             default:
                 break
             }
-        case .settings:
+        case .settings, .plugged:
             break
         case .album, .photo:
             if let album = state.openAlbum, state.pin(album.pinID) == nil {
@@ -213,7 +206,7 @@ extension AppState {
             // The album's selection follows the photo shown, wherever a reload put it.
             if let index = photo.index { photo.album.selected = index }
             screen = .photo(photo)
-        case .map, .settings:
+        case .map, .settings, .plugged:
             break
         }
     }

@@ -17,22 +17,19 @@ public enum AppView {
             return buffer
         }
         let layout = state.layout
-        switch state.screen {
-        case let .map(screen):
+        if let feature = state.screen.feature {
+            feature.render(state, pictures: pictures, theme: theme, layout: layout, into: &buffer)
+        } else if case let .map(screen) = state.screen {
             MapView.render(screen, state: state, raster: raster, labels: labels, theme: theme, layout: layout, into: &buffer)
-        case let .album(album):
+        } else if let album = state.album {
             AlbumView.render(album, state: state, pictures: pictures, theme: theme, layout: layout, into: &buffer)
-        case let .settings(screen):
-            SettingsView.render(screen, state: state, theme: theme, layout: layout, into: &buffer)
-        case let .photo(photo):
-            PhotoView.render(photo, state: state, pictures: pictures, theme: theme, layout: layout, into: &buffer)
         }
         if let overlay = state.overlay {
             switch overlay {
             case .help:
                 var legend: [LegendRow] = []
                 if case .map = state.screen { legend = MapLegend.rows(theme: theme, capabilities: state.capabilities) }
-                let help = HelpOverlay(rows: helpRows(for: state.screen, unicode: state.capabilities.unicode),
+                let help = HelpOverlay(rows: helpRows(for: state, unicode: state.capabilities.unicode),
                                        legend: legend, theme: theme)
                 buffer.render(help, in: layout.main)
             }
@@ -42,22 +39,19 @@ public enum AppView {
     }
 
     /// The help for a screen: its key table's rows.
-    static func helpRows(for screen: Screen, unicode: Bool) -> [HelpRow] {
-        switch screen {
-        case .map: return MapKeys.browsing.helpRows(unicode: unicode)
-        case .album: return AlbumKeys.table.helpRows(unicode: unicode)
-        case .photo: return PhotoKeys.table.helpRows(unicode: unicode)
-        case .settings: return SettingsKeys.table.helpRows(unicode: unicode)
-        }
+    static func helpRows(for state: AppState, unicode: Bool) -> [HelpRow] {
+        if let feature = state.screen.feature { return feature.helpRows(state, unicode: unicode) }
+        if case .map = state.screen { return MapKeys.browsing.helpRows(unicode: unicode) }
+        return AlbumKeys.table.helpRows(unicode: unicode)
     }
 }
 
 /// The screen's areas: everything but the last row for the screen's content
 /// (its last row doubles as the message line), the last row for the status line.
-struct ScreenLayout: Equatable {
-    var main: Rect
-    var status: Rect
-    var message: Rect
+public struct ScreenLayout: Equatable, Sendable {
+    public var main: Rect
+    public var status: Rect
+    public var message: Rect
 
     init(_ screen: Rect) {
         (main, status) = screen.splitBottom(1)

@@ -93,7 +93,7 @@ struct MapReducer: Sendable {
         case .goTo:
             state.setMapMode(.goTo(GoToPrompt()))
         case .settings:
-            state.screen = .settings(SettingsScreen())
+            state.go(to: .settings)
             return []
         case .help:
             state.overlay = .help

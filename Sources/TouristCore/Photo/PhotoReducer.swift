@@ -85,15 +85,6 @@ struct PhotoReducer: Sendable {
         return []
     }
 
-    /// Enter in the album: its selected photo, with the album kept underneath.
-    func open(_ album: AlbumScreen, _ state: inout AppState) {
-        guard let photo = album.selectedPhoto else {
-            state.message = StatusMessage("No photo to open.")
-            return
-        }
-        state.screen = .photo(PhotoScreen(album: album, photoID: photo.id))
-    }
-
     /// After a reload of the album underneath: a photo deleted elsewhere leaves the screen.
     func loaded(_ state: inout AppState) {
         guard let screen = state.photo, screen.index == nil else { return }
