@@ -28,7 +28,7 @@ struct CounterScreen: ScreenFeature {
             next.count += step
             state.go(to: .plugged(PluggedScreen(next)))
         case .back:
-            state.screen = .map(MapScreen())
+            state.go(to: .map)
         case .help:
             state.overlay = .help
         case nil:

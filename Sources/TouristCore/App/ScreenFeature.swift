@@ -1,3 +1,4 @@
+import Model
 import Terminal
 
 /// One screen as a feature: everything the router, the view, the picture loader and the help
@@ -46,6 +47,11 @@ public struct PluggedScreen: Equatable, Sendable {
 
 /// Where a screen asks to go; the router builds the target screen, so no screen builds another's state.
 public enum Destination: Equatable, Sendable {
+    case map
+    /// A pin's album, opened afresh (its photos come with `albumLoaded`).
+    case album(of: Pin.ID)
+    /// Back to an album already open, its selection scrolled into view.
+    case backToAlbum(AlbumScreen)
     /// The album's selected photo, with the album kept underneath.
     case photo(of: AlbumScreen)
     case settings
@@ -70,6 +76,14 @@ extension AppState {
     /// Goes where a screen asked: the one place that builds a screen for another.
     public mutating func go(to destination: Destination) {
         switch destination {
+        case .map:
+            screen = .map(MapScreen())
+        case let .album(pinID):
+            screen = .album(AlbumScreen(pinID: pinID))
+        case let .backToAlbum(album):
+            var album = album
+            album.keepSelectionVisible(AlbumGrid(area: layout.main))
+            screen = .album(album)
         case let .photo(album):
             guard let photo = album.selectedPhoto else {
                 message = StatusMessage("No photo to open.")

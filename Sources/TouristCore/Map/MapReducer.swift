@@ -171,7 +171,7 @@ struct MapReducer: Sendable {
     // MARK: - Pins
 
     private func openAlbum(_ pin: Pin, _ state: inout AppState) -> [AppEffect] {
-        state.screen = .album(AlbumScreen(pinID: pin.id))
+        state.go(to: .album(of: pin.id))
         return [.openAlbum(pin.id)]
     }
 

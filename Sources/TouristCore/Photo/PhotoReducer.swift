@@ -93,9 +93,7 @@ struct PhotoReducer: Sendable {
     }
 
     private func back(_ album: AlbumScreen, _ state: inout AppState) {
-        var album = album
-        album.keepSelectionVisible(AlbumGrid(area: state.layout.main))
-        state.screen = .album(album)
+        state.go(to: .backToAlbum(album))
     }
 
     /// Only web pages are handed to the browser.

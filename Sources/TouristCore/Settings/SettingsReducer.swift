@@ -43,7 +43,7 @@ struct SettingsReducer: Sendable {
             state.message = StatusMessage("Testing the Flickr key\u{2026}")
             effects = [.testFlickrKey]
         case .back:
-            state.screen = .map(MapScreen())
+            state.go(to: .map)
             return []
         case .help:
             state.overlay = .help
