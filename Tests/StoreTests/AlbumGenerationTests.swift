@@ -10,14 +10,6 @@ import WorldMap
 /// and by moving the pin, and work for an older one is refused in the transaction that would write it.
 /// Two connections to one real file, as two processes have.
 final class AlbumGenerationTests: XCTestCase {
-    private func openTwice() throws -> (AppDatabase, AppDatabase) {
-        let path = try makeTempFolder(self) + "/vtourist.sqlite"
-        let first = try AppDatabase.open(path: path)
-        let second = try AppDatabase.open(path: path)
-        addTeardownBlock { try? first.close(); try? second.close() }
-        return (first, second)
-    }
-
     private func newPhotos(_ ids: [String]) -> [NewPhoto] {
         ids.map { NewPhoto(source: "flickr", sourceID: $0, title: "Title \($0)", author: "Author", dateTaken: nil,
                            url: "https://example.org/\($0)_q.jpg", largeURL: nil, pageURL: nil, license: nil,
@@ -43,7 +35,7 @@ final class AlbumGenerationTests: XCTestCase {
     }
 
     func testANewPinIsAtItsFirstGenerationAndNewCollectionAdvancesIt() throws {
-        let (window, other) = try openTwice()
+        let (window, other) = try openTwoConnections(self)
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
         XCTAssertEqual(try other.albumGeneration(pinID: pin.id), 1)
         XCTAssertEqual(try other.album(pinID: pin.id)?.generation, 1)
@@ -59,7 +51,7 @@ final class AlbumGenerationTests: XCTestCase {
 
     /// Generations that never were (ahead of the album, behind its first, for a gone pin) write nothing.
     func testGenerationsThatNeverWereAreRefused() throws {
-        let (window, _) = try openTwice()
+        let (window, _) = try openTwoConnections(self)
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
         let photos = try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a"]))
         for wrong in [0, -1, 2, 5, Int.max] {
@@ -85,7 +77,7 @@ final class AlbumGenerationTests: XCTestCase {
     }
 
     func testAStaleSearchAnswerIsRefused() throws {
-        let (window, other) = try openTwice()
+        let (window, other) = try openTwoConnections(self)
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
         try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
         // The other window begins a new collection and its answer is saved.
@@ -102,7 +94,7 @@ final class AlbumGenerationTests: XCTestCase {
     }
 
     func testAStaleDownloadIsRefused() throws {
-        let (window, other) = try openTwice()
+        let (window, other) = try openTwoConnections(self)
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
         let bytes = try jpeg()
         let first = try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b", "c"]))
@@ -123,7 +115,7 @@ final class AlbumGenerationTests: XCTestCase {
     }
 
     func testAddMoresDownloadsInFlightStillLand() throws {
-        let (window, other) = try openTwice()
+        let (window, other) = try openTwoConnections(self)
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
         let bytes = try jpeg()
         let first = try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
@@ -143,7 +135,7 @@ final class AlbumGenerationTests: XCTestCase {
     }
 
     func testAddMoresAnswerAfterANewCollectionElsewhereIsRefused() throws {
-        let (window, other) = try openTwice()
+        let (window, other) = try openTwoConnections(self)
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
         try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
         // This window asks for more; before the answer, the other window begins a new collection.
@@ -154,7 +146,7 @@ final class AlbumGenerationTests: XCTestCase {
     }
 
     func testAMovedPinRefusesTheOldPlacesWork() throws {
-        let (window, other) = try openTwice()
+        let (window, other) = try openTwoConnections(self)
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
         let photos = try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
         try other.movePin(id: pin.id, to: GeoPoint(latitude: 48.85, longitude: 2.35), name: "Paris")
@@ -171,7 +163,7 @@ final class AlbumGenerationTests: XCTestCase {
     /// Many rounds of two windows beginning a collection from the same generation at once: exactly one
     /// wins each round, and the album holds only the winner's photos.
     func testTwoWindowsBeginningACollectionAtOnceOneWins() throws {
-        let (window, other) = try openTwice()
+        let (window, other) = try openTwoConnections(self)
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
         for round in 2...40 {
             let won = Mutex<[Int: Bool]>([:])

@@ -8,16 +8,8 @@ import Geo
 /// One process at a time fetches an album: the lease, its heartbeat and its takeover, over two
 /// connections to one file as two processes have. Times are given, never waited for.
 final class AlbumLeaseTests: XCTestCase {
-    private func openTwice() throws -> (AppDatabase, AppDatabase) {
-        let path = try makeTempFolder(self) + "/vtourist.sqlite"
-        let first = try AppDatabase.open(path: path)
-        let second = try AppDatabase.open(path: path)
-        addTeardownBlock { try? first.close(); try? second.close() }
-        return (first, second)
-    }
-
     func testTwoConnectionsCompetingForOneLeaseOneWins() throws {
-        let (window, shell) = try openTwice()
+        let (window, shell) = try openTwoConnections(self)
         let pin = try shell.insertPin(at: GeoPoint(latitude: -33.9, longitude: 151.2), name: nil)
         let t = 1_000_000.0
         // Both ask at once, many times over: exactly one is granted each round.
@@ -41,7 +33,7 @@ final class AlbumLeaseTests: XCTestCase {
     }
 
     func testAHolderThatStopsRenewingIsTakenOverAfterTheExpiry() throws {
-        let (crashed, app) = try openTwice()
+        let (crashed, app) = try openTwoConnections(self)
         let pin = try app.insertPin(at: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples")
         let t = 2_000_000.0
         XCTAssertTrue(try crashed.takeAlbumLease(pinID: pin.id, holder: "crashed", now: t))
@@ -62,7 +54,7 @@ final class AlbumLeaseTests: XCTestCase {
     }
 
     func testSettledAlbumsAndDeletedPinsNeedNoLease() throws {
-        let (window, shell) = try openTwice()
+        let (window, shell) = try openTwoConnections(self)
         let pin = try shell.insertPin(at: GeoPoint(latitude: 10, longitude: 20), name: nil)
         let t = 3_000_000.0
         XCTAssertEqual(try window.unheldInterruptedAlbums(now: t), [pin.id], "dropped, left downloading, no holder")

@@ -89,3 +89,12 @@ func findProgram(_ name: String) -> String? {
     let dirs = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/local/bin"]
     return dirs.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
+
+/// Two connections to one new database file, as two processes (two windows, `drop`) have; closed at teardown.
+func openTwoConnections(_ test: XCTestCase) throws -> (AppDatabase, AppDatabase) {
+    let path = try makeTempFolder(test) + "/vtourist.sqlite"
+    let first = try AppDatabase.open(path: path)
+    let second = try AppDatabase.open(path: path)
+    test.addTeardownBlock { try? first.close(); try? second.close() }
+    return (first, second)
+}
