@@ -53,11 +53,11 @@ enum AlbumBench {
                     let settings = PhotoSourceSettings.resolve(environment: [
                         "VTOURIST_FLICKR_ENDPOINT": nowhere, "VTOURIST_COMMONS_ENDPOINT": nowhere,
                     ], stored: [:])
-                    return AlbumService(store: store, http: HTTPClient(userAgent: benchUserAgent), settings: settings,
-                                        imageCheck: ImageCheck(JPEGDecoder.downloadProblem),
-                                        userAgent: benchUserAgent, onEvent: onEvent)
-                }, geometry: geometry, places: .none, picturesFolder: pictures,
-                   openPage: { _ in .failure(PageOpenFailure("no browser in the bench")) }, painter: nil)
+                    return .live(AlbumService(store: store, http: HTTPClient(userAgent: benchUserAgent), settings: settings,
+                                              imageCheck: ImageCheck(JPEGDecoder.downloadProblem),
+                                              userAgent: benchUserAgent, onEvent: onEvent), photoSettings: nil)
+                }, geometry: geometry, places: .none, photoSaver: .folder(pictures),
+                   pageOpener: .immediate { _ in .failure(PageOpenFailure("no browser in the bench")) })
                 AppRuntime(world: world, start: begin).run()
                 finished.signal()
             }.start()

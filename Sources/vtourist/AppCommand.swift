@@ -39,14 +39,13 @@ enum FullScreenApp {
         } catch {
             throw CommandFailure("\(error)")
         }
+        let environment = ProcessInfo.processInfo.environment
         let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
-            AlbumService(store: store, http: makeHTTPClient(settings), settings: photos, imageCheck: .live, userAgent: userAgent(settings),
-                         onEvent: onEvent)
+            .live(AlbumService(store: store, http: makeHTTPClient(settings), settings: photos, imageCheck: .live,
+                               userAgent: userAgent(settings), onEvent: onEvent),
+                  photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
         }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
-           picturesFolder: PhotoFile.picturesFolder(environment: ProcessInfo.processInfo.environment),
-           openPage: PageOpener.live, photoSettings: { settings in
-            PhotoSourceSettings.resolve(environment: ProcessInfo.processInfo.environment, settings: settings)
-        })
+           photoSaver: .folder(PhotoFile.picturesFolder(environment: environment)), pageOpener: .live)
         // Also on the status line: curses takes the screen right after stderr said so.
         let problems = store.permissionNotes.map(\.description) + photos.problems
         let start = RuntimeStart(pins: pins, view: view, settings: settings,

@@ -63,11 +63,12 @@ final class RuntimeTests: XCTestCase {
         isRunning = true
         Thread {
             let world = RuntimeWorld(terminal: terminal, clock: clock.clock, store: store, makeAlbums: { onEvent in
-                AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
-                             settings: settings, imageCheck: ImageCheck(JPEGDecoder.downloadProblem), userAgent: "vtourist-tests", onEvent: onEvent)
+                .live(AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
+                                   settings: settings, imageCheck: ImageCheck(JPEGDecoder.downloadProblem),
+                                   userAgent: "vtourist-tests", onEvent: onEvent),
+                      photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
             }, geometry: geometry, places: places, log: .beside(databasePath: path),
-               picturesFolder: pictures, openPage: opener, painter: painter,
-               photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
+               photoSaver: .folder(pictures), pageOpener: .onItsOwnThread(opener), pictures: .live(painter: painter))
             AppRuntime(world: world, start: begin).run()
             finished.signal()
         }.start()

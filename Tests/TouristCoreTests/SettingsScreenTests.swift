@@ -205,7 +205,7 @@ final class SettingsScreenTests: XCTestCase {
 
     func testTestKeyAsksTheRuntimeAndEscLeaves() {
         var s = settingsState()
-        XCTAssertEqual(press(&s, .char("t")), [.testFlickrKey])
+        XCTAssertEqual(press(&s, .char("t")), [.testFlickrKey(s.settings)])
         XCTAssertEqual(s.message?.text, "Testing the Flickr key\u{2026}")
         press(&s, .escape)
         XCTAssertEqual(s.screen, .map(MapScreen()))

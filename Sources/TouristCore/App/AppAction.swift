@@ -8,7 +8,7 @@ import Model
 
 /// Something that happened: a key, a mouse report, a resize, or the result
 /// of work done elsewhere (the store).
-public enum AppAction: Sendable {
+public enum AppAction: Equatable, Sendable {
     case event(Event, time: Double)
     case pinsLoaded([Pin])
     case pinSaved(Pin)
@@ -46,8 +46,9 @@ public enum AppEffect: Equatable, Sendable {
     /// Store one setting the user changed (nil: remove it), and only that one; the next search
     /// uses the settings the store then has.
     case saveSetting(SettingKey, String?)
-    /// One search with the Flickr key in effect; the answer comes back as a message.
-    case testFlickrKey
+    /// One search with the Flickr key these settings (the environment's say applied) put in effect;
+    /// the answer comes back as a message.
+    case testFlickrKey(Settings)
     case quit
 }
 

@@ -41,7 +41,7 @@ struct SettingsReducer: Sendable {
             }
         case .testKey:
             state.message = StatusMessage("Testing the Flickr key\u{2026}")
-            effects = [.testFlickrKey]
+            effects = [.testFlickrKey(state.settings)]
         case .back:
             state.go(to: .map)
             return []

@@ -1,0 +1,71 @@
+import Dispatch
+import Foundation
+import Store
+import Terminal
+import TouristCore
+
+/// The picture pipeline as the loop uses it: render photos for boxes of cells and encode the photo
+/// screen's photo for an inline image protocol. Results come back through the callbacks it was
+/// made with.
+struct PictureClient: Sendable {
+    /// The pictures wanted and not yet on the shelf, most wanted first (replaces what waits).
+    var want: @Sendable ([PictureKey]) -> Void
+    /// The loop has put a delivered picture on its shelf.
+    var taken: @Sendable (PictureKey) -> Void
+    /// Encodes a stored photo for the terminal's inline image protocol.
+    var encodeInline: @Sendable (InlineRequest) -> Void
+}
+
+/// Makes the picture pipeline for a run: live threads over the image libraries, or, in tests, a
+/// painter run at once on the loop's thread.
+public struct PicturePipeline: Sendable {
+    typealias Make = @Sendable (_ store: AppDatabase, _ capabilities: TerminalCapabilities,
+                                _ rendered: @escaping @Sendable (PictureKey, Picture) -> Void,
+                                _ encoded: @escaping @Sendable (InlinePicture) -> Void) -> PictureClient
+    let make: Make
+
+    /// Renders on `threads` threads, the most wanted first; `painter` nil: the album's renderer for
+    /// the terminal's capabilities. Inline pictures are encoded on a thread of their own.
+    public static func live(threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                            painter: PicturePainter? = nil) -> PicturePipeline {
+        PicturePipeline { store, capabilities, rendered, encoded in
+            let painter = painter ?? .live(capabilities: capabilities)
+            let worker = PictureWorker(threads: threads, render: { render($0, store: store, painter: painter) },
+                                       deliver: rendered)
+            let inlineQueue = DispatchQueue(label: "vtourist.inline")
+            return PictureClient(
+                want: { worker.want($0) },
+                taken: { worker.taken($0) },
+                encodeInline: { request in
+                    inlineQueue.async { if let picture = inline(request, store: store) { encoded(picture) } }
+                })
+        }
+    }
+
+    /// Paints each picture when it is asked for, on the caller's thread: tests, with no threads.
+    public static func immediate(painter: PicturePainter) -> PicturePipeline {
+        PicturePipeline { store, _, rendered, encoded in
+            PictureClient(
+                want: { keys in
+                    for key in keys { if let picture = render(key, store: store, painter: painter) { rendered(key, picture) } }
+                },
+                taken: { _ in },
+                encodeInline: { request in if let picture = inline(request, store: store) { encoded(picture) } })
+        }
+    }
+
+    /// A photo's stored image painted for its box; nil when the photo has no stored image (any more).
+    private static func render(_ key: PictureKey, store: AppDatabase, painter: PicturePainter) -> Picture? {
+        let bytes: Data?
+        do { bytes = try store.imageBytes(photoID: key.photoID) } catch {
+            return .failed("cannot read the stored image")
+        }
+        return bytes.map { painter.paint($0, key.size) }
+    }
+
+    private static func inline(_ request: InlineRequest, store: AppDatabase) -> InlinePicture? {
+        guard let bytes = try? store.imageBytes(photoID: request.photoID) else { return nil }
+        return PicturePainter.inline(bytes, protocol: request.imageProtocol,
+                                     cell: (request.cellWidth, request.cellHeight), key: request.key, in: request.area)
+    }
+}

@@ -1,0 +1,301 @@
+import Model
+import Store
+import Terminal
+import TouristCore
+
+/// What the loop knows of the terminal when it decides on pictures.
+struct TerminalFacts: Equatable, Sendable {
+    /// The inline image protocol the terminal speaks, if any.
+    var inlineImages: InlineProtocol?
+    /// A cell's size in pixels, where the terminal reports it.
+    var cellPixelSize: (width: Int, height: Int)?
+
+    static func == (lhs: TerminalFacts, rhs: TerminalFacts) -> Bool {
+        lhs.inlineImages == rhs.inlineImages && lhs.cellPixelSize?.width == rhs.cellPixelSize?.width
+            && lhs.cellPixelSize?.height == rhs.cellPixelSize?.height
+    }
+}
+
+/// A message on screen and when it appeared, for its timeout.
+struct ShownMessage: Equatable, Sendable {
+    var message: StatusMessage
+    var since: Double
+}
+
+/// What a message or the clock brings: actions for the reducer and work for the workers.
+struct Outcome: Equatable, Sendable {
+    var actions: [AppAction] = []
+    var work: [Work] = []
+}
+
+/// Every decision the runtime makes besides the reducer's, as pure code: which store work goes
+/// next, coalescing map-view saves and album reloads, which read is stale, when to poll, which
+/// pictures to ask for and which to keep. Each call takes what happened and returns the work to
+/// run; nothing here runs it (`Workers` does), so tests drive it with tables, without threads.
+struct LoopState: Sendable {
+    static let pollInterval = 1.0
+    /// Seconds between animation steps while something on screen animates.
+    static let tickInterval = 0.1
+
+    var running = true
+    /// Something not in the app state changed what is drawn (a picture arrived).
+    var needsDraw = false
+    /// The photos rendered for the screen.
+    private(set) var pictures = PictureShelf()
+    /// The photo screen's real picture (inline image protocol), the newest encoded.
+    private(set) var inlinePicture: InlinePicture?
+
+    /// Writes issued, so a read made before a write cannot undo it on screen.
+    private(set) var writes = 0
+    private(set) var lastPoll: Double
+    /// When the albums were last asked to take up what no live process fetches.
+    private(set) var lastAdoption: Double
+    private(set) var lastTick: Double
+    private(set) var isPolling = false
+    /// The store's data version last seen.
+    private(set) var seenVersion: Int?
+    /// The last failure of the poll, reported once until it changes.
+    private(set) var pollFailure: StoreError?
+    /// The newest map view waiting to be written.
+    private(set) var viewToSave: MapViewState?
+    private(set) var isSavingView = false
+    /// A snapshot of the open album is being read; `albumLoadAgain`: it changed since.
+    private(set) var isLoadingAlbum = false
+    private(set) var albumLoadAgain = false
+    /// The pictures last asked of the picture pipeline (asked again only when the screen wants others).
+    private(set) var lastWanted: [PictureKey] = []
+    /// The inline picture the screen wants now.
+    private(set) var inlineKey: String?
+    private(set) var shownMessage: ShownMessage?
+    /// The settings the albums search with: always those the screen shows.
+    private(set) var settingsInUse: Settings
+
+    init(now: Double, settings: Settings, seenVersion: Int?) {
+        lastPoll = now
+        lastAdoption = now
+        lastTick = now
+        settingsInUse = settings
+        self.seenVersion = seenVersion
+    }
+
+    // MARK: - The first frame and the last
+
+    /// Before the first frame: the pictures it shows, and its message's clock.
+    mutating func started(_ state: AppState, now: Double, terminal: TerminalFacts) -> [Work] {
+        shownMessage = state.message.map { ShownMessage(message: $0, since: now) }
+        return requestPictures(state, terminal: terminal)
+    }
+
+    /// At quit: the map view still waiting is written once more.
+    mutating func finish() -> [Work] {
+        guard let view = viewToSave else { return [] }
+        viewToSave = nil
+        return [.saveLastMapView(view)]
+    }
+
+    // MARK: - Effects
+
+    /// The work an effect of the reducer asks for.
+    mutating func perform(_ effect: AppEffect, _ state: AppState) -> [Work] {
+        switch effect {
+        case .quit:
+            running = false
+            return []
+        case let .saveMapView(view):
+            viewToSave = view
+            return saveMapView()
+        case let .insertPin(point, name): return write(.insertPin(point, name: name))
+        case let .movePin(id, to, name): return write(.movePin(id, to: to, name: name))
+        case let .deletePin(id): return write(.deletePin(id))
+        case let .saveSetting(key, text): return write(.saveSetting(key, text))
+        case let .openAlbum(pin): return [.resumeAlbum(pin)] + loadAlbum(pin)
+        case let .album(pin, action): return [.albumAction(pin, action)]
+        case let .openPage(url): return [.openPage(url)]
+        case let .savePhoto(id, title): return [.savePhoto(id, title: title)]
+        case let .testFlickrKey(settings): return [.testFlickrKey(settings)]
+        }
+    }
+
+    private mutating func write(_ change: StoreWrite) -> [Work] {
+        writes += 1
+        return [.write(change)]
+    }
+
+    /// The newest map view once the previous write is done.
+    private mutating func saveMapView() -> [Work] {
+        guard !isSavingView, let view = viewToSave else { return [] }
+        viewToSave = nil
+        isSavingView = true
+        return [.saveMapView(view)]
+    }
+
+    /// Reads an album (once the read under way, if any, is done).
+    private mutating func loadAlbum(_ pin: Pin.ID) -> [Work] {
+        guard !isLoadingAlbum else {
+            albumLoadAgain = true
+            return []
+        }
+        isLoadingAlbum = true
+        albumLoadAgain = false
+        return [.loadAlbum(pin)]
+    }
+
+    private mutating func loadOpenAlbum(_ state: AppState) -> [Work] {
+        guard let pin = state.openAlbum?.pinID else { return [] }
+        return loadAlbum(pin)
+    }
+
+    // MARK: - Messages
+
+    /// What a message from a worker means for the loop.
+    mutating func receive(_ message: RuntimeMessage, _ state: AppState) -> Outcome {
+        var outcome = take(message, state)
+        // Every store failure reaches the screen through the reducer, and the log too.
+        for case let .storeFailed(text, _) in outcome.actions { outcome.work.append(.log(text)) }
+        return outcome
+    }
+
+    private mutating func take(_ message: RuntimeMessage, _ state: AppState) -> Outcome {
+        switch message {
+        case let .action(action, readBeforeWrite):
+            return Outcome(actions: readBeforeWrite >= writes ? [action] : [])
+        case let .pinInserted(pin):
+            // Its album is fetched while the user keeps navigating.
+            return Outcome(actions: [.pinSaved(pin)], work: [.startAlbum(pin)])
+        case let .album(event):
+            switch event {
+            case let .notice(pin, text): return Outcome(actions: [.albumNotice(pin, text)])
+            case let .storeFailed(pin, text): return Outcome(actions: [.storeFailed(text, pin: pin)])
+            case let .changed(pin):
+                return Outcome(work: pin == state.openAlbum?.pinID ? loadAlbum(pin) : [])
+            }
+        case .albumLoadFinished:
+            isLoadingAlbum = false
+            return Outcome(work: albumLoadAgain ? loadOpenAlbum(state) : [])
+        case let .pictureRendered(key, picture):
+            // Kept only while still wanted: a picture for an album left meanwhile is dropped.
+            if state.picturesToKeep(wanted: lastWanted)(key) {
+                pictures[key] = picture
+                needsDraw = true
+            }
+            return Outcome(work: [.pictureTaken(key)])
+        case let .inlineReady(picture):
+            if picture.key == inlineKey {
+                inlinePicture = picture
+                needsDraw = true
+            }
+            return Outcome()
+        case let .pageNotOpened(url, reason):
+            return Outcome(work: [.reportPageNotOpened(url: url, reason: reason)])
+        case .mapViewSaved:
+            isSavingView = false
+            return Outcome(work: saveMapView())
+        case let .pollFinished(outcome):
+            isPolling = false
+            return pollFinished(outcome, state)
+        }
+    }
+
+    private mutating func pollFinished(_ outcome: PollOutcome, _ state: AppState) -> Outcome {
+        switch outcome {
+        case .unchanged:
+            pollFailure = nil
+            return Outcome()
+        case let .changed(version, pins, settings, readBeforeWrite):
+            pollFailure = nil
+            seenVersion = version
+            // The open album may have been changed by another process too, and a pin `vtourist drop`
+            // left downloading is taken up now.
+            let work = loadOpenAlbum(state) + [.resumeInterrupted]
+            guard readBeforeWrite >= writes else { return Outcome(work: work) }
+            return Outcome(actions: [.pinsLoaded(pins), .settingsLoaded(settings)], work: work)
+        case let .failed(error):
+            guard error != pollFailure else { return Outcome() }
+            pollFailure = error
+            return Outcome(actions: [.storeFailed("Could not check the database for changes: \(error)")])
+        }
+    }
+
+    /// What the message line says when no browser took a page.
+    static func pageNotOpenedText(url: String, reason: String, copied: Bool) -> String {
+        "Page: \(url) \u{00B7} no browser (\(reason))" + (copied ? "; copied to the clipboard" : "")
+    }
+
+    // MARK: - The clock
+
+    /// What is due at `now`: an animation step, a message's timeout, the poll for other processes'
+    /// writes, the look for albums no live process fetches.
+    mutating func due(now: Double, animating: Bool) -> Outcome {
+        var outcome = Outcome()
+        if animating, now - lastTick >= LoopState.tickInterval {
+            lastTick = now
+            outcome.actions.append(.tick)
+        }
+        if let shown = shownMessage, shown.message.expires, now - shown.since >= StatusMessage.lifetime {
+            outcome.actions.append(.messageExpired(shown.message))
+        }
+        // A process that stopped renewing its leases (crashed) writes nothing: its albums are looked for anyway.
+        if now - lastAdoption >= AlbumLease.heartbeat {
+            lastAdoption = now
+            outcome.work.append(.resumeInterrupted)
+        }
+        if !isPolling, now - lastPoll >= LoopState.pollInterval {
+            lastPoll = now
+            isPolling = true
+            outcome.work.append(.poll(seen: seenVersion, issued: writes))
+        }
+        return outcome
+    }
+
+    // MARK: - After the reducer
+
+    /// What follows from the state the reducer left: the pictures it shows, the message's clock,
+    /// the settings the albums use.
+    mutating func settled(from before: AppState, to state: AppState, now: Double, terminal: TerminalFacts) -> [Work] {
+        var work: [Work] = []
+        if state != before {
+            work += requestPictures(state, terminal: terminal)
+            needsDraw = true
+        }
+        if state.message != shownMessage?.message {
+            shownMessage = state.message.map { ShownMessage(message: $0, since: now) }
+        }
+        if state.settings != settingsInUse {
+            settingsInUse = state.settings
+            work.append(.useSettings(state.settings))
+        }
+        return work
+    }
+
+    /// Asks for the pictures the screen wants and has not got; forgets those it will not want soon.
+    private mutating func requestPictures(_ state: AppState, terminal: TerminalFacts) -> [Work] {
+        var work = requestInline(state, terminal: terminal)
+        let wanted = state.wantedPictures
+        guard wanted != lastWanted else { return work }
+        lastWanted = wanted
+        pictures.prune(keeping: state.picturesToKeep(wanted: wanted))
+        work.append(.wantPictures(wanted.filter { pictures[$0] == nil }))
+        return work
+    }
+
+    /// The photo screen's photo for the terminal's inline image protocol, when it speaks one; the
+    /// cells stay underneath as the fallback.
+    private mutating func requestInline(_ state: AppState, terminal: TerminalFacts) -> [Work] {
+        guard let imageProtocol = terminal.inlineImages, let spot = state.inlinePictureSpot else {
+            inlineKey = nil
+            return []
+        }
+        let cell = terminal.cellPixelSize ?? (10, 20)
+        let request = InlineRequest(photoID: spot.photoID, area: spot.area, imageProtocol: imageProtocol,
+                                    cellWidth: cell.width, cellHeight: cell.height)
+        guard request.key != inlineKey else { return [] }
+        inlineKey = request.key
+        if inlinePicture?.key == request.key { return [] }
+        return [.encodeInline(request)]
+    }
+
+    /// The inline picture to show over the frame: the one the screen wants, once encoded.
+    var shownInline: InlinePicture? {
+        inlinePicture.flatMap { $0.key == inlineKey ? $0 : nil }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Model
+import Store
+import Terminal
+import TouristCore
+
+/// Runs the loop's work through the clients: the one place where the runtime's decisions meet the
+/// world. Outcomes come back to the loop through the mailbox, as messages.
+struct Workers {
+    let store: AppDatabase
+    let storeWorker: StoreWorker
+    let albums: AlbumsClient
+    let pictures: PictureClient
+    let pages: PageOpenerClient
+    let photos: PhotoSaver
+    let terminal: any AppTerminal
+    let mailbox: Mailbox
+    let log: AppLog
+    let retry: WriteRetry
+
+    /// The store work, run on the store worker.
+    private var jobs: StoreJobs { StoreJobs(store: store, mailbox: mailbox, retry: retry) }
+
+    func run(_ work: [Work]) {
+        for item in work { run(item) }
+    }
+
+    func run(_ work: Work) {
+        switch work {
+        case let .write(change):
+            storeWorker.run { [jobs] in jobs.write(change) }
+        case let .saveMapView(view):
+            storeWorker.run { [jobs] in jobs.saveMapView(view) }
+        case let .saveLastMapView(view):
+            storeWorker.run { [store, log] in
+                do { try store.saveMapView(view) } catch { log.write("Could not save the map view: \(error)") }
+            }
+        case let .loadAlbum(pin):
+            storeWorker.run { [jobs] in jobs.loadAlbum(pin) }
+        case let .poll(seen, issued):
+            storeWorker.run { [jobs] in jobs.poll(seen: seen, issued: issued) }
+        case let .savePhoto(id, title):
+            storeWorker.run { [jobs, photos] in jobs.savePhoto(id, title: title, saver: photos) }
+        case let .albumAction(pin, action):
+            storeWorker.run { [albums] in albums.send(action, pin) }
+        case let .startAlbum(pin):
+            albums.start(pin)
+        case let .resumeAlbum(pin):
+            albums.resume(pin)
+        case .resumeInterrupted:
+            albums.resumeInterrupted()
+        case let .useSettings(settings):
+            albums.use(settings)
+        case let .testFlickrKey(settings):
+            guard let key = albums.flickrKey(settings) else {
+                return mailbox.post(.message(StatusMessage(
+                    "No Flickr key to test: paste one in the \(SettingKey.flickrAPIKey.label) field. Wikimedia Commons needs none.",
+                    kind: .error)))
+            }
+            albums.testFlickrKey(key) { [mailbox] text, worked in
+                mailbox.post(.message(StatusMessage(text, kind: worked ? .info : .error)))
+            }
+        case let .wantPictures(keys):
+            pictures.want(keys)
+        case let .pictureTaken(key):
+            pictures.taken(key)
+        case let .encodeInline(request):
+            pictures.encodeInline(request)
+        case let .openPage(url):
+            pages.open(url) { [mailbox] result in
+                switch result {
+                case .success: mailbox.post(.message(StatusMessage("Opened the photo's page.")))
+                case let .failure(failure): mailbox.post(.pageNotOpened(url: url, reason: "\(failure)"))
+                }
+            }
+        case let .reportPageNotOpened(url, reason):
+            // The address is what the user needs: on the clipboard where the terminal takes it, on screen always.
+            let copied = terminal.copyToClipboard(url)
+            mailbox.post(.message(StatusMessage(LoopState.pageNotOpenedText(url: url, reason: reason, copied: copied),
+                                                untilKey: true)))
+        case let .log(text):
+            log.write(text)
+        }
+    }
+}
+
+/// The store work the store worker runs, one job at a time; each posts its outcome to the mailbox.
+struct StoreJobs: Sendable {
+    let store: AppDatabase
+    let mailbox: Mailbox
+    let retry: WriteRetry
+
+    /// A change the user made. One that fails for a passing reason waits and is tried again
+    /// (`WriteRetry`); the status line says so meanwhile.
+    func write(_ change: StoreWrite) {
+        do throws(StoreError) {
+            let (message, waited) = try retry.attempt({ () throws(StoreError) in try apply(change) },
+                                                       waiting: sayWaiting)
+            mailbox.post(message)
+            if waited { sayWritable() }
+        } catch {
+            mailbox.post(.storeFailed("Could not save: \(error)"))
+            if error.isTransient { retry.gaveUp("not saved: \(error)") }
+            // Show what the store has; if it cannot be read either, the failure above is on screen.
+            if let pins = try? store.pins() { mailbox.post(.pinsLoaded(pins)) }
+        }
+    }
+
+    private func apply(_ change: StoreWrite) throws(StoreError) -> RuntimeMessage {
+        switch change {
+        case let .insertPin(point, name):
+            return .pinInserted(try store.insertPin(at: point, name: name))
+        case let .movePin(id, to, name):
+            if let pin = try store.movePin(id: id, to: to, name: name) { return .action(.pinSaved(pin)) }
+            return .action(.pinRemoved(id))
+        case let .deletePin(id):
+            _ = try store.deletePin(id: id)
+            return .action(.pinRemoved(id))
+        case let .saveSetting(key, text):
+            try store.saveSetting(key, text)
+            // The others as the store has them: another process may have changed them meanwhile.
+            return .action(.settingsLoaded(try store.settings()))
+        }
+    }
+
+    func saveMapView(_ view: MapViewState) {
+        do {
+            let (_, waited) = try retry.attempt({ () throws(StoreError) in try store.saveMapView(view) }, waiting: sayWaiting)
+            if waited { sayWritable() }
+        } catch {
+            mailbox.post(.storeFailed("Could not save the map view: \(error)"))
+        }
+        mailbox.post(.mapViewSaved)
+    }
+
+    /// The album screen's view of a pin's album: what the store holds, the status the album state
+    /// machine decided included.
+    func loadAlbum(_ pin: Pin.ID) {
+        do {
+            if let stored = try store.album(pinID: pin) {
+                mailbox.post(.albumLoaded(AlbumSnapshot(pinID: pin, photos: stored.photos, status: stored.status,
+                                                        source: stored.source)))
+            }
+        } catch {
+            mailbox.post(.storeFailed("Could not load the album: \(error)", pin: pin))
+        }
+        mailbox.post(.albumLoadFinished)
+    }
+
+    /// Picks up what another process (`vtourist drop`, a second window, `config set`) wrote.
+    func poll(seen: Int?, issued: Int) {
+        do throws(StoreError) {
+            let version = try store.dataVersion()
+            guard version != seen else { return mailbox.post(.pollFinished(.unchanged)) }
+            let pins = try store.pins()
+            let settings = try store.settings()
+            mailbox.post(.pollFinished(.changed(version: version, pins: pins, settings: settings, readBeforeWrite: issued)))
+        } catch {
+            mailbox.post(.pollFinished(.failed(error)))
+        }
+    }
+
+    /// Reads a photo's stored image and writes it to a file.
+    func savePhoto(_ id: PhotoRecord.ID, title: String, saver: PhotoSaver) {
+        let bytes: Data
+        do {
+            guard let stored = try store.imageBytes(photoID: id) else {
+                return mailbox.post(.message(StatusMessage("The photo is not stored yet.")))
+            }
+            bytes = stored
+        } catch {
+            return mailbox.post(.storeFailed("Could not read the photo: \(error)"))
+        }
+        do {
+            mailbox.post(.message(StatusMessage(try saver.save(bytes, title))))
+        } catch {
+            mailbox.post(.message(StatusMessage("Could not save the photo: \(error)", kind: .error)))
+        }
+    }
+
+    /// Puts a write kept waiting by a passing failure on the status line.
+    private func sayWaiting(_ error: StoreError) {
+        mailbox.post(.storeFailed("Not saved yet: " + (error.waitingDescription ?? "\(error)")))
+    }
+
+    /// Takes the waiting write's message off the status line once it has landed.
+    private func sayWritable() {
+        mailbox.post(.message(StatusMessage("Saved: the database takes writes again.")))
+    }
+}
