@@ -22,12 +22,28 @@ final class WriteRetry: Sendable {
         while true {
             do {
                 return (try body(), waited)
-            } catch where error.isTransient && !isStopping {
+            } catch {
+                guard case let .tryAgain(pause) = WriteRetry.step(after: error, stopping: isStopping) else { throw error }
                 if !waited { waiting(error) }
                 waited = true
-                if case .diskFull = error { _ = wake.wait(timeout: .now() + WriteRetry.pause) }
+                if pause > 0 { _ = wake.wait(timeout: .now() + pause) }
             }
         }
+    }
+
+    /// What follows a failed try.
+    enum Step: Equatable {
+        /// Try again after `pause` seconds (or at once when quitting begins).
+        case tryAgain(pause: Double)
+        case giveUp
+    }
+
+    /// The decision after a failure: a passing one is tried again, until the app quits.
+    static func step(after error: StoreError, stopping: Bool) -> Step {
+        guard error.isTransient, !stopping else { return .giveUp }
+        // A locked database already waited its busy timeout in the try.
+        if case .diskFull = error { return .tryAgain(pause: pause) }
+        return .tryAgain(pause: 0)
     }
 
     /// The app is quitting: each waiting write gets one more try, then is given up.

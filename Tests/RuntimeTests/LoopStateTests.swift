@@ -1,0 +1,277 @@
+import AlbumMachine
+import Geo
+import Model
+import Store
+import Terminal
+import TouristCore
+@testable import TouristRuntime
+import WorldMap
+import XCTest
+
+/// The runtime's decisions as pure code: each table feeds `LoopState` effects, messages and clock
+/// readings and checks the work and actions it returns. No threads, no store, no terminal.
+final class LoopStateTests: XCTestCase {
+    static let naples = GeoPoint(latitude: 40.85, longitude: 14.27)
+    let noInline = TerminalFacts(inlineImages: nil, cellPixelSize: nil)
+
+    func mapState() -> AppState {
+        let p = Mercator.project(Self.naples)
+        var s = AppState(camera: MapCamera(centerX: p.x, centerY: p.y, zoom: 10, cursorX: p.x, cursorY: p.y),
+                         width: 80, height: 24)
+        s.pins = [Pin(id: 1, coordinate: Self.naples, name: "Naples")]
+        return s
+    }
+
+    func photo(_ id: Int64) -> PhotoRecord {
+        PhotoRecord(id: id, pinID: 1, position: Int(id),
+                    found: NewPhoto(source: "flickr", sourceID: "s\(id)", title: "Photo \(id)",
+                                    url: "http://127.0.0.1/\(id).jpg", pageURL: "https://example.org/photos/\(id)"),
+                    state: .stored, byteCount: 5000)
+    }
+
+    /// Pin 1's album open, with `count` stored photos.
+    func albumState(count: Int = 3) -> AppState {
+        var s = mapState()
+        s.go(to: .album(of: 1))
+        _ = AppReducer(places: .none).reduce(&s, .albumLoaded(AlbumSnapshot(
+            pinID: 1, photos: (1...Int64(count)).map(photo), status: .ready, source: "flickr")))
+        return s
+    }
+
+    func view(_ zoom: Int) -> MapViewState {
+        MapViewState(center: Self.naples, zoom: zoom, cursor: Self.naples)
+    }
+
+    // MARK: - The poll
+
+    func testThePollIsDueOnceASecondAndNeverTwiceAtOnce() {
+        var loop = LoopState(now: 100, settings: Settings(), seenVersion: 7)
+        let state = mapState()
+        // (now, message before the reading, the poll work expected)
+        let rows: [(Double, RuntimeMessage?, [Work])] = [
+            (100.5, nil, []),
+            (101.0, nil, [.poll(seen: 7, issued: 0)]),
+            (102.5, nil, []),  // the first is still under way
+            (102.5, .pollFinished(.unchanged), [.poll(seen: 7, issued: 0)]),
+            (103.0, .pollFinished(.changed(version: 9, pins: [], settings: Settings(), readBeforeWrite: 0)), []),
+            (103.5, nil, [.poll(seen: 9, issued: 0)]),
+        ]
+        for (i, (now, message, expected)) in rows.enumerated() {
+            if let message { _ = loop.receive(message, state) }
+            let polls = loop.due(now: now, animating: false).work.filter { if case .poll = $0 { true } else { false } }
+            XCTAssertEqual(polls, expected, "row \(i), at \(now)")
+        }
+    }
+
+    func testAReadMadeBeforeAWriteIsDroppedButItsVersionIsKept() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let state = mapState()
+        XCTAssertEqual(loop.perform(.insertPin(Self.naples, name: "Naples"), state), [.write(.insertPin(Self.naples, name: "Naples"))])
+        let pins = [Pin(id: 5, coordinate: Self.naples, name: nil)]
+        // (message, actions expected)
+        let rows: [(RuntimeMessage, [AppAction])] = [
+            (.action(.pinsLoaded(pins), readBeforeWrite: 0), []),
+            (.action(.pinsLoaded(pins), readBeforeWrite: 1), [.pinsLoaded(pins)]),
+            (.action(.pinRemoved(5)), [.pinRemoved(5)]),
+            (.pollFinished(.changed(version: 4, pins: pins, settings: Settings(), readBeforeWrite: 0)), []),
+            (.pollFinished(.changed(version: 5, pins: pins, settings: Settings(), readBeforeWrite: 1)),
+             [.pinsLoaded(pins), .settingsLoaded(Settings())]),
+        ]
+        for (i, (message, expected)) in rows.enumerated() {
+            XCTAssertEqual(loop.receive(message, state).actions, expected, "row \(i)")
+        }
+        XCTAssertEqual(loop.seenVersion, 5, "a stale answer's version is seen all the same: it is not read again")
+    }
+
+    func testAChangeElsewhereReloadsTheOpenAlbumAndTakesUpInterruptedAlbums() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let outcome = loop.receive(.pollFinished(.changed(version: 2, pins: [], settings: Settings(), readBeforeWrite: 0)),
+                                   albumState())
+        XCTAssertEqual(outcome.work, [.loadAlbum(1), .resumeInterrupted])
+    }
+
+    func testAFailingPollIsSaidOnceUntilItChanges() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let state = mapState()
+        let busy = StoreError.locked(path: "/tmp/v.sqlite")
+        let said = loop.receive(.pollFinished(.failed(busy)), state)
+        XCTAssertEqual(said.actions, [.storeFailed("Could not check the database for changes: \(busy)")])
+        XCTAssertEqual(said.work, [.log("Could not check the database for changes: \(busy)")], "the log has it too")
+        XCTAssertEqual(loop.receive(.pollFinished(.failed(busy)), state).actions, [], "said once")
+        XCTAssertEqual(loop.receive(.pollFinished(.unchanged), state).actions, [])
+        XCTAssertEqual(loop.receive(.pollFinished(.failed(busy)), state).actions.count, 1, "said again after it worked")
+    }
+
+    func testLeasesOfCrashedProcessesAreLookedForEveryHeartbeat() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let beat = AlbumLease.heartbeat
+        XCTAssertFalse(loop.due(now: beat - 0.1, animating: false).work.contains(.resumeInterrupted))
+        XCTAssertTrue(loop.due(now: beat, animating: false).work.contains(.resumeInterrupted))
+        XCTAssertFalse(loop.due(now: beat + 1, animating: false).work.contains(.resumeInterrupted))
+        XCTAssertTrue(loop.due(now: 2 * beat, animating: false).work.contains(.resumeInterrupted))
+    }
+
+    // MARK: - Coalescing
+
+    func testMapViewSavesCoalesceOneAtATimeTheNewestWinning() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let state = mapState()
+        XCTAssertEqual(loop.perform(.saveMapView(view(1)), state), [.saveMapView(view(1))])
+        XCTAssertEqual(loop.perform(.saveMapView(view(2)), state), [], "waits for the first")
+        XCTAssertEqual(loop.perform(.saveMapView(view(3)), state), [], "replaces the one waiting")
+        XCTAssertEqual(loop.receive(.mapViewSaved, state).work, [.saveMapView(view(3))])
+        XCTAssertEqual(loop.receive(.mapViewSaved, state).work, [], "nothing more waits")
+        XCTAssertEqual(loop.finish(), [])
+        XCTAssertEqual(loop.perform(.saveMapView(view(4)), state), [.saveMapView(view(4))])
+        XCTAssertEqual(loop.perform(.saveMapView(view(5)), state), [])
+        XCTAssertEqual(loop.finish(), [.saveLastMapView(view(5))], "the newest waiting is written at quit")
+    }
+
+    func testAlbumReloadsCoalesceAndFollowTheAlbumShown() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let open = albumState()
+        // (message, work expected)
+        let rows: [(RuntimeMessage, [Work])] = [
+            (.album(.changed(1)), [.loadAlbum(1)]),
+            (.album(.changed(1)), []),  // one read at a time
+            (.album(.changed(1)), []),
+            (.album(.changed(2)), []),  // not the album shown
+            (.albumLoadFinished, [.loadAlbum(1)]),  // changed meanwhile: read once more
+            (.albumLoadFinished, []),
+            (.album(.changed(2)), []),
+        ]
+        for (i, (message, expected)) in rows.enumerated() {
+            XCTAssertEqual(loop.receive(message, open).work, expected, "row \(i)")
+        }
+        XCTAssertEqual(loop.perform(.openAlbum(1), open), [.resumeAlbum(1), .loadAlbum(1)])
+    }
+
+    // MARK: - Effects become work
+
+    func testEachEffectBecomesItsWork() {
+        let state = mapState()
+        let settings = Settings()
+        let rows: [(AppEffect, [Work])] = [
+            (.movePin(1, to: Self.naples, name: "N"), [.write(.movePin(1, to: Self.naples, name: "N"))]),
+            (.deletePin(1), [.write(.deletePin(1))]),
+            (.saveSetting(.contact, "me@example.org"), [.write(.saveSetting(.contact, "me@example.org"))]),
+            (.album(1, .newCollection), [.albumAction(1, .newCollection)]),
+            (.openPage("https://example.org/p"), [.openPage("https://example.org/p")]),
+            (.savePhoto(3, title: "Bay"), [.savePhoto(3, title: "Bay")]),
+            (.testFlickrKey(settings), [.testFlickrKey(settings)]),
+            (.quit, []),
+        ]
+        for (effect, expected) in rows {
+            var loop = LoopState(now: 0, settings: settings, seenVersion: 1)
+            XCTAssertEqual(loop.perform(effect, state), expected, "\(effect)")
+            XCTAssertEqual(loop.running, effect != .quit)
+        }
+    }
+
+    func testADroppedPinIsShownAndItsAlbumStarted() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let pin = Pin(id: 9, coordinate: Self.naples, name: "Naples")
+        let outcome = loop.receive(.pinInserted(pin), mapState())
+        XCTAssertEqual(outcome.actions, [.pinSaved(pin)])
+        XCTAssertEqual(outcome.work, [.startAlbum(pin)])
+    }
+
+    func testAlbumEventsBecomeActionsAndStoreFailuresAreLogged() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let state = mapState()
+        XCTAssertEqual(loop.receive(.album(.notice(1, "Searching")), state).actions, [.albumNotice(1, "Searching")])
+        let failed = loop.receive(.album(.storeFailed(1, "disk full")), state)
+        XCTAssertEqual(failed.actions, [.storeFailed("disk full", pin: 1)])
+        XCTAssertEqual(failed.work, [.log("disk full")])
+        XCTAssertEqual(loop.receive(.pageNotOpened(url: "https://e.org", reason: "no xdg-open"), state).work,
+                       [.reportPageNotOpened(url: "https://e.org", reason: "no xdg-open")])
+    }
+
+    func testTheAlbumsSearchWithTheSettingsTheScreenShows() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let before = mapState()
+        var after = before
+        XCTAssertEqual(loop.settled(from: before, to: after, now: 0, terminal: noInline), [])
+        after.settings.photosPerCollection = 12
+        XCTAssertTrue(loop.settled(from: before, to: after, now: 0, terminal: noInline).contains(.useSettings(after.settings)))
+        XCTAssertFalse(loop.settled(from: after, to: after, now: 0, terminal: noInline).contains(.useSettings(after.settings)),
+                       "told once")
+    }
+
+    // MARK: - The clock
+
+    func testAnimationStepsAndMessageTimeouts() {
+        var loop = LoopState(now: 10, settings: Settings(), seenVersion: 1)
+        let before = mapState()
+        var state = before
+        state.message = StatusMessage("Saved.")
+        _ = loop.settled(from: before, to: state, now: 10, terminal: noInline)
+        XCTAssertEqual(loop.due(now: 10.05, animating: true).actions, [], "not yet a tick")
+        XCTAssertEqual(loop.due(now: 10.2, animating: true).actions, [.tick])
+        XCTAssertEqual(loop.due(now: 10.5, animating: false).actions, [], "no tick when nothing moves")
+        XCTAssertEqual(loop.due(now: 10 + StatusMessage.lifetime, animating: false).actions, [.messageExpired(StatusMessage("Saved."))])
+        var error = state
+        error.message = StatusMessage("Could not save", kind: .error)
+        _ = loop.settled(from: state, to: error, now: 20, terminal: noInline)
+        XCTAssertEqual(loop.due(now: 100, animating: false).actions, [], "an error waits for a key")
+    }
+
+    // MARK: - Pictures
+
+    func testPicturesAreAskedForOnceAndKeptOnlyWhileWanted() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let open = albumState()
+        let asked = loop.started(open, now: 0, terminal: noInline)
+        guard case let .wantPictures(keys)? = asked.first else { return XCTFail("no pictures asked for: \(asked)") }
+        XCTAssertEqual(keys.map(\.photoID), [1, 2, 3])
+        XCTAssertEqual(loop.settled(from: open, to: open, now: 0, terminal: noInline), [], "nothing changed, nothing asked")
+
+        let picture = Picture.failed("test")
+        XCTAssertEqual(loop.receive(.pictureRendered(keys[0], picture), open).work, [.pictureTaken(keys[0])])
+        XCTAssertEqual(loop.pictures[keys[0]], picture)
+        XCTAssertTrue(loop.needsDraw)
+
+        // Back on the map the album's pictures are not wanted: one arriving now is dropped.
+        var map = open
+        map.go(to: .map)
+        _ = loop.settled(from: open, to: map, now: 0, terminal: noInline)
+        XCTAssertEqual(loop.receive(.pictureRendered(keys[1], picture), map).work, [.pictureTaken(keys[1])],
+                       "taken from the pipeline all the same")
+        XCTAssertNil(loop.pictures[keys[1]])
+    }
+
+    func testThePhotoViewsInlinePictureIsEncodedOncePerPlaceAndShownOnlyWhileWanted() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        var photo = albumState()
+        photo.go(to: .photo(of: photo.openAlbum!))
+        let kitty = TerminalFacts(inlineImages: .kitty, cellPixelSize: (8, 16))
+        let work = loop.started(photo, now: 0, terminal: kitty)
+        guard case let .encodeInline(request)? = work.first else { return XCTFail("no inline picture asked for: \(work)") }
+        XCTAssertEqual(request.cellWidth, 8)
+        XCTAssertEqual(loop.settled(from: mapState(), to: photo, now: 0, terminal: kitty).filter {
+            if case .encodeInline = $0 { true } else { false }
+        }, [], "asked once for the same place")
+        let picture = InlinePicture(key: request.key, x: 0, y: 0, columns: 1, rows: 1, sequence: [])
+        _ = loop.receive(.inlineReady(picture), photo)
+        XCTAssertEqual(loop.shownInline, picture)
+        _ = loop.settled(from: photo, to: albumState(), now: 0, terminal: kitty)
+        XCTAssertNil(loop.shownInline, "not over the album")
+    }
+}
+
+/// A store write kept waiting by a passing failure is tried again; anything else, or at quit, fails.
+final class WriteRetryTests: XCTestCase {
+    func testWhichFailuresAreTriedAgain() {
+        let rows: [(StoreError, Bool, WriteRetry.Step)] = [
+            (.locked(path: "v"), false, .tryAgain(pause: 0)),
+            (.diskFull(path: "v"), false, .tryAgain(pause: WriteRetry.pause)),
+            (.locked(path: "v"), true, .giveUp),
+            (.diskFull(path: "v"), true, .giveUp),
+            (.corrupt(path: "v", detail: "bad page"), false, .giveUp),
+            (.readOnlyFile(path: "v"), false, .giveUp),
+        ]
+        for (error, stopping, expected) in rows {
+            XCTAssertEqual(WriteRetry.step(after: error, stopping: stopping), expected, "\(error), stopping \(stopping)")
+        }
+    }
+}
