@@ -3,19 +3,6 @@ import Store
 import Terminal
 import TouristCore
 
-/// What the loop knows of the terminal when it decides on pictures.
-struct TerminalFacts: Equatable, Sendable {
-    /// The inline image protocol the terminal speaks, if any.
-    var inlineImages: InlineProtocol?
-    /// A cell's size in pixels, where the terminal reports it.
-    var cellPixelSize: (width: Int, height: Int)?
-
-    static func == (lhs: TerminalFacts, rhs: TerminalFacts) -> Bool {
-        lhs.inlineImages == rhs.inlineImages && lhs.cellPixelSize?.width == rhs.cellPixelSize?.width
-            && lhs.cellPixelSize?.height == rhs.cellPixelSize?.height
-    }
-}
-
 /// A message on screen and when it appeared, for its timeout.
 struct ShownMessage: Equatable, Sendable {
     var message: StatusMessage
@@ -41,9 +28,9 @@ struct LoopState: Sendable {
     /// Something not in the app state changed what is drawn (a picture arrived).
     var needsDraw = false
     /// The photos rendered for the screen.
-    private(set) var pictures = PictureShelf()
+    var pictures = PictureShelf()
     /// The photo screen's real picture (inline image protocol), the newest encoded.
-    private(set) var inlinePicture: InlinePicture?
+    var inlinePicture: InlinePicture?
 
     /// Writes issued, so a read made before a write cannot undo it on screen.
     private(set) var writes = 0
@@ -63,9 +50,9 @@ struct LoopState: Sendable {
     private(set) var isLoadingAlbum = false
     private(set) var albumLoadAgain = false
     /// The pictures last asked of the picture pipeline (asked again only when the screen wants others).
-    private(set) var lastWanted: [PictureKey] = []
+    var lastWanted: [PictureKey] = []
     /// The inline picture the screen wants now.
-    private(set) var inlineKey: String?
+    var inlineKey: String?
     private(set) var shownMessage: ShownMessage?
     /// The settings the albums search with: always those the screen shows.
     private(set) var settingsInUse: Settings
@@ -265,37 +252,5 @@ struct LoopState: Sendable {
             work.append(.useSettings(state.settings))
         }
         return work
-    }
-
-    /// Asks for the pictures the screen wants and has not got; forgets those it will not want soon.
-    private mutating func requestPictures(_ state: AppState, terminal: TerminalFacts) -> [Work] {
-        var work = requestInline(state, terminal: terminal)
-        let wanted = state.wantedPictures
-        guard wanted != lastWanted else { return work }
-        lastWanted = wanted
-        pictures.prune(keeping: state.picturesToKeep(wanted: wanted))
-        work.append(.wantPictures(wanted.filter { pictures[$0] == nil }))
-        return work
-    }
-
-    /// The photo screen's photo for the terminal's inline image protocol, when it speaks one; the
-    /// cells stay underneath as the fallback.
-    private mutating func requestInline(_ state: AppState, terminal: TerminalFacts) -> [Work] {
-        guard let imageProtocol = terminal.inlineImages, let spot = state.inlinePictureSpot else {
-            inlineKey = nil
-            return []
-        }
-        let cell = terminal.cellPixelSize ?? (10, 20)
-        let request = InlineRequest(photoID: spot.photoID, area: spot.area, imageProtocol: imageProtocol,
-                                    cellWidth: cell.width, cellHeight: cell.height)
-        guard request.key != inlineKey else { return [] }
-        inlineKey = request.key
-        if inlinePicture?.key == request.key { return [] }
-        return [.encodeInline(request)]
-    }
-
-    /// The inline picture to show over the frame: the one the screen wants, once encoded.
-    var shownInline: InlinePicture? {
-        inlinePicture.flatMap { $0.key == inlineKey ? $0 : nil }
     }
 }

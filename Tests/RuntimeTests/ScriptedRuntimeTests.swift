@@ -1,0 +1,260 @@
+import AlbumMachine
+import AlbumService
+import Foundation
+import Geo
+import Locking
+import Model
+import Store
+import Terminal
+import TouristCore
+import TouristRuntime
+import WorldMap
+import XCTest
+
+/// A terminal whose events are a script, read on the test's own thread: each step is an event, or
+/// a pause in which the clock moves on and the loop takes what its workers posted.
+final class ScriptTerminal: AppTerminal {
+    enum Step {
+        case key(Key)
+        case event(Event)
+        /// The clock moves on this many seconds; the loop finds no event.
+        case pause(Double)
+        /// Something happens elsewhere (another process writes, a client reports), then a pause of no time.
+        case meanwhile(@Sendable () -> Void)
+    }
+
+    private var steps: [Step]
+    private let clock: ManualClock
+    private(set) var frames: [CellBuffer] = []
+    /// Turns the loop took after the script ran out (it should have quit).
+    private(set) var overrun = 0
+    let capabilities: TerminalCapabilities
+    let size: (width: Int, height: Int)
+    let wakeUp: @Sendable () -> Void = {}
+
+    init(_ steps: [Step], clock: ManualClock, width: Int = 100, height: Int = 30) {
+        self.steps = steps
+        self.clock = clock
+        size = (width, height)
+        capabilities = TerminalCapabilities(unicode: true, colors: .trueColor)
+    }
+
+    func nextEvent(timeoutMs: Int) -> Event? {
+        guard let step = steps.first else {
+            if timeoutMs == 0 { return nil }
+            overrun += 1
+            // A script that does not quit still ends: back to the map, then quit.
+            precondition(overrun < 1000, "the loop did not quit")
+            return .key(overrun % 2 == 0 ? .char("q") : .escape)
+        }
+        switch step {
+        case let .key(key):
+            steps.removeFirst()
+            return .key(key)
+        case let .event(event):
+            steps.removeFirst()
+            return event
+        case let .pause(seconds):
+            // Events already waiting end here; a wait finds none and the clock moves on.
+            guard timeoutMs != 0 else { return nil }
+            steps.removeFirst()
+            clock.advance(by: seconds)
+            return nil
+        case let .meanwhile(body):
+            guard timeoutMs != 0 else { return nil }
+            steps.removeFirst()
+            body()
+            return nil
+        }
+    }
+
+    func draw(_ buffer: CellBuffer) { frames.append(buffer) }
+    func showInline(_ picture: InlinePicture?) {}
+    func shutdown() {}
+
+    var lastFrame: String { frames.last?.text ?? "" }
+}
+
+/// What the test albums client was asked, in order.
+final class AlbumsRecord: Sendable {
+    enum Call: Equatable {
+        case start(Pin.ID), resume(Pin.ID), resumeInterrupted, send(AlbumAction, Pin.ID), use(Settings)
+        case testKey(String), shutdown
+    }
+
+    private let calls = Locked<[Call]>([])
+    /// The handler the runtime gave for the albums' events.
+    let onEvent = Locked<(@Sendable (AlbumEvent) -> Void)?>(nil)
+
+    var all: [Call] { calls.withLock { $0 } }
+
+    func client(keyWorks: Bool = true) -> AlbumsClient {
+        AlbumsClient(
+            start: { [calls] pin in calls.withLock { $0.append(.start(pin.id)) } },
+            resume: { [calls] id in calls.withLock { $0.append(.resume(id)) } },
+            resumeInterrupted: { [calls] in calls.withLock { $0.append(.resumeInterrupted) } },
+            send: { [calls] action, id in calls.withLock { $0.append(.send(action, id)) } },
+            use: { [calls] settings in calls.withLock { $0.append(.use(settings)) } },
+            flickrKey: { $0.flickrAPIKey },
+            testFlickrKey: { [calls] key, done in
+                calls.withLock { $0.append(.testKey(key)) }
+                done(keyWorks ? "The Flickr key works." : "The Flickr key does not work: HTTP 403", keyWorks)
+            },
+            shutdown: { [calls] in calls.withLock { $0.append(.shutdown) } })
+    }
+}
+
+/// The runtime driven on the test's thread with test clients: a scripted terminal, a hand-moved
+/// clock, store work run at once on a real SQLite file, an albums client that records, pictures
+/// painted at once. No libcurl, no threads, no sleeps: the end-to-end tests prove the live wiring.
+final class ScriptedRuntimeTests: XCTestCase {
+    static let geometry = Result { try WorldGeometry.bundled() }
+    static let naples = GeoPoint(latitude: 40.85, longitude: 14.27)
+
+    var folder: URL!
+    var store: AppDatabase!
+    let clock = ManualClock()
+    let albums = AlbumsRecord()
+    let logged = Locked<[String]>([])
+    let saved = Locked<[(Data, String)]>([])
+    let opened = Locked<[String]>([])
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-scripted-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        store = try AppDatabase.open(path: folder.appendingPathComponent("vtourist.sqlite").path)
+    }
+
+    override func tearDownWithError() throws {
+        try? store.close()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Every picture painted as a box of `#`.
+    static let painter = PicturePainter { _, size in
+        .cells(CellBuffer(width: size.columns, height: size.rows, fill: Cell("#")))
+    }
+
+    /// Runs the loop over the script until it quits; returns the terminal with every frame drawn.
+    @discardableResult
+    func run(_ steps: [ScriptTerminal.Step], view: MapViewState? = nil, settings: Settings = Settings(),
+             browser: Result<Void, PageOpenFailure> = .failure(PageOpenFailure("no xdg-open"))) throws -> ScriptTerminal {
+        let terminal = ScriptTerminal(steps, clock: clock)
+        let world = RuntimeWorld(
+            terminal: terminal, clock: clock.clock, store: store, storeWorker: .immediate,
+            makeAlbums: { [albums] onEvent in
+                albums.onEvent.withLock { $0 = onEvent }
+                return albums.client()
+            },
+            geometry: try Self.geometry.get(), places: .none,
+            log: AppLog { [logged] text in logged.withLock { $0.append(text) } },
+            photoSaver: PhotoSaver { [saved] bytes, title in
+                saved.withLock { $0.append((bytes, title)) }
+                return "Saved to /pictures/\(title).jpg"
+            },
+            pageOpener: .immediate { [opened] url in
+                opened.withLock { $0.append(url) }
+                return browser
+            },
+            pictures: .immediate(painter: Self.painter))
+        let start = RuntimeStart(pins: try store.pins(), view: view, settings: settings)
+        AppRuntime(world: world, start: start).run()
+        XCTAssertEqual(terminal.overrun, 0, "the script quits by itself")
+        return terminal
+    }
+
+    /// The map centred on Naples, the cursor on it.
+    var naplesView: MapViewState { MapViewState(center: Self.naples, zoom: 8, cursor: Self.naples) }
+
+    /// A pin at Naples whose album holds `count` stored photos (real JPEG bytes).
+    func storedAlbum(count: Int) throws -> Pin {
+        let pin = try store.insertPin(at: Self.naples, name: "Naples")
+        let generation = try XCTUnwrap(store.albumGeneration(pinID: pin.id))
+        let photos = try store.replaceAlbum(pinID: pin.id, generation: generation, photos: (1...count).map {
+            NewPhoto(source: "flickr", sourceID: "p\($0)", title: "Bay \($0)", url: "http://127.0.0.1:9/\($0).jpg",
+                     pageURL: "https://www.flickr.com/photos/x/\($0)")
+        })
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/photo1.jpg"))
+        for photo in photos { try store.storeImage(photoID: photo.id, generation: generation, bytes: jpeg) }
+        try store.saveAlbumStatus(pinID: pin.id, generation: generation, status: .ready, page: 1, pageCount: 1, source: "flickr")
+        return pin
+    }
+
+    // MARK: - Tests
+
+    func testADroppedPinIsStoredShownAndItsAlbumStarted() throws {
+        let terminal = try run([.key(.char("p")), .pause(0.01), .key(.char("q"))], view: naplesView)
+        let pins = try store.pins()
+        XCTAssertEqual(pins.count, 1)
+        XCTAssertTrue(albums.all.contains(.start(pins[0].id)), "\(albums.all)")
+        XCTAssertEqual(albums.all.first, .resumeInterrupted, "albums left downloading are taken up at start")
+        XCTAssertEqual(albums.all.last, .shutdown)
+        XCTAssertTrue(terminal.lastFrame.contains("1 pin"), terminal.lastFrame)
+    }
+
+    func testAnAlbumOpensWithItsStoredPhotosPainted() throws {
+        let pin = try storedAlbum(count: 3)
+        let terminal = try run([.key(.enter), .pause(0.01), .pause(0.01), .key(.escape), .key(.char("q"))], view: naplesView)
+        XCTAssertTrue(albums.all.contains(.resume(pin.id)), "\(albums.all)")
+        let album = try XCTUnwrap(terminal.frames.last { $0.text.contains("Naples") && $0.text.contains("###") },
+                                  "no album frame with painted pictures")
+        XCTAssertTrue(album.text.contains("3 photos"), album.text)
+    }
+
+    func testAnAlbumActionGoesToTheAlbumsAfterTheWritesBeforeIt() throws {
+        let pin = try storedAlbum(count: 2)
+        // a: Add more.
+        try run([.key(.enter), .pause(0.01), .key(.char("a")), .pause(0.01), .key(.escape), .key(.char("q"))], view: naplesView)
+        XCTAssertTrue(albums.all.contains(.send(.addMore, pin.id)), "\(albums.all)")
+    }
+
+    func testAnotherProcesssPinAppearsWithinAPoll() throws {
+        let other = try AppDatabase.open(path: store.path)
+        defer { try? other.close() }
+        let terminal = try run([.pause(0.01), .meanwhile { _ = try? other.insertPin(at: Self.naples, name: "Elsewhere") },
+                                .pause(0.5), .pause(0.01), .pause(0.6), .pause(0.01), .key(.char("q"))], view: naplesView)
+        let seen = try XCTUnwrap(terminal.frames.firstIndex { $0.text.contains("1 pin") }, "the other process's pin is shown")
+        XCTAssertFalse(terminal.frames[0].text.contains("1 pin"))
+        XCTAssertGreaterThan(seen, 0)
+    }
+
+    func testASettingChangedOnScreenIsStoredAndTheAlbumsSearchWithIt() throws {
+        // s: settings; the first field is the photo source: Enter moves it on from automatic.
+        try run([.key(.char("s")), .key(.down), .key(.enter), .pause(0.01), .key(.escape), .key(.char("q"))])
+        let stored = try store.settings()
+        XCTAssertNotNil(stored.source, "the source is stored")
+        XCTAssertTrue(albums.all.contains(.use(stored)), "the albums use what is stored: \(albums.all)")
+    }
+
+    func testTestingAMissingFlickrKeySaysWhereToPasteOne() throws {
+        let terminal = try run([.key(.char("s")), .key(.char("t")), .pause(0.01), .pause(0.01), .key(.escape), .key(.char("q"))])
+        XCTAssertTrue(terminal.frames.contains { $0.text.contains("No Flickr key to test") })
+        XCTAssertFalse(albums.all.contains { if case .testKey = $0 { true } else { false } })
+    }
+
+    func testAFailureTheAlbumsReportReachesTheScreenAndTheLog() throws {
+        let pin = try storedAlbum(count: 1)
+        let albums = albums
+        let terminal = try run([.key(.enter), .pause(0.01), .meanwhile {
+            albums.onEvent.withLock { $0 }?(.storeFailed(pin.id, "Could not save the photo: the disk is full"))
+        }, .pause(0.01), .key(.escape), .key(.char("q"))], view: naplesView)
+        XCTAssertTrue(terminal.frames.contains { $0.text.contains("the disk is full") }, "said on screen")
+        XCTAssertEqual(logged.withLock { $0 }, ["Could not save the photo: the disk is full"])
+    }
+
+    func testAPageNoBrowserTakesIsOnTheMessageLineAndAPhotoSavedIsSaid() throws {
+        _ = try storedAlbum(count: 2)
+        // Enter: the album, Enter: its first photo; o: its page; w: save it.
+        let terminal = try run([.key(.enter), .pause(0.01), .key(.enter), .pause(0.01), .key(.char("o")), .pause(0.01),
+                                .pause(0.01), .key(.char("w")), .pause(0.01), .pause(0.01),
+                                .key(.escape), .key(.escape), .key(.char("q"))], view: naplesView)
+        XCTAssertEqual(opened.withLock { $0 }, ["https://www.flickr.com/photos/x/1"])
+        XCTAssertTrue(terminal.frames.contains {
+            $0.text.contains("Page: https://www.flickr.com/photos/x/1 \u{00B7} no browser (no xdg-open)")
+        }, "the address is on the message line")
+        XCTAssertEqual(saved.withLock { $0.map(\.1) }, ["Bay 1"])
+        XCTAssertEqual(saved.withLock { $0.first?.0.prefix(2) }, Data([0xFF, 0xD8]), "the stored JPEG's bytes")
+        XCTAssertTrue(terminal.frames.contains { $0.text.contains("Saved to /pictures/Bay 1.jpg") })
+    }
+}
