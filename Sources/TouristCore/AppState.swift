@@ -4,8 +4,8 @@ import Geo
 import Model
 import WorldMap
 
-/// The screen that has the keyboard, owning its own state (STYLE 9). The
-/// settings screen comes next, a case with its own state.
+/// The screen that has the keyboard, owning its own state (STYLE 9). What each
+/// screen does comes from its feature (`Screen.feature`).
 public enum Screen: Equatable, Sendable {
     case map(MapScreen)
     case album(AlbumScreen)

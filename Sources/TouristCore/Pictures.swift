@@ -58,6 +58,17 @@ public struct PictureShelf: Sendable {
     }
 }
 
+extension AlbumScreen {
+    /// The pictures of the album's photos at these places, in this order, at one size: only photos
+    /// whose image is stored (the others have nothing to render yet).
+    func storedPictures(_ indices: [Int], size: PictureSize) -> [PictureKey] {
+        indices.compactMap { i in
+            guard photos.indices.contains(i), photos[i].state == .stored else { return nil }
+            return PictureKey(photoID: photos[i].id, size: size)
+        }
+    }
+}
+
 extension AppState {
     /// The pictures the screen shows now, most wanted first (`ScreenFeature.wantedPictures`);
     /// none while the terminal is too small.

@@ -18,17 +18,13 @@ struct AlbumFeature: ScreenFeature {
                          into: &buffer)
     }
 
-    /// The cells on screen, then a row of cells either side (ready before the grid scrolls); only
-    /// photos whose image is stored.
+    /// The cells on screen, then a row of cells either side (ready before the grid scrolls).
     func wantedPictures(_ state: AppState) -> [PictureKey] {
         guard let album = state.album else { return [] }
-        let photos = album.photos
         let grid = AlbumGrid(area: state.layout.main)
-        let onScreen = grid.indices(topRow: album.topRow, count: photos.count)
-        let margin = grid.indices(topRow: album.topRow, count: photos.count, margin: 1).filter { !onScreen.contains($0) }
-        return (Array(onScreen) + margin).compactMap { i in
-            photos[i].state == .stored ? PictureKey(photoID: photos[i].id, size: grid.pictureSize) : nil
-        }
+        let onScreen = grid.indices(topRow: album.topRow, count: album.photos.count)
+        let margin = grid.indices(topRow: album.topRow, count: album.photos.count, margin: 1).filter { !onScreen.contains($0) }
+        return album.storedPictures(Array(onScreen) + margin, size: grid.pictureSize)
     }
 
     /// A download placeholder in the cells on screen shimmers.

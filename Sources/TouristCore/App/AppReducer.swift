@@ -2,9 +2,10 @@ import Terminal
 import Geo
 import Model
 
-/// The app's reducer: a thin router. Keys and mouse reports go to the overlay
-/// if one is shown, else to the active screen's reducer; what concerns every
-/// screen (resize, a terminal too small, the store's answers) is handled here.
+/// The app's reducer: a thin router. Keys go to the overlay if one is shown,
+/// else to the shown screen's feature (`Screen.feature`), as do mouse reports,
+/// pastes and the hooks; what concerns every screen (resize, a terminal too
+/// small, the store's answers, the camera, the message line) is handled here.
 public struct AppReducer: Sendable {
     public var places: PlaceLookup
 

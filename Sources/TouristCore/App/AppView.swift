@@ -2,7 +2,7 @@ import Terminal
 import WorldMap
 
 /// Draws the whole screen from the state: a pure function into a cell
-/// buffer. It lays the screen out, then routes to the active screen's view
+/// buffer. It lays the screen out, has the shown screen's feature draw it,
 /// and draws the overlay on top.
 public enum AppView {
     /// `raster` is the map for `state.viewport` (the runtime caches it while

@@ -19,15 +19,10 @@ struct PhotoFeature: ScreenFeature {
                          into: &buffer)
     }
 
-    /// The photo shown, then the one after and the one before; only photos whose image is stored.
+    /// The photo shown, then the one after and the one before.
     func wantedPictures(_ state: AppState) -> [PictureKey] {
         guard let photo = state.photo, let index = photo.index else { return [] }
-        let photos = photo.album.photos
-        let size = PhotoView.pictureSize(state.layout)
-        return [index, index + 1, index - 1].compactMap { i in
-            guard photos.indices.contains(i), photos[i].state == .stored else { return nil }
-            return PictureKey(photoID: photos[i].id, size: size)
-        }
+        return photo.album.storedPictures([index, index + 1, index - 1], size: PhotoView.pictureSize(state.layout))
     }
 
     /// The photo shown, when its image is stored.
