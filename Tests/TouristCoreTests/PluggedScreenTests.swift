@@ -184,6 +184,28 @@ final class PluggedScreenTests: XCTestCase {
         }
     }
 
+    /// After a resize the album keeps its selection in view, and so does the album under a photo;
+    /// the other screens keep their state as it was.
+    func testAResizeFixesTheScrollOfTheScreensThatScroll() {
+        var photo = Sample.photoState()
+        _ = press(&photo, .end)  // the last photo: the album's row 3, below the rows shown
+        XCTAssertEqual(photo.photo?.album.selected, 9)
+        XCTAssertEqual(photo.photo?.album.topRow, 0)
+        _ = reducer.reduce(&photo, .event(.resize(width: 80, height: 40), time: 0))
+        XCTAssertEqual(photo.photo?.album.topRow, 1, "3 rows shown: rows 1 to 3")
+        XCTAssertEqual(photo.photo?.photoID, 10)
+
+        var settings = Sample.mapState()
+        settings.go(to: .settings)
+        _ = press(&settings, .down)
+        for var s in [settings, { var s = Sample.mapState(); s.go(to: .plugged(PluggedScreen(CounterScreen(count: 4)))); return s }()] {
+            let before = s.screen
+            _ = reducer.reduce(&s, .event(.resize(width: 100, height: 30), time: 0))
+            XCTAssertEqual(s.screen, before)
+            XCTAssertEqual(s.width, 100)
+        }
+    }
+
     /// The album each screen shows or keeps underneath, which album reloads reach.
     func testTheOpenAlbumOfEachScreen() {
         let album = Sample.albumState(), photo = Sample.photoState()
