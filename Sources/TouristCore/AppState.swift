@@ -4,8 +4,8 @@ import Geo
 import Model
 import WorldMap
 
-/// The screen that has the keyboard, owning its own state (STYLE 9). The
-/// settings screen comes next, a case with its own state.
+/// The screen that has the keyboard, owning its own state (STYLE 9). What each
+/// screen does comes from its feature (`Screen.feature`).
 public enum Screen: Equatable, Sendable {
     case map(MapScreen)
     case album(AlbumScreen)
@@ -167,40 +167,49 @@ public struct AppState: Equatable, Sendable {
     public func pin(_ id: Pin.ID) -> Pin? { pins.first { $0.id == id } }
 
     /// The map screen's state, when the map is shown.
-    public var map: MapScreen? {
-        if case let .map(map) = screen { return map }
-        return nil
-    }
+    public var map: MapScreen? { screen.map }
 
     /// The open album, when the album screen is shown.
-    public var album: AlbumScreen? {
-        if case let .album(album) = screen { return album }
-        return nil
-    }
+    public var album: AlbumScreen? { screen.album }
 
     /// The photo screen's state, when a photo is shown.
-    public var photo: PhotoScreen? {
-        if case let .photo(photo) = screen { return photo }
+    public var photo: PhotoScreen? { screen.photo }
+
+    /// The settings screen's state, when it is shown.
+    public var settingsScreen: SettingsScreen? { screen.settings }
+
+    /// Whether two screens are the same screen (the map, the album of one pin, …), whatever their state.
+    func isSameScreen(as other: Screen) -> Bool { screen.feature.isSameScreen(screen, as: other) }
+
+    /// The album open on screen or under the photo shown.
+    public var openAlbum: AlbumScreen? { screen.feature.openAlbum(self) }
+
+    /// Changes the open album's state, shown or under the photo shown; nothing on the map.
+    mutating func updateAlbum(_ change: (inout AlbumScreen) -> Void) {
+        let feature = screen.feature
+        feature.updateAlbum(&self, change)
+    }
+}
+
+extension Screen {
+    // The typed reads of each case's own state: how a screen's reducer and view read their state.
+    public var map: MapScreen? {
+        if case let .map(map) = self { return map }
         return nil
     }
 
-    /// Whether two screens are the same screen (the map, the album of one pin, …), whatever their state.
-    func isSameScreen(as other: Screen) -> Bool {
-        switch (screen, other) {
-        case (.map, .map), (.settings, .settings): return true
-        case let (.album(a), .album(b)): return a.pinID == b.pinID
-        case let (.photo(a), .photo(b)): return a.album.pinID == b.album.pinID
-        case let (.plugged(a), .plugged(b)): return a.isSameScreen(as: b)
-        default: return false
-        }
+    public var album: AlbumScreen? {
+        if case let .album(album) = self { return album }
+        return nil
     }
 
-    /// The album open on screen or under the photo shown.
-    public var openAlbum: AlbumScreen? {
-        switch screen {
-        case let .album(album): return album
-        case let .photo(photo): return photo.album
-        case .map, .settings, .plugged: return nil
-        }
+    public var photo: PhotoScreen? {
+        if case let .photo(photo) = self { return photo }
+        return nil
+    }
+
+    public var settings: SettingsScreen? {
+        if case let .settings(settings) = self { return settings }
+        return nil
     }
 }

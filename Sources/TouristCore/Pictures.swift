@@ -58,30 +58,21 @@ public struct PictureShelf: Sendable {
     }
 }
 
-extension AppState {
-    /// The pictures the screen shows now, most wanted first: the photo screen's photo, then the
-    /// album cells on screen, then a row of cells either side (ready before the grid scrolls), then
-    /// the photos before and after the one shown. Only photos whose image is stored.
-    public var wantedPictures: [PictureKey] {
-        if let feature = screen.feature { return isTooSmall ? [] : feature.wantedPictures(self) }
-        guard !isTooSmall, let album = openAlbum else { return [] }
-        let photos = album.photos
-        var wanted: [PictureKey] = []
-        func want(_ index: Int, _ size: PictureSize) {
-            guard photos.indices.contains(index), photos[index].state == .stored else { return }
-            wanted.append(PictureKey(photoID: photos[index].id, size: size))
+extension AlbumScreen {
+    /// The pictures of the album's photos at these places, in this order, at one size: only photos
+    /// whose image is stored (the others have nothing to render yet).
+    func storedPictures(_ indices: [Int], size: PictureSize) -> [PictureKey] {
+        indices.compactMap { i in
+            guard photos.indices.contains(i), photos[i].state == .stored else { return nil }
+            return PictureKey(photoID: photos[i].id, size: size)
         }
-        let layout = self.layout
-        if case .album = screen {
-            let grid = AlbumGrid(area: layout.main)
-            let onScreen = grid.indices(topRow: album.topRow, count: photos.count)
-            for i in onScreen { want(i, grid.pictureSize) }
-            for i in grid.indices(topRow: album.topRow, count: photos.count, margin: 1) where !onScreen.contains(i) {
-                want(i, grid.pictureSize)
-            }
-        }
-        return wanted
     }
+}
+
+extension AppState {
+    /// The pictures the screen shows now, most wanted first (`ScreenFeature.wantedPictures`);
+    /// none while the terminal is too small.
+    public var wantedPictures: [PictureKey] { isTooSmall ? [] : screen.feature.wantedPictures(self) }
 
     /// Which kept pictures may still be wanted soon: the open album's photos at the grid's size
     /// (scrolling back needs no new decoding), and what is wanted now.
@@ -93,23 +84,14 @@ extension AppState {
         return { key in wanted.contains(key) || (key.size == gridSize && photos.contains(key.photoID)) }
     }
 
-    /// The photo the photo screen shows and where its picture goes, when the terminal could show it
-    /// as a real picture: nothing under help, nor for a photo whose image is not stored.
+    /// The photo the screen shows and where its picture goes, when the terminal could show it as a
+    /// real picture (`ScreenFeature.inlinePicture`): nothing under help.
     public var inlinePictureSpot: (photoID: PhotoRecord.ID, area: Rect)? {
-        guard overlay == nil, !isTooSmall, case let .photo(screen) = self.screen, let photo = screen.photo,
-              photo.state == .stored else { return nil }
-        let area = PhotoView.pictureArea(layout)
-        guard area.width > 0, area.height > 0 else { return nil }
-        return (photo.id, area)
+        guard overlay == nil, !isTooSmall else { return nil }
+        return screen.feature.inlinePicture(self)
     }
 
-    /// Whether the screen shows something that moves while it waits: a download placeholder in
-    /// the album cells on screen. Nothing animates under help, on the map, or when all is in.
-    public var isAnimating: Bool {
-        if let feature = screen.feature { return overlay == nil && !isTooSmall && feature.isAnimating(self) }
-        guard overlay == nil, !isTooSmall, let album = album else { return false }
-        let grid = AlbumGrid(area: layout.main)
-        let photos = album.photos
-        return grid.indices(topRow: album.topRow, count: photos.count).contains { photos[$0].state == .pending }
-    }
+    /// Whether the screen shows something that moves while it waits (`ScreenFeature.isAnimating`,
+    /// a download placeholder in the album cells on screen). Nothing animates under help.
+    public var isAnimating: Bool { overlay == nil && !isTooSmall && screen.feature.isAnimating(self) }
 }

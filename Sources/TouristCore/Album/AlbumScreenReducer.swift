@@ -64,7 +64,7 @@ struct AlbumScreenReducer: Sendable {
             case let .deleteMarked(ids): effects = deleteMarked(ids, &album, &state)
             case .newCollection: effects = [.album(album.pinID, .newCollection)]
             case .leave:
-                state.screen = .map(MapScreen())
+                state.go(to: .map)
                 return []
             }
         }
@@ -98,7 +98,7 @@ struct AlbumScreenReducer: Sendable {
                 state.screen = .album(album)
                 return []
             }
-            state.screen = .map(MapScreen())
+            state.go(to: .map)
             return []
         case .move(-1, 0): album.selected = max(0, album.selected - 1)
         case .move(1, 0): album.selected = min(last, album.selected + 1)

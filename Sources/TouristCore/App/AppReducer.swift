@@ -2,9 +2,10 @@ import Terminal
 import Geo
 import Model
 
-/// The app's reducer: a thin router. Keys and mouse reports go to the overlay
-/// if one is shown, else to the active screen's reducer; what concerns every
-/// screen (resize, a terminal too small, the store's answers) is handled here.
+/// The app's reducer: a thin router. Keys go to the overlay if one is shown,
+/// else to the shown screen's feature (`Screen.feature`), as do mouse reports,
+/// pastes and the hooks; what concerns every screen (resize, a terminal too
+/// small, the store's answers, the camera, the message line) is handled here.
 public struct AppReducer: Sendable {
     public var places: PlaceLookup
 
@@ -13,9 +14,9 @@ public struct AppReducer: Sendable {
     }
 
     var map: MapReducer { MapReducer(places: places) }
-    var album: AlbumScreenReducer { AlbumScreenReducer() }
-    var photo: PhotoReducer { PhotoReducer() }
     var help: HelpReducer { HelpReducer() }
+    /// What the screens' reducers get besides the state.
+    var context: ReduceContext { ReduceContext(places: places) }
 
     public func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         let cameraBefore = state.camera
@@ -29,7 +30,8 @@ public struct AppReducer: Sendable {
             state.pins = pins
             // Read after every write issued here: each drop on its way is saved (or failed) by now.
             state.pendingDrops = []
-            forgetDeletedPins(&state)
+            // Pins deleted elsewhere (another process, a failed write) leave no screen pointing at them.
+            state.screen.feature.pinsChanged(&state)
         case let .pinSaved(pin):
             if let i = state.pins.firstIndex(where: { $0.id == pin.id }) {
                 state.pins[i] = pin
@@ -44,8 +46,7 @@ public struct AppReducer: Sendable {
             // The open album keeps it in its header only when it was that album's.
             state.updateAlbum { album in if album.pinID == pin { album.storeProblem = message } }
         case let .albumLoaded(snapshot):
-            album.loaded(snapshot, &state)
-            photo.loaded(&state)
+            state.screen.feature.albumLoaded(snapshot, &state)
         case let .albumNotice(pinID, text):
             if state.openAlbum?.pinID == pinID { state.message = StatusMessage(text) }
         case let .message(message):
@@ -78,7 +79,7 @@ public struct AppReducer: Sendable {
             state.camera = chosen
             state.camera.clampCenter(height: state.mapHeight)
             state.camera.scrollToCursor(width: state.width, height: state.mapHeight)
-            album.keepSelectionVisible(&state)
+            state.screen.feature.resized(&state)
             return []
         case let .key(key):
             state.forgetResizes()
@@ -94,23 +95,12 @@ public struct AppReducer: Sendable {
             // Only a text field takes a paste, as one edit; elsewhere it does nothing.
             state.forgetResizes()
             if state.isTooSmall || state.overlay != nil { return [] }
-            if let feature = state.screen.feature {
-                feature.paste(text, &state)
-                return []
-            }
-            if case let .map(screen) = state.screen, case let .goTo(prompt) = screen.mode {
-                state.message = nil
-                GoToReducer(places: places).paste(text, prompt, &state)
-            }
+            state.screen.feature.paste(text, &state, context)
             return []
         case let .mouse(mouse):
             state.forgetResizes()
             if state.isTooSmall || state.overlay != nil { return [] }
-            if let feature = state.screen.feature { return feature.mouse(mouse, time: time, &state) }
-            switch state.screen {
-            case .map: return map.mouse(mouse, time: time, &state)
-            default: return album.mouse(mouse, time: time, &state)
-            }
+            return state.screen.feature.mouse(mouse, time: time, &state, context)
         }
     }
 
@@ -120,34 +110,7 @@ public struct AppReducer: Sendable {
             case .help: return help.key(key, &state)
             }
         }
-        if let feature = state.screen.feature { return feature.key(key, &state) }
-        switch state.screen {
-        case .map: return map.key(key, &state)
-        default: return album.key(key, &state)
-        }
-    }
-
-    /// Pins deleted elsewhere (another process, a failed write) leave no screen pointing at them.
-    private func forgetDeletedPins(_ state: inout AppState) {
-        switch state.screen {
-        case let .map(screen):
-            switch screen.mode {
-            case let .dragging(id, _) where state.pin(id) == nil:
-                state.setMapMode(.browsing)
-                state.message = StatusMessage("The pin being moved was deleted elsewhere.", kind: .error)
-            case let .confirmDelete(id) where state.pin(id) == nil:
-                state.setMapMode(.browsing)
-            default:
-                break
-            }
-        case .settings, .plugged:
-            break
-        case .album, .photo:
-            if let album = state.openAlbum, state.pin(album.pinID) == nil {
-                state.screen = .map(MapScreen())
-                state.message = StatusMessage("That pin was deleted elsewhere.", kind: .error)
-            }
-        }
+        return state.screen.feature.key(key, &state, context)
     }
 
     public func updateCursorPlace(_ state: inout AppState) {
@@ -180,7 +143,7 @@ extension AppState {
 
     /// Changes the map screen's state; nothing when another screen is shown.
     mutating func updateMap(_ change: (inout MapScreen) -> Void) {
-        guard case var .map(map) = screen else { return }
+        guard var map = self.map else { return }
         change(&map)
         screen = .map(map)
     }
@@ -189,25 +152,9 @@ extension AppState {
         updateMap { $0.mode = mode }
     }
 
-    /// Changes the open album's state, shown or under the photo shown; nothing on the map.
     /// The user acts: the view the last resizes fitted (map and album grid) becomes the user's.
     mutating func forgetResizes() {
         cameraBeforeResize = nil
         updateAlbum { $0.topRowBeforeResize = nil }
-    }
-
-    mutating func updateAlbum(_ change: (inout AlbumScreen) -> Void) {
-        switch screen {
-        case var .album(album):
-            change(&album)
-            screen = .album(album)
-        case var .photo(photo):
-            change(&photo.album)
-            // The album's selection follows the photo shown, wherever a reload put it.
-            if let index = photo.index { photo.album.selected = index }
-            screen = .photo(photo)
-        case .map, .settings, .plugged:
-            break
-        }
     }
 }

@@ -2,7 +2,7 @@ import Terminal
 import WorldMap
 
 /// Draws the whole screen from the state: a pure function into a cell
-/// buffer. It lays the screen out, then routes to the active screen's view
+/// buffer. It lays the screen out, has the shown screen's feature draw it,
 /// and draws the overlay on top.
 public enum AppView {
     /// `raster` is the map for `state.viewport` (the runtime caches it while
@@ -17,32 +17,19 @@ public enum AppView {
             return buffer
         }
         let layout = state.layout
-        if let feature = state.screen.feature {
-            feature.render(state, pictures: pictures, theme: theme, layout: layout, into: &buffer)
-        } else if case let .map(screen) = state.screen {
-            MapView.render(screen, state: state, raster: raster, labels: labels, theme: theme, layout: layout, into: &buffer)
-        } else if let album = state.album {
-            AlbumView.render(album, state: state, pictures: pictures, theme: theme, layout: layout, into: &buffer)
-        }
+        let feature = state.screen.feature
+        let context = RenderContext(theme: theme, layout: layout, pictures: pictures, raster: raster, labels: labels)
+        feature.render(state, context, into: &buffer)
         if let overlay = state.overlay {
             switch overlay {
             case .help:
-                var legend: [LegendRow] = []
-                if case .map = state.screen { legend = MapLegend.rows(theme: theme, capabilities: state.capabilities) }
-                let help = HelpOverlay(rows: helpRows(for: state, unicode: state.capabilities.unicode),
-                                       legend: legend, theme: theme)
+                let help = HelpOverlay(rows: feature.helpRows(state, unicode: state.capabilities.unicode),
+                                       legend: feature.helpLegend(state, theme: theme), theme: theme)
                 buffer.render(help, in: layout.main)
             }
         }
         if !state.capabilities.unicode { buffer.makeASCII() }
         return buffer
-    }
-
-    /// The help for a screen: its key table's rows.
-    static func helpRows(for state: AppState, unicode: Bool) -> [HelpRow] {
-        if let feature = state.screen.feature { return feature.helpRows(state, unicode: unicode) }
-        if case .map = state.screen { return MapKeys.browsing.helpRows(unicode: unicode) }
-        return AlbumKeys.table.helpRows(unicode: unicode)
     }
 }
 

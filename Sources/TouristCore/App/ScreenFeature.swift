@@ -1,34 +1,83 @@
 import Model
 import Terminal
+import WorldMap
 
 /// One screen as a feature: everything the router, the view, the picture loader and the help
 /// overlay need from it. The router looks the shown screen's feature up (`Screen.feature`) instead
-/// of switching over the screens; a new screen is a value of this protocol.
+/// of switching over the screens; a new screen is a value of this protocol. Only `helpRows`, `key`
+/// and `render` must be written: the defaults below do nothing.
 public protocol ScreenFeature: Equatable, Sendable {
     /// The help overlay's rows for the screen, written from its key table.
     func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow]
+    /// What the screen's glyphs and colours mean, shown under the keys in help.
+    func helpLegend(_ state: AppState, theme: Theme) -> [LegendRow]
     /// A key while the screen has the keyboard (no overlay shown).
-    func key(_ key: Key, _ state: inout AppState) -> [AppEffect]
-    /// A mouse report on the screen.
-    func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState) -> [AppEffect]
-    /// Pasted text; ignored unless the screen has a text field being typed into.
-    func paste(_ text: String, _ state: inout AppState)
+    func key(_ key: Key, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect]
+    /// A mouse report on the screen (no overlay shown).
+    func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect]
+    /// Pasted text (no overlay shown); ignored unless the screen has a text field being typed into.
+    func paste(_ text: String, _ state: inout AppState, _ context: ReduceContext)
     /// Draws the screen into the layout's areas.
-    func render(_ state: AppState, pictures: PictureShelf, theme: Theme, layout: ScreenLayout, into buffer: inout CellBuffer)
+    func render(_ state: AppState, _ context: RenderContext, into buffer: inout CellBuffer)
     /// The photos the screen shows now, most wanted first.
     func wantedPictures(_ state: AppState) -> [PictureKey]
     /// Whether something on the screen moves while it waits.
     func isAnimating(_ state: AppState) -> Bool
+    /// The photo the screen shows as one picture and where, for a terminal that can draw it for real.
+    func inlinePicture(_ state: AppState) -> (photoID: PhotoRecord.ID, area: Rect)?
+    /// The pins changed under the screen (loaded anew): it lets go of any pin deleted elsewhere.
+    func pinsChanged(_ state: inout AppState)
+    /// A fresh snapshot of an album came from the store, for whichever album the screen shows.
+    func albumLoaded(_ snapshot: AlbumSnapshot, _ state: inout AppState)
+    /// The terminal changed size (already in the state): the screen fixes its scroll.
+    func resized(_ state: inout AppState)
+    /// The album the screen shows or keeps underneath.
+    func openAlbum(_ state: AppState) -> AlbumScreen?
+    /// Changes the album `openAlbum` gives, in place.
+    func updateAlbum(_ state: inout AppState, _ change: (inout AlbumScreen) -> Void)
+    /// Whether `other` is this same screen (`screen` is the one this feature serves), whatever their state.
+    func isSameScreen(_ screen: Screen, as other: Screen) -> Bool
 }
 
 extension ScreenFeature {
-    public func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState) -> [AppEffect] { [] }
-    public func paste(_ text: String, _ state: inout AppState) {}
+    public func helpLegend(_ state: AppState, theme: Theme) -> [LegendRow] { [] }
+    public func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect] { [] }
+    public func paste(_ text: String, _ state: inout AppState, _ context: ReduceContext) {}
     public func wantedPictures(_ state: AppState) -> [PictureKey] { [] }
     public func isAnimating(_ state: AppState) -> Bool { false }
+    public func inlinePicture(_ state: AppState) -> (photoID: PhotoRecord.ID, area: Rect)? { nil }
+    public func pinsChanged(_ state: inout AppState) {}
+    public func albumLoaded(_ snapshot: AlbumSnapshot, _ state: inout AppState) {}
+    public func resized(_ state: inout AppState) {}
+    public func openAlbum(_ state: AppState) -> AlbumScreen? { nil }
+    public func updateAlbum(_ state: inout AppState, _ change: (inout AlbumScreen) -> Void) {}
+    /// One screen per feature type, by default.
+    public func isSameScreen(_ screen: Screen, as other: Screen) -> Bool { type(of: other.feature) == Self.self }
 
     /// Whether another feature is this same value (a screen's state kept in its feature).
     func isEqual(to other: any ScreenFeature) -> Bool { (other as? Self) == self }
+}
+
+/// What a screen's reducer may use besides the state.
+public struct ReduceContext: Sendable {
+    /// The place lookups (names for dropped pins, the go-to prompt).
+    public var places: PlaceLookup
+
+    public init(places: PlaceLookup) {
+        self.places = places
+    }
+}
+
+/// What a screen's view draws from besides the state.
+public struct RenderContext: Sendable {
+    public var theme: Theme
+    /// The screen's areas.
+    public var layout: ScreenLayout
+    /// The photos rendered so far.
+    public var pictures: PictureShelf
+    /// The map for `state.viewport`, and the names that may go on it.
+    public var raster: MapRaster?
+    public var labels: LabelCandidates?
 }
 
 /// A screen that keeps its state in its feature value: it needs no case of its own in `Screen`.
@@ -40,9 +89,6 @@ public struct PluggedScreen: Equatable, Sendable {
     }
 
     public static func == (lhs: PluggedScreen, rhs: PluggedScreen) -> Bool { lhs.feature.isEqual(to: rhs.feature) }
-
-    /// Whether both are the same screen, whatever their state.
-    func isSameScreen(as other: PluggedScreen) -> Bool { type(of: feature) == type(of: other.feature) }
 }
 
 /// Where a screen asks to go; the router builds the target screen, so no screen builds another's state.
@@ -60,14 +106,15 @@ public enum Destination: Equatable, Sendable {
 }
 
 extension Screen {
-    /// The registry: the feature that serves this screen, for the screens on the feature path.
-    /// The map and the album are still routed by the router's own switches.
-    var feature: (any ScreenFeature)? {
+    /// The registry: the feature that serves this screen. The one switch over the screens that
+    /// decides what they do; everything else asks the feature.
+    public var feature: any ScreenFeature {
         switch self {
+        case .map: return MapFeature()
+        case .album: return AlbumFeature()
         case .photo: return PhotoFeature()
         case .settings: return SettingsFeature()
         case let .plugged(plugged): return plugged.feature
-        case .map, .album: return nil
         }
     }
 }
@@ -95,41 +142,5 @@ extension AppState {
         case let .plugged(plugged):
             screen = .plugged(plugged)
         }
-    }
-}
-
-/// The photo screen as a feature.
-struct PhotoFeature: ScreenFeature {
-    func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] { PhotoKeys.table.helpRows(unicode: unicode) }
-    func key(_ key: Key, _ state: inout AppState) -> [AppEffect] { PhotoReducer().key(key, &state) }
-    func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState) -> [AppEffect] { PhotoReducer().mouse(mouse, &state) }
-    func render(_ state: AppState, pictures: PictureShelf, theme: Theme, layout: ScreenLayout, into buffer: inout CellBuffer) {
-        guard let photo = state.photo else { return }
-        PhotoView.render(photo, state: state, pictures: pictures, theme: theme, layout: layout, into: &buffer)
-    }
-    /// The photo shown, then the one after and the one before.
-    func wantedPictures(_ state: AppState) -> [PictureKey] {
-        guard let photo = state.photo, let index = photo.index else { return [] }
-        let photos = photo.album.photos
-        let size = PhotoView.pictureSize(state.layout)
-        return [index, index + 1, index - 1].compactMap { i in
-            guard photos.indices.contains(i), photos[i].state == .stored else { return nil }
-            return PictureKey(photoID: photos[i].id, size: size)
-        }
-    }
-}
-
-/// The settings screen as a feature.
-struct SettingsFeature: ScreenFeature {
-    func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] { SettingsKeys.table.helpRows(unicode: unicode) }
-    func key(_ key: Key, _ state: inout AppState) -> [AppEffect] { SettingsReducer().key(key, &state) }
-    func paste(_ text: String, _ state: inout AppState) {
-        guard case let .settings(screen) = state.screen, screen.editing != nil else { return }
-        state.message = nil
-        SettingsReducer().paste(text, &state)
-    }
-    func render(_ state: AppState, pictures: PictureShelf, theme: Theme, layout: ScreenLayout, into buffer: inout CellBuffer) {
-        guard case let .settings(screen) = state.screen else { return }
-        SettingsView.render(screen, state: state, theme: theme, layout: layout, into: &buffer)
     }
 }

@@ -6,7 +6,7 @@ import Terminal
 /// test the Flickr key, back to the map.
 struct SettingsReducer: Sendable {
     func key(_ key: Key, _ state: inout AppState) -> [AppEffect] {
-        guard case var .settings(screen) = state.screen else { return [] }
+        guard var screen = state.settingsScreen else { return [] }
         if let field = screen.editing { return edit(key, field: field, &screen, &state) }
         guard let command = SettingsKeys.table.command(for: key) else { return [] }
         var effects: [AppEffect] = []
@@ -78,7 +78,7 @@ struct SettingsReducer: Sendable {
 
     /// Pasted text: one edit at the cursor of the field being typed into; nothing otherwise.
     func paste(_ text: String, _ state: inout AppState) {
-        guard case var .settings(screen) = state.screen, var field = screen.editing else { return }
+        guard var screen = state.settingsScreen, var field = screen.editing else { return }
         if field.insert(text) == .cut { state.message = StatusMessage(field.cutMessage, kind: .error) }
         screen.editing = field
         state.screen = .settings(screen)

@@ -1,0 +1,45 @@
+import Terminal
+
+/// The map screen as a feature.
+struct MapFeature: ScreenFeature {
+    /// Help lists the browsing keys, whatever the map is in the middle of.
+    func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] { MapKeys.browsing.helpRows(unicode: unicode) }
+
+    func helpLegend(_ state: AppState, theme: Theme) -> [LegendRow] {
+        MapLegend.rows(theme: theme, capabilities: state.capabilities)
+    }
+
+    func key(_ key: Key, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect] {
+        MapReducer(places: context.places).key(key, &state)
+    }
+
+    func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect] {
+        MapReducer(places: context.places).mouse(mouse, time: time, &state)
+    }
+
+    /// Only the go-to prompt takes a paste.
+    func paste(_ text: String, _ state: inout AppState, _ context: ReduceContext) {
+        guard case let .goTo(prompt) = state.map?.mode else { return }
+        state.message = nil
+        GoToReducer(places: context.places).paste(text, prompt, &state)
+    }
+
+    func render(_ state: AppState, _ context: RenderContext, into buffer: inout CellBuffer) {
+        guard let map = state.map else { return }
+        MapView.render(map, state: state, raster: context.raster, labels: context.labels, theme: context.theme,
+                       layout: context.layout, into: &buffer)
+    }
+
+    /// A pin being moved or asked about that was deleted elsewhere (another process, a failed write) ends that.
+    func pinsChanged(_ state: inout AppState) {
+        switch state.map?.mode {
+        case let .dragging(id, _) where state.pin(id) == nil:
+            state.setMapMode(.browsing)
+            state.message = StatusMessage("The pin being moved was deleted elsewhere.", kind: .error)
+        case let .confirmDelete(id) where state.pin(id) == nil:
+            state.setMapMode(.browsing)
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Model
+import Terminal
+
+/// The photo screen as a feature: one photo, its album kept underneath.
+struct PhotoFeature: ScreenFeature {
+    func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] { PhotoKeys.table.helpRows(unicode: unicode) }
+
+    func key(_ key: Key, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect] {
+        PhotoReducer().key(key, &state)
+    }
+
+    func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect] {
+        PhotoReducer().mouse(mouse, &state)
+    }
+
+    func render(_ state: AppState, _ context: RenderContext, into buffer: inout CellBuffer) {
+        guard let photo = state.photo else { return }
+        PhotoView.render(photo, state: state, pictures: context.pictures, theme: context.theme, layout: context.layout,
+                         into: &buffer)
+    }
+
+    /// The photo shown, then the one after and the one before.
+    func wantedPictures(_ state: AppState) -> [PictureKey] {
+        guard let photo = state.photo, let index = photo.index else { return [] }
+        return photo.album.storedPictures([index, index + 1, index - 1], size: PhotoView.pictureSize(state.layout))
+    }
+
+    /// The photo shown, when its image is stored.
+    func inlinePicture(_ state: AppState) -> (photoID: PhotoRecord.ID, area: Rect)? {
+        guard let photo = state.photo?.photo, photo.state == .stored else { return nil }
+        let area = PhotoView.pictureArea(state.layout)
+        guard area.width > 0, area.height > 0 else { return nil }
+        return (photo.id, area)
+    }
+
+    func pinsChanged(_ state: inout AppState) { state.leaveAlbumIfPinDeleted() }
+
+    /// The album underneath reloads; a photo deleted elsewhere leaves the screen.
+    func albumLoaded(_ snapshot: AlbumSnapshot, _ state: inout AppState) {
+        AlbumScreenReducer().loaded(snapshot, &state)
+        PhotoReducer().loaded(&state)
+    }
+
+    /// The album underneath keeps its selection in view, for going back to it.
+    func resized(_ state: inout AppState) { AlbumScreenReducer().keepSelectionVisible(&state) }
+
+    func openAlbum(_ state: AppState) -> AlbumScreen? { state.photo?.album }
+
+    func updateAlbum(_ state: inout AppState, _ change: (inout AlbumScreen) -> Void) {
+        guard var photo = state.photo else { return }
+        change(&photo.album)
+        // The album's selection follows the photo shown, wherever a reload put it.
+        if let index = photo.index { photo.album.selected = index }
+        state.screen = .photo(photo)
+    }
+
+    /// A photo of one pin's album.
+    func isSameScreen(_ screen: Screen, as other: Screen) -> Bool {
+        guard let photo = screen.photo, let otherPhoto = other.photo else { return false }
+        return photo.album.pinID == otherPhoto.album.pinID
+    }
+}
