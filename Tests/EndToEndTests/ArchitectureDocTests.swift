@@ -97,6 +97,36 @@ final class ArchitectureDocTests: XCTestCase {
         XCTAssertEqual(Set(graph.keys).subtracting(targets.map(\.name)).sorted(), [], "documented modules Package.swift does not build")
     }
 
+    /// The code block after the line that starts "The layers": a layer's name, then its modules, top layer first.
+    static func documentedLayers(_ doc: String) -> [[String]] {
+        let lines = doc.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let heading = lines.firstIndex(where: { $0.hasPrefix("The layers") }),
+              let open = lines[heading...].firstIndex(where: { $0.hasPrefix("```") }) else { return [] }
+        var layers: [[String]] = []
+        for line in lines[(open + 1)...] {
+            if line.hasPrefix("```") { break }
+            layers.append(line.split(separator: " ").dropFirst().map(String.init))
+        }
+        return layers
+    }
+
+    func testEveryModuleImportsOnlyItsLayerAndTheLayersBelow() throws {
+        let targets = try Self.packageTargets(Self.read("Package.swift"))
+        let layers = Self.documentedLayers(try Self.read("docs/architecture.md"))
+        XCTAssertGreaterThan(layers.count, 3, "docs/architecture.md has its layers block")
+        var layerOf: [String: Int] = [:]
+        for (i, modules) in layers.enumerated() { for module in modules { layerOf[module] = i } }
+        XCTAssertEqual(Set(targets.map(\.name)).subtracting(layerOf.keys).sorted(), [], "modules in no layer")
+        XCTAssertEqual(Set(layerOf.keys).subtracting(targets.map(\.name)).sorted(), [], "layered modules Package.swift does not build")
+        for target in targets {
+            guard let own = layerOf[target.name] else { continue }
+            for dependency in target.dependencies {
+                guard let below = layerOf[dependency] else { continue }
+                XCTAssertGreaterThanOrEqual(below, own, "\(target.name) imports \(dependency), a layer above it")
+            }
+        }
+    }
+
     func testTheLowModulesStayLight() throws {
         let targets = Dictionary(uniqueKeysWithValues: try Self.packageTargets(Self.read("Package.swift")).map { ($0.name, $0.dependencies) })
         XCTAssertEqual(targets["Geo"], [], "Geo imports nothing")
