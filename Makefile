@@ -6,7 +6,7 @@ PREFIX  ?= /usr/local
 RELEASE := .build/release
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev chafa pkg-config tmux ncurses-term python3 sqlite3
 
-.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs fuzz fuzz-build faults soak check check-address check-thread
+.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs fuzz fuzz-build faults soak check check-address check-thread bench-compare
 
 all: build
 
@@ -126,3 +126,14 @@ data:
 
 clean:
 	rm -rf .build .build-fuzz .build-asan .build-tsan
+
+# Before and after: `make bench-compare BASE=<commit>` builds BASE in .build-base/ (a worktree of its
+# own) and runs the frame, start-up, album and memory benchmarks on both builds, alternately.
+BASE ?= HEAD~1
+bench-compare: deps
+	$(SWIFT) build -c release --product vtourist
+	$(SWIFT) build -c release --product vtourist-bench
+	rm -rf .build-base && git worktree prune && git worktree add --detach .build-base $(BASE)
+	cd .build-base && $(SWIFT) build -c release --product vtourist && $(SWIFT) build -c release --product vtourist-bench
+	python3 bench/compare.py --base-dir .build-base --new-dir .
+	git worktree remove --force .build-base
