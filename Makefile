@@ -6,7 +6,7 @@ PREFIX  ?= /usr/local
 RELEASE := .build/release
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev chafa pkg-config tmux ncurses-term python3 sqlite3
 
-.PHONY: all deps build run test unit-test e2e bench install uninstall clean data cli-docs fuzz fuzz-build faults soak check check-address check-thread
+.PHONY: all deps build run test unit-test e2e bench golden install uninstall clean data cli-docs fuzz fuzz-build faults soak check check-address check-thread
 
 all: build
 
@@ -33,6 +33,15 @@ run: build
 test: deps
 	$(SWIFT) build -c release --product vtourist
 	VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" $(SWIFT) test
+
+# Rewrites the golden screens (Tests/TouristCoreTests/Golden) from the current code: a fresh token in
+# .build/golden-rewrite and in VTOURIST_GOLDEN_REWRITE asks for it, so no variable left in a shell can.
+# Review the changes with git diff before committing them.
+golden: deps
+	$(SWIFT) build --build-tests
+	@token="$$$$-$$(date +%s%N)"; mkdir -p .build && echo "$$token" > .build/golden-rewrite; \
+	  VTOURIST_GOLDEN_REWRITE="$$token" $(SWIFT) test --skip-build --filter TouristCoreTests; status=$$?; \
+	  rm -f .build/golden-rewrite; git status --short Tests/TouristCoreTests/Golden; exit $$status
 
 # The crash soak (docs/reliability.md, "Crash soak"): SOAK_ROUNDS rounds of kill -9 and restart against
 # the local photo server; `make test` runs 10 of them (SoakTests). SOAK_SEED replays a run.
