@@ -2,8 +2,8 @@
 """Reads the LeakSanitizer reports `make check-address` leaves in a folder (ASAN_OPTIONS log_path)
 and decides. A leak fails the check, direct or indirect (a retain cycle's objects are all
 indirect: each is reachable from another leaked one), when any frame of its allocation stack is
-in vtourist's own code: a source file under Sources/ or Tests/ of this checkout, or a Swift
-symbol of one of those modules. Leaks with no frame of ours (the runtime's and Foundation's own
+in vtourist's own code: a line of a source file under Sources/ or Tests/ of this checkout (or,
+without debug information, a Swift symbol of one of those modules). Leaks with no frame of ours (the runtime's and Foundation's own
 caches) are only counted. An AddressSanitizer error in a report fails it too.
 
 Foundation's `readBytesFromFile` / `readDataFromFile` buffer (behind `Data(contentsOf:)` and
@@ -31,14 +31,22 @@ def modules(kind):
 
 
 def our_frames(stack, roots):
-    """The frames of a stack in our code, each as (function, location, whether in Sources/)."""
+    """The frames of a stack in our code, each as (function, location, whether in Sources/). A frame is
+    ours when it points at a line of a source file under Sources/ or Tests/; without debug information
+    (a module and an offset for location), when its Swift symbol is of one of those modules. Frames
+    the compiler made (no line: `<compiler-generated>`, XCTest's synthesized test-case initializers)
+    are not."""
     ours = []
     for function, location in FRAME.findall(stack):
         place = location or ""
-        source = place.startswith(os.path.join(ROOT, "Sources") + "/") or \
-            any(function.startswith(f"$s{len(m)}{m}") for m in roots["Sources"])
-        test = place.startswith(os.path.join(ROOT, "Tests") + "/") or \
-            any(function.startswith(f"$s{len(m)}{m}") for m in roots["Tests"])
+        if place.startswith("/"):
+            if not re.search(r":\d+(:\d+)?$", place):
+                continue
+            source = place.startswith(os.path.join(ROOT, "Sources") + "/")
+            test = place.startswith(os.path.join(ROOT, "Tests") + "/")
+        else:
+            source = any(function.startswith(f"$s{len(m)}{m}") for m in roots["Sources"])
+            test = any(function.startswith(f"$s{len(m)}{m}") for m in roots["Tests"])
         if source or test:
             ours.append((function, place, source))
     return ours
