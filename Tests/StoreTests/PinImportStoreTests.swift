@@ -54,7 +54,7 @@ final class PinImportStoreTests: XCTestCase {
     }
 
     /// The import's commits, seen by SQLite's own commit notifications; how long it takes is measured by
-    /// `make bench` (bench/store_bench.py), never asserted here.
+    /// `make bench` (bench/pin_file_bench.py times `vtourist import` of 100,000 points), never asserted here.
     func testAHundredThousandPinsInOneTransaction() throws {
         let db = try open()
         let points = (0..<100_000).map {
