@@ -10,6 +10,9 @@ final class AlbumTests: EndToEndTestCase {
         server = try PhotoServer(delayMs: 30)
     }
 
+    /// What the album screen says when Flickr answers every search with `stat: fail` 105 (the stand-in's `search-down`).
+    static let searchDownReason = "Flickr is unavailable right now (105"
+
     /// Flickr with this key (the stand-in picks its behaviour by key), or Commons without one.
     func env(key: String? = "good-key") -> [String: String?] {
         key.map { ["FLICKR_API_KEY": $0] } ?? [:]
@@ -138,16 +141,25 @@ final class AlbumTests: EndToEndTestCase {
 
     func testBadInputOnTheCommandLine() throws {
         let db = try temporaryDirectory().appendingPathComponent("bad.sqlite").path
-        for args in [["drop", "95", "10"], ["drop", "abc", "10"], ["drop", "10", "181"], ["album", "7"], ["album", "x"]] {
+        // Each refusal is its own one line, with the status that says whose fault it was.
+        func assertRefused(_ args: [String], _ message: String, status: Int32, line: UInt = #line) throws {
             let r = try cli(args + ["--db", db], environment: env())
-            XCTAssertNotEqual(r.status, 0, "\(args)")
-            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(args): \(r.stderr)")
-            XCTAssertTrue(r.stderr.hasPrefix("vtourist: "), r.stderr)
+            XCTAssertEqual(r.status, status, "\(args)", line: line)
+            XCTAssertEqual(r.stdout, "", "\(args)", line: line)
+            XCTAssertEqual(r.stderr, "vtourist: " + message + "\n", "\(args)", line: line)
         }
+        try assertRefused(["drop", "95", "10"], "bad coordinates \u{201C}95 10\u{201D}: latitude must be between -90 and 90", status: 64)
+        try assertRefused(["drop", "abc", "10"], "no place called \u{201C}abc 10\u{201D}, and not LAT LON either "
+                          + "(e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W)", status: 64)
+        try assertRefused(["drop", "10", "181"], "bad coordinates \u{201C}10 181\u{201D}: longitude must be between -180 and 180", status: 64)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db), "a refused drop made a database")
+        try assertRefused(["album", "7"], "no database at \(db): nothing has been stored there yet", status: 1)
         let refused = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: env(key: "bad-key"))
         XCTAssertNotEqual(refused.status, 0)
         XCTAssertTrue(refused.stderr.contains("API key"), refused.stderr)
         XCTAssertEqual(try pins(db: db).first?.state, "failed")
+        try assertRefused(["album", "7"], "no pin 7 (see `vtourist pins`)", status: 1)
+        try assertRefused(["album", "x"], "no pin called \u{201C}x\u{201D} (see `vtourist pins`)", status: 1)
     }
 
     func testAlbumScreenFillsInDeletesAndComesBackAfterARestart() throws {
@@ -320,8 +332,13 @@ final class AlbumTests: EndToEndTestCase {
         try t.keys("p")
         t.wait(forText: "1 pin ")
         try t.keys("Enter")
-        t.wait(forText: "The search failed")
+        // The reason is on screen with the heading, and the key that retries.
+        let failed = t.wait(for: "the failed search with its reason") {
+            $0.contains("The search failed: " + Self.searchDownReason) && $0.contains("Press r to retry")
+        }
+        XCTAssertEqual(placeholders(in: failed), 0, failed)
         XCTAssertEqual(try album("1", db: db).state, "failed")
+        XCTAssertEqual(try album("1", db: db).photos.count, 0)
         // The service is back; only `r` can bring the album now.
         server.set(.searchDown, false)
         try t.keys("r")

@@ -45,16 +45,46 @@ final class FaultTests: EndToEndTestCase {
 
     func testEachBrokenPictureSaysWhyInItsCellAndTheRestAreShown() throws {
         // Photo n gets the n-th fault of the list, in turn; `ok` ones are good pictures.
-        server.set(.imageFault, to: "huge,404,redirect-http,ok,bomb,ok")
+        let faults = ["huge", "404", "redirect-http", "ok", "bomb", "ok"]
+        server.set(.imageFault, to: faults.joined(separator: ","))
+        // What each fault's cell says (nil: its picture is shown).
+        let says: [String: String?] = ["huge": "too large (60000×60000)", "404": "HTTP 404", "redirect-http": "refusing unencrypted",
+                                       "ok": nil, "bomb": "too large (8000×8000)"]
+        typealias Grid = AlbumPictureEndToEndTests.Grid
         let db = try temporaryDirectory().appendingPathComponent("images.sqlite").path
-        let t = try albumOfANewPin(db, height: 60, environment: faultEnvironment(key: "k"))
-        // The two pictures too large to decode arrived whole: stored, and their cells say why they cannot be shown.
-        let screen = t.wait(for: "every download to end and every cell to be drawn") {
-            $0.contains("21 photos, 8 failed \u{00B7} r retries 8 failed") && $0.contains("too large (60000×60000)")
-                && $0.contains("too large (8000×8000)")
+        let t = try app(db, width: Grid.width, height: Grid.height, environment: faultEnvironment(key: "k"))
+        t.wait(forText: "? help")
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        try t.keys("Enter")
+        // Every download has ended (8 failed) and every shown cell is drawn: a picture (of block symbols) or its reason.
+        func symbols(_ i: Int, _ screen: CapturedScreen) -> Int {
+            Grid.picture(i, in: screen).filter(AlbumPictureEndToEndTests.isBlockSymbol).count
         }
-        for reason in ["HTTP 404", "refusing unencrypted", "download failed", "cannot show"] {
-            XCTAssertTrue(screen.contains(reason), "no \(reason):\n\(screen)")
+        func cellText(_ i: Int, _ screen: CapturedScreen) -> String {
+            let (x, y) = Grid.frame(i)
+            return (1...Grid.pictureHeight).map { screen.text(x: x + 1, y: y + $0, width: Grid.pictureWidth) }.joined(separator: " ")
+        }
+        let screen = t.waitForCells("every download to end and every cell to be drawn") { screen in
+            screen.plain.contains("8 failed") && (0..<Grid.visible).allSatisfy { i in
+                guard let reason = says[faults[i % faults.count]] ?? nil else {
+                    return symbols(i, screen) >= 80
+                }
+                return cellText(i, screen).contains(reason)
+            }
+        }
+        for i in 0..<Grid.visible {
+            let fault = faults[i % faults.count]
+            let drawn = symbols(i, screen)
+            if let reason = says[fault] ?? nil {
+                XCTAssertTrue(cellText(i, screen).contains(reason), "cell \(i) (\(fault)) says \(reason):\n\(screen.plain)")
+                XCTAssertEqual(drawn, 0, "cell \(i) (\(fault)) shows no picture:\n\(screen.plain)")
+            } else {
+                XCTAssertGreaterThanOrEqual(drawn, 80, "cell \(i) shows its picture:\n\(screen.plain)")
+                for reason in says.values.compactMap({ $0 }) {
+                    XCTAssertFalse(cellText(i, screen).contains(reason), "cell \(i) is a good picture:\n\(screen.plain)")
+                }
+            }
         }
         try t.keys("q", "q")
         XCTAssertEqual(t.waitForExit(), 0)

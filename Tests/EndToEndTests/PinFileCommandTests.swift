@@ -192,10 +192,9 @@ final class PinFileCommandTests: EndToEndTestCase {
             bomb += " <!ENTITY lol\(level) \"" + String(repeating: level == 1 ? "&lol;" : "&lol\(level - 1);", count: 10) + "\">\n"
         }
         bomb += "]>\n<gpx><wpt lat=\"1\" lon=\"2\"><name>&lol9;</name></wpt></gpx>\n"
-        let start = Date()
+        // Refused before anything is expanded; its time is measured by `make bench` (bench/pin_file_bench.py).
         try assertRefused(try write("bomb.gpx", bomb),
                           "refused: the GPX declares XML entities (<!ENTITY>), which vtourist never expands; nothing was imported")
-        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
     }
 
     func testAHundredThousandPoints() throws {
@@ -207,12 +206,10 @@ final class PinFileCommandTests: EndToEndTestCase {
         text += "]}\n"
         let file = try write("many.geojson", text)
         let db = path("many.sqlite")
-        let start = Date()
+        // How long the import takes is measured by `make bench` (bench/pin_file_bench.py), never asserted here.
         let r = try cli(["import", file, "--db", db])
-        let took = Date().timeIntervalSince(start)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stderr, "added 100000 pins, skipped 0 duplicates, 0 not points\n")
-        XCTAssertLessThan(took, 60)
         let exported = try cli(["export", "--format", "gpx", "--db", db])
         XCTAssertEqual(exported.status, 0, exported.stderr)
         XCTAssertEqual(exported.stdout.components(separatedBy: "<wpt ").count - 1, 100_000)

@@ -32,7 +32,8 @@ final class SoakTests: XCTestCase {
         XCTAssertNotNil(figures["albums resumed"].flatMap { Int($0) }, report)
         XCTAssertFalse(figures["albums completed"]?.hasPrefix("NO") ?? true, report)
         XCTAssertEqual(figures["requests that would have left loopback"], "0", report)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 110, "the short soak must stay well under two minutes")
+        // Its length is reported, never asserted: a loaded machine is slower, not wrong.
+        print(String(format: "SoakTests: 10 rounds in %.1f s", Date().timeIntervalSince(started)))
     }
 
     /// `name: value` lines of the summary.

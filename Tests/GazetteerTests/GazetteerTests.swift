@@ -375,19 +375,45 @@ final class GazetteerTests: XCTestCase {
         try scrambled.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let g = try Gazetteer.load(from: url)
-        // Answers may be nonsense; what matters is that nothing traps.
+        // Answers may be nonsense, but each keeps its contract: nothing traps, every place is a real
+        // record (its rank in range, found again by that rank), and limits and boxes hold.
+        XCTAssertEqual(g.count, try Gazetteer.load(from: XCTUnwrap(ResourceLocator.url(for: Gazetteer.resourceName))).count)
+        func assertRecord(_ place: Place, _ context: String, line: UInt = #line) {
+            XCTAssertTrue((0..<g.count).contains(place.rank), "\(context): rank \(place.rank)", line: line)
+            XCTAssertEqual(g.place(rank: place.rank), place, context, line: line)
+        }
         for p in [GeoPoint(latitude: 40.85, longitude: 14.27), GeoPoint(latitude: -90, longitude: 0),
                   GeoPoint(latitude: 66.3, longitude: 179.99)] {
-            _ = g.nearest(to: p)
+            let found = try XCTUnwrap(g.nearest(to: p), "a gazetteer with places always has a nearest one")
+            XCTAssertTrue(found.distanceKm.isFinite && found.distanceKm >= 0, "\(p): \(found.distanceKm) km")
+            assertRecord(found.place, "nearest to \(p)")
         }
         for q in ["a", "pa", "zurich", "paris, texas", "s, u"] {
-            _ = g.complete(q, limit: 10)
-            _ = g.place(named: q)
+            let completed = g.complete(q, limit: 10)
+            XCTAssertLessThanOrEqual(completed.count, 10, q)
+            completed.forEach { assertRecord($0, "completing \(q)") }
+            if let named = g.place(named: q) { assertRecord(named, "named \(q)") }
         }
-        for rank in stride(from: 0, to: g.count, by: 97) { _ = g.place(rank: rank)?.displayName }
-        _ = g.countries()
-        _ = g.places(in: GeoBox(south: -90, west: -180, north: 90, east: 180), minPopulation: 1000, limit: 100)
-        _ = g.places(in: GeoBox(south: 40, west: 170, north: 60, east: -170), minPopulation: 1000, limit: 100)
+        XCTAssertFalse(g.complete("a", limit: 10).isEmpty, "the name index (left whole) still answers")
+        var decoded = 0
+        for rank in stride(from: 0, to: g.count, by: 97) {
+            let place = try XCTUnwrap(g.place(rank: rank), "rank \(rank) is in range")
+            XCTAssertEqual(place.rank, rank)
+            decoded += place.displayName.isEmpty ? 0 : 1
+        }
+        XCTAssertEqual(decoded, (g.count + 96) / 97, "every record decodes to a name")
+        XCTAssertNil(g.place(rank: g.count))
+        XCTAssertFalse(g.countries().isEmpty)
+        for box in [GeoBox(south: -90, west: -180, north: 90, east: 180), GeoBox(south: 40, west: 170, north: 60, east: -170)] {
+            let inside = g.places(in: box, minPopulation: 1000, limit: 100)
+            XCTAssertLessThanOrEqual(inside.count, 100, "\(box)")
+            for place in inside {
+                XCTAssertTrue(box.contains(place.coordinate), "\(place.displayName) at \(place.coordinate) is outside \(box)")
+                assertRecord(place, "in \(box)")
+            }
+        }
+        XCTAssertFalse(g.places(in: GeoBox(south: -90, west: -180, north: 90, east: 180), minPopulation: 0, limit: 100).isEmpty,
+                       "the whole world holds places whatever their scrambled coordinates")
     }
 
     // MARK: Capitals, countries and boxes

@@ -92,10 +92,10 @@ final class PinFileReaderTests: XCTestCase {
             text += #"{"type":"Feature","geometry":{"type":"Point","coordinates":["# + "\(Double(i % 360) - 180),\(Double(i % 180) - 90)" + #"]},"properties":{"name":"p"# + "\(i)\"}}"
         }
         text += "]}"
-        let start = Date()
+        // How long it takes is measured by `make bench` (bench/pin_file_bench.py), never asserted here.
         let file = try read(text)
         XCTAssertEqual(file.points.count, 100_000)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+        XCTAssertEqual(file.points.last?.name, "p99999")
     }
 
     // MARK: GPX

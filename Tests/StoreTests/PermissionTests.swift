@@ -93,6 +93,7 @@ final class PermissionTests: XCTestCase {
 
         let setpriv = try XCTUnwrap(findProgram("setpriv"), "setpriv (util-linux) is needed to drop root")
         let executable = try Self.testBinaryForOtherUsers()
+        defer { Self.removeTestBinaryForOtherUsers(executable) }
         let result = try runProgram(setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups", executable,
                                        "StoreTests.PermissionChildProcess/testOpenAsChild"],
                              environment: ["VTOURIST_STORE_CHILD_DB": path, "PATH": "/usr/bin:/bin", "HOME": "/"])
@@ -105,18 +106,35 @@ final class PermissionTests: XCTestCase {
     }
 
     /// A copy of this test binary that `nobody` can run: the checkout itself may
-    /// sit in a private folder (CI clones into a 0700 temporary directory).
+    /// sit in a private folder (CI clones into a 0700 temporary directory). Each call makes a fresh
+    /// copy in a folder of its own (never one left by an earlier run); `removeTestBinaryForOtherUsers` removes it.
     static func testBinaryForOtherUsers() throws -> String {
         let original = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-store-child-\(getpid())")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-store-child-\(UUID().uuidString)")
         let copy = dir.appendingPathComponent((original as NSString).lastPathComponent).path
-        if !FileManager.default.fileExists(atPath: copy) {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            chmod(dir.path, 0o755)
-            try FileManager.default.copyItem(atPath: original, toPath: copy)
-            chmod(copy, 0o755)
-        }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: false)
+        chmod(dir.path, 0o755)
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        chmod(copy, 0o755)
         return copy
+    }
+
+    /// Removes a copy made by `testBinaryForOtherUsers`, with its folder.
+    static func removeTestBinaryForOtherUsers(_ copy: String) {
+        try? FileManager.default.removeItem(atPath: (copy as NSString).deletingLastPathComponent)
+    }
+
+    func testTheCopyForOtherUsersIsFreshAndRemoved() throws {
+        let first = try Self.testBinaryForOtherUsers()
+        let second = try Self.testBinaryForOtherUsers()
+        XCTAssertNotEqual(first, second, "each copy has a name of its own")
+        let original = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        XCTAssertTrue(FileManager.default.contentsEqual(atPath: first, andPath: original), "a copy of this very binary")
+        Self.removeTestBinaryForOtherUsers(first)
+        Self.removeTestBinaryForOtherUsers(second)
+        for copy in [first, second] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: (copy as NSString).deletingLastPathComponent), copy)
+        }
     }
 
     static func openDescribing(_ path: String) -> String {

@@ -170,7 +170,7 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertTrue(screen.text.contains("No Images"))
         let hints = screen.rowText(2)
         XCTAssertTrue(hints.contains("a Add more"), hints)
-        for word in ["delete", "mark"] { XCTAssertFalse(hints.contains(word), hints) }
+        for word in ["delete", "mark"] { XCTAssertFalse(screen.text.contains(word), screen.text) }
         let full = AppView.render(openState(parks(3)), raster: nil).rowText(2)
         XCTAssertTrue(full.contains("x delete") && full.contains("space mark"), full)
     }
@@ -329,14 +329,27 @@ final class AlbumScreenTests: XCTestCase {
     func testAlbumScreenRendering() throws {
         let s = openState([photo(1), photo(2, .pending), photo(3, .failed(reason: "HTTP 404"), title: "Evil\u{1B}[2Jtitle")], status: .downloading)
         XCTAssertEqual(s.album?.snapshot?.isNewCollectionEnabled, false)
-        let text = AppView.render(s, raster: nil).text
-        XCTAssertTrue(text.contains("Naples, Campania, IT"), text)
-        XCTAssertTrue(text.contains("Downloading 1/3"), text)
-        XCTAssertTrue(text.contains("downloading"), text)
-        XCTAssertTrue(text.contains("failed"), text)
+        let buffer = AppView.render(s, raster: nil)
+        let text = buffer.text
+        XCTAssertTrue(buffer.rowText(0).contains("Naples, Campania, IT"), text)
+        XCTAssertTrue(buffer.rowText(1).contains("Downloading 1/3"), text)
         XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B }, text)
-        let empty = openState([], status: .empty)
-        XCTAssertTrue(AppView.render(empty, raster: nil).text.contains("No Images"))
+        // Each photo's cell, left to right: what is inside its frame, row by row, and its title.
+        let rows = (0..<buffer.height).map(buffer.rowText).filter { $0.hasPrefix(" \u{2502}") }
+        let cells = (0..<3).map { i in rows.map { $0.components(separatedBy: "\u{2502}")[1 + 2 * i] } }
+        XCTAssertEqual(cells.map(\.count), [7, 7, 7], text)
+        XCTAssertEqual(cells.map { $0.last?.trimmingCharacters(in: .whitespaces) }, ["Photo 1", "Photo 2", "Eviltitle"],
+                       "titles under their pictures, the escape sequence gone: \(text)")
+        let inside = cells.map { $0.dropLast().joined(separator: "\n") }
+        XCTAssertTrue(inside[0].contains("\u{2026}"), "the stored photo waits for its picture: \(text)")
+        XCTAssertTrue(inside[1].contains("downloading"), "the pending photo is downloading: \(text)")
+        XCTAssertTrue(inside[2].contains("download failed") && inside[2].contains("HTTP 404") && inside[2].contains("r retries"),
+                      "the failed photo says why: \(text)")
+        XCTAssertFalse(inside[0].contains("failed") || inside[1].contains("failed"), text)
+        XCTAssertFalse(inside[0].contains("downloading") || inside[2].contains("downloading"), text)
+        let empty = AppView.render(openState([], status: .empty), raster: nil).text
+        XCTAssertTrue(empty.contains("No Images"), empty)
+        XCTAssertFalse(empty.contains("\u{250C}"), "no cells when there are no photos: \(empty)")
     }
 
     /// Each cell title on a row that begins with `start`, up to its cell's frame.

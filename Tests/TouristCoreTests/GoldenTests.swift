@@ -6,7 +6,7 @@ import WorldMap
 import XCTest
 
 /// The screen as text: each test renders a state into a buffer and compares it
-/// with a golden file. `VTOURIST_UPDATE_GOLDEN=1 swift test` rewrites them.
+/// with a golden file. `make golden` rewrites them (GoldenFiles.swift).
 final class GoldenTests: XCTestCase {
     static let geometry: WorldGeometry? = try? WorldGeometry.bundled()
 

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The benchmark targets `make bench` enforces, in one place, and their verdicts.
+
+Each bench script calls `verdict` for what it measured: it prints `PASS name: …` or
+`FAIL name: …` and appends the line to the file named by $VTOURIST_BENCH_VERDICTS (set by
+`make bench`). Once every script has run, `python3 bench/targets.py summary FILE` prints
+every verdict again, one per target, and exits 1 if any failed (or a target was never
+measured), so a FAIL never hides behind the output of the scripts after it.
+
+`python3 bench/targets.py frame BENCH_BINARY` runs `vtourist-bench` (the map frame) and
+judges its per-view medians.
+"""
+import os
+import re
+import subprocess
+import sys
+
+# name: (what is compared, the limit)
+TARGETS = {
+    "render speed": "vtourist render's median time at most 0.8x chafa's, on every picture and colour depth",
+    "render fidelity": "vtourist render's PSNR at least chafa's, on every picture and colour depth",
+    "album first paint": "Enter to every picture drawn, median under 50 ms",
+    "map frame": "rasterise, label and render a 200x60 map frame, median under 4 ms in every view",
+    "cold start": "start to the first drawn map frame with 10,000 pins, median under 60 ms",
+}
+RENDER_SPEED_RATIO = 0.8
+ALBUM_FIRST_PAINT_MS = 50.0
+MAP_FRAME_MS = 4.0
+COLD_START_MS = 60.0
+
+
+def verdict(name, ok, detail):
+    """Prints and records one verdict of target `name` (a key of TARGETS)."""
+    if name not in TARGETS:
+        raise KeyError(f"no target called {name!r}")
+    line = f"{'PASS' if ok else 'FAIL'} {name}: {detail}"
+    print(line, flush=True)
+    path = os.environ.get("VTOURIST_BENCH_VERDICTS")
+    if path:
+        with open(path, "a") as f:
+            f.write(line + "\n")
+    return ok
+
+
+def summary(path):
+    lines = open(path).read().splitlines() if os.path.exists(path) else []
+    failed = False
+    print("Targets:")
+    for name, what in TARGETS.items():
+        mine = [line for line in lines if line.split(" ", 1)[1].startswith(name + ":")]
+        if not mine:
+            print(f"  FAIL {name}: never measured ({what})")
+            failed = True
+            continue
+        bad = [line for line in mine if line.startswith("FAIL")]
+        failed |= bool(bad)
+        print(f"  {'FAIL' if bad else 'PASS'} {name}: {what} ({len(mine) - len(bad)} of {len(mine)} measurements pass)")
+        for line in bad:
+            print(f"      {line}")
+    return 1 if failed else 0
+
+
+FRAME_LINE = re.compile(r"^\s+(.+?)\s+median ([0-9.]+) ms .*\[target < 4 ms\]")
+
+
+def frame(bench_binary):
+    """Runs the frame benchmark, echoing it, and judges each view's median."""
+    r = subprocess.run([bench_binary], stdout=subprocess.PIPE, text=True)
+    sys.stdout.write(r.stdout)
+    if r.returncode != 0:
+        return verdict("map frame", False, f"{bench_binary} failed with status {r.returncode}")
+    views = [(m.group(1), float(m.group(2))) for m in map(FRAME_LINE.match, r.stdout.splitlines()) if m]
+    if not views:
+        return verdict("map frame", False, "no frame medians in the output")
+    ok = True
+    for view, ms in views:
+        ok &= verdict("map frame", ms < MAP_FRAME_MS, f"{view}: median {ms:.3f} ms (target < {MAP_FRAME_MS:g} ms)")
+    return ok
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "summary":
+        sys.exit(summary(sys.argv[2]))
+    if len(sys.argv) == 3 and sys.argv[1] == "frame":
+        sys.exit(0 if frame(sys.argv[2]) else 1)
+    sys.exit("usage: targets.py summary FILE | frame BENCH_BINARY")
