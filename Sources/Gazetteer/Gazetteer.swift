@@ -21,9 +21,9 @@ public final class Gazetteer: Sendable {
     public static func load(from url: URL) throws -> Gazetteer {
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
+            data = try MappedFile.data(at: url)
         } catch {
-            throw GazetteerError.unreadable(path: url.path, reason: error.localizedDescription)
+            throw GazetteerError.unreadable(path: url.path, reason: error.description)
         }
         let layout = data.withUnsafeBytes { bytes in Result { () throws(PlacesLayoutError) in try PlacesLayout(bytes) } }
         switch layout {

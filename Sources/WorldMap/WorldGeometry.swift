@@ -127,9 +127,9 @@ public final class WorldGeometry: Sendable {
     public static func load(from url: URL) throws -> WorldGeometry {
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
+            data = try MappedFile.data(at: url)
         } catch {
-            throw MapDataError.unreadable(path: url.path, reason: error.localizedDescription)
+            throw MapDataError.unreadable(path: url.path, reason: error.description)
         }
         return try WorldGeometry(data: data)
     }
