@@ -105,7 +105,7 @@ struct LoopState: Sendable {
 
     private mutating func write(_ change: StoreWrite) -> [Work] {
         writes += 1
-        return [.write(change)]
+        return [.write(change, number: writes)]
     }
 
     /// The newest map view once the previous write is done.
@@ -145,7 +145,8 @@ struct LoopState: Sendable {
     private mutating func take(_ message: RuntimeMessage, _ state: AppState) -> Outcome {
         switch message {
         case let .action(action, readBeforeWrite):
-            return Outcome(actions: readBeforeWrite >= writes ? [action] : [])
+            guard readBeforeWrite >= writes else { return Outcome() }
+            return Outcome(actions: [action], work: use(action))
         case let .pinInserted(pin):
             // Its album is fetched while the user keeps navigating.
             return Outcome(actions: [.pinSaved(pin)], work: [.startAlbum(pin)])
@@ -195,12 +196,20 @@ struct LoopState: Sendable {
             // left downloading is taken up now.
             let work = loadOpenAlbum(state) + [.resumeInterrupted]
             guard readBeforeWrite >= writes else { return Outcome(work: work) }
-            return Outcome(actions: [.pinsLoaded(pins), .settingsLoaded(settings)], work: work)
+            return Outcome(actions: [.pinsLoaded(pins), .settingsLoaded(settings)], work: use(.settingsLoaded(settings)) + work)
         case let .failed(error):
             guard error != pollFailure else { return Outcome() }
             pollFailure = error
             return Outcome(actions: [.storeFailed("Could not check the database for changes: \(error)")])
         }
+    }
+
+    /// Settings read from the store go to the albums at once, before any work a later message
+    /// brings (a dropped pin's album searches with them).
+    private mutating func use(_ action: AppAction) -> [Work] {
+        guard case let .settingsLoaded(settings) = action, settings != settingsInUse else { return [] }
+        settingsInUse = settings
+        return [.useSettings(settings)]
     }
 
     /// What the message line says when no browser took a page.

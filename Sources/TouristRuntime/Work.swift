@@ -41,8 +41,9 @@ enum PollOutcome: Sendable, Equatable {
 /// `LoopState` from an effect, a message or the clock, and is run by `Workers` through the clients.
 enum Work: Equatable, Sendable {
     // The store worker, in the order issued.
-    /// A change the user made.
-    case write(StoreWrite)
+    /// A change the user made; `number` counts the writes issued, this one included (what it reads
+    /// back is stale once a later write is issued).
+    case write(StoreWrite, number: Int)
     /// The map view, coalesced: one at a time, the newest wins.
     case saveMapView(MapViewState)
     /// The newest map view not yet written, at quit (a failure goes to the log: no screen is left).

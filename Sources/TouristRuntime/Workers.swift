@@ -27,8 +27,8 @@ struct Workers {
 
     func run(_ work: Work) {
         switch work {
-        case let .write(change):
-            storeWorker.run { [jobs] in jobs.write(change) }
+        case let .write(change, number):
+            storeWorker.run { [jobs] in jobs.write(change, number: number) }
         case let .saveMapView(view):
             storeWorker.run { [jobs] in jobs.saveMapView(view) }
         case let .saveLastMapView(view):
@@ -92,9 +92,9 @@ struct StoreJobs: Sendable {
 
     /// A change the user made. One that fails for a passing reason waits and is tried again
     /// (`WriteRetry`); the status line says so meanwhile.
-    func write(_ change: StoreWrite) {
+    func write(_ change: StoreWrite, number: Int) {
         do throws(StoreError) {
-            let (message, waited) = try retry.attempt({ () throws(StoreError) in try apply(change) },
+            let (message, waited) = try retry.attempt({ () throws(StoreError) in try apply(change, number: number) },
                                                        waiting: sayWaiting)
             mailbox.post(message)
             if waited { sayWritable() }
@@ -106,7 +106,7 @@ struct StoreJobs: Sendable {
         }
     }
 
-    private func apply(_ change: StoreWrite) throws(StoreError) -> RuntimeMessage {
+    private func apply(_ change: StoreWrite, number: Int) throws(StoreError) -> RuntimeMessage {
         switch change {
         case let .insertPin(point, name):
             return .pinInserted(try store.insertPin(at: point, name: name))
@@ -118,8 +118,9 @@ struct StoreJobs: Sendable {
             return .action(.pinRemoved(id))
         case let .saveSetting(key, text):
             try store.saveSetting(key, text)
-            // The others as the store has them: another process may have changed them meanwhile.
-            return .action(.settingsLoaded(try store.settings()))
+            // The others as the store has them: another process may have changed them meanwhile. Read
+            // before a later write was issued (a second change on the screen), it is stale: dropped.
+            return .action(.settingsLoaded(try store.settings()), readBeforeWrite: number)
         }
     }
 

@@ -66,7 +66,7 @@ final class LoopStateTests: XCTestCase {
     func testAReadMadeBeforeAWriteIsDroppedButItsVersionIsKept() {
         var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
         let state = mapState()
-        XCTAssertEqual(loop.perform(.insertPin(Self.naples, name: "Naples"), state), [.write(.insertPin(Self.naples, name: "Naples"))])
+        XCTAssertEqual(loop.perform(.insertPin(Self.naples, name: "Naples"), state), [.write(.insertPin(Self.naples, name: "Naples"), number: 1)])
         let pins = [Pin(id: 5, coordinate: Self.naples, name: nil)]
         // (message, actions expected)
         let rows: [(RuntimeMessage, [AppAction])] = [
@@ -152,9 +152,9 @@ final class LoopStateTests: XCTestCase {
         let state = mapState()
         let settings = Settings()
         let rows: [(AppEffect, [Work])] = [
-            (.movePin(1, to: Self.naples, name: "N"), [.write(.movePin(1, to: Self.naples, name: "N"))]),
-            (.deletePin(1), [.write(.deletePin(1))]),
-            (.saveSetting(.contact, "me@example.org"), [.write(.saveSetting(.contact, "me@example.org"))]),
+            (.movePin(1, to: Self.naples, name: "N"), [.write(.movePin(1, to: Self.naples, name: "N"), number: 1)]),
+            (.deletePin(1), [.write(.deletePin(1), number: 1)]),
+            (.saveSetting(.contact, "me@example.org"), [.write(.saveSetting(.contact, "me@example.org"), number: 1)]),
             (.album(1, .newCollection), [.albumAction(1, .newCollection)]),
             (.openPage("https://example.org/p"), [.openPage("https://example.org/p")]),
             (.savePhoto(3, title: "Bay"), [.savePhoto(3, title: "Bay")]),
@@ -166,6 +166,26 @@ final class LoopStateTests: XCTestCase {
             XCTAssertEqual(loop.perform(effect, state), expected, "\(effect)")
             XCTAssertEqual(loop.running, effect != .quit)
         }
+    }
+
+    func testSettingsReadBackAreDroppedOnceStaleAndReachTheAlbumsBeforeALaterDrop() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let state = mapState()
+        var flickr = Settings(), commons = Settings()
+        flickr.source = .flickr
+        commons.source = .commons
+        // Two changes on the screen: each write reads the settings back.
+        XCTAssertEqual(loop.perform(.saveSetting(.source, "flickr"), state), [.write(.saveSetting(.source, "flickr"), number: 1)])
+        XCTAssertEqual(loop.perform(.saveSetting(.source, "commons"), state), [.write(.saveSetting(.source, "commons"), number: 2)])
+        let first = loop.receive(.action(.settingsLoaded(flickr), readBeforeWrite: 1), state)
+        XCTAssertEqual(first.actions, [], "read back before the second change: it would undo it")
+        XCTAssertEqual(first.work, [])
+        let pin = Pin(id: 3, coordinate: Self.naples, name: nil)
+        var outcomes = [loop.receive(.action(.settingsLoaded(commons), readBeforeWrite: 2), state)]
+        outcomes.append(loop.receive(.pinInserted(pin), state))
+        XCTAssertEqual(outcomes.flatMap(\.work), [.useSettings(commons), .startAlbum(pin)],
+                       "the albums search with the new settings before the dropped pin's album starts")
+        XCTAssertEqual(loop.receive(.action(.settingsLoaded(commons), readBeforeWrite: 2), state).work, [], "told once")
     }
 
     func testADroppedPinIsShownAndItsAlbumStarted() {
