@@ -6,6 +6,10 @@ in vtourist's own code: a line of a source file under Sources/ or Tests/ of this
 without debug information, a Swift symbol of one of those modules). Leaks with no frame of ours (the runtime's and Foundation's own
 caches) are only counted. An AddressSanitizer error in a report fails it too.
 
+A `Data` value's storage object (under 256 bytes: the object, not the bytes it owns) is counted
+only: LeakSanitizer cannot see it through Data's packed representation (see DATA_STORAGE). The bytes
+such an object owns are then reported as indirect leaks, which the probe's rule still fails on.
+
 Foundation's `readBytesFromFile` / `readDataFromFile` buffer (behind `Data(contentsOf:)` and
 `String(contentsOfFile:)`) is forgiven here, not in lsan.supp, and only when no frame of the
 stack is in Sources/: the tests read every command's output that way, while a leak through our
@@ -28,6 +32,11 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ in (\S+)(?: (\S+))?", re.M)
 FOUNDATION_FILE_READS = ("readBytesFromFile", "readDataFromFile")
+# Made by a `Data` initializer: the storage object behind a Data value. A Data value keeps it in a
+# packed enum whose tag sits in the reference's spare bits, which LeakSanitizer cannot read as a
+# pointer: a Data kept for the process's life in a static (the bundled map in a test class's
+# `static let`) is reported as a direct leak although it is reachable.
+DATA_STORAGE = re.compile(r"#[0-4] 0x[0-9a-f]+ in \$s20FoundationEssentials4DataV")
 
 
 def modules(kind):
@@ -81,13 +90,15 @@ def main():
     args = ap.parse_args()
     roots = {"Sources": modules("Sources"), "Tests": modules("Tests")}
     names, errors, leaks = read_reports(args.folder)
-    failing, forgiven, foreign, held = [], [], [], []
+    failing, forgiven, foreign, held, data = [], [], [], [], []
     for kind, size, count, stack in leaks:
         ours = our_frames(stack, roots)
         if not ours:
             foreign.append((kind, size))
         elif any(f in stack for f in FOUNDATION_FILE_READS) and not any(source for _, _, source in ours):
             forgiven.append((kind, size))
+        elif DATA_STORAGE.search(stack) and size < 256:
+            data.append((kind, size))
         elif args.direct_only and kind == "Indirect":
             held.append((kind, size, count, stack))
         else:
@@ -104,6 +115,8 @@ def main():
     if args.direct_only:
         print(f"indirect leaks with a frame in our code, held by test cases XCTest never frees, counted only: "
               f"{len(held)} ({sum(h[1] for h in held)} bytes)")
+    print(f"Data storage objects LeakSanitizer cannot see through Data's packed representation, counted only: "
+          f"{len(data)} ({sum(d[1] for d in data)} bytes)")
     print(f"Foundation file-read buffers of test code, forgiven: {len(forgiven)} ({sum(f[1] for f in forgiven)} bytes)")
     print(f"leaks with no frame in our code (runtime and library caches), counted only: {len(foreign)} "
           f"({sum(f[1] for f in foreign)} bytes)")
