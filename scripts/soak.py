@@ -4,19 +4,28 @@ images, driven through pseudo-terminals this script owns, killed with SIGKILL
 at random moments and started again, round after round.
 
 Each round starts the app (sometimes a second instance on the same database,
-sometimes a `vtourist drop LAT LON [--wait]` alongside), drops, drags and
-deletes pins, opens albums and presses `x` (delete photo), `n` (New
-Collection) and `a` (add more), then at a random moment reads the database and
-kills every process with SIGKILL. Right after the kill, before anything opens
-the database again, it checks with a read-only connection:
+sometimes a `vtourist drop LAT LON [--wait]` alongside, sometimes a `vtourist
+import FILE` first), drops, drags (keys and mouse) and deletes pins, opens
+albums and deletes photos (`x`; marked with space and `X`; from the photo
+screen), presses `n` (New Collection) and `a` (add more), changes settings (the
+settings screen and `vtourist config set`), then at a random moment kills every
+process with SIGKILL. Right after the kill, before anything opens the database
+again, it checks with a read-only connection:
 
 - `PRAGMA integrity_check` is ok and `PRAGMA foreign_key_check` finds nothing;
-- no row seen before is missing: a pin (id and place) or a photo (id, pin and
-  URL; its stored image too, once it had one) disappears only if a key this
-  round sent could have removed it (a pin deleted, dragged, its album renewed,
-  at most as many photos as `x` was pressed in its album);
-- nothing seen gone comes back (ids are never reused: the tables are
-  AUTOINCREMENT).
+- every acknowledged row is there as acknowledged, unless a later acknowledged
+  action removed it. The app acknowledges in its trace (`VTOURIST_TRACE`, one
+  JSON line per committed action, written after the commit): pins (id, place,
+  name), photos (id, pin, URL, title), stored images (state `stored`, CRC-32 and
+  length of the bytes), settings; `drop`, `import` and `config set` acknowledge
+  by exit status 0. Nothing is forgiven by place: an acknowledged row is
+  accounted for by its id;
+- what an acknowledged action deleted stays deleted, and nothing seen gone comes
+  back (ids are never reused: the tables are AUTOINCREMENT).
+
+The database is also read every 0.3 s while the apps run, with the same checks.
+Every round that drives the apps must acknowledge something (it begins with a
+drop), and the run must reach a minimum of activity (`minimum_activity`).
 
 After the last round the app starts once more and every album must complete
 (`vtourist pins --json`: every pin `ready` or `empty`, every photo of a ready
@@ -24,13 +33,13 @@ album stored). "albums resumed" counts albums left `downloading` at a kill
 that completed after a restart.
 
 Every process gets an explicit environment (a temporary HOME and XDG folders,
-the database, both photo endpoints and every proxy variable on the local
-server); nothing of the caller's. The seed is printed; `--seed` replays it.
+the database, the trace, both photo endpoints and every proxy variable on the
+local server); nothing of the caller's. The seed is printed; `--seed` replays it.
 
     python3 scripts/soak.py --binary .build/release/vtourist --rounds 50 [--seed N]
 
 Exit status 0 only when rows lost, resurrected rows, crashes, integrity
-failures and incomplete albums are all 0.
+failures and incomplete albums are all 0 and the activity reached its minimum.
 """
 import argparse
 import fcntl
@@ -57,9 +66,6 @@ ESC = "\x1b"
 BACKSPACE = "\x7f"
 # The app takes an Esc and what arrives with it as one key (Alt+key, ignored): let it read the Esc alone.
 ESC_GAP = 0.06
-# Pins this close (degrees, either way) to a pin the script acts on count as acted on: the key
-# reaches "the pin under the cursor", the nearest pin of the marker there.
-NEAR = 1.5
 # Each round drives the apps at least this long (seconds) and begins with a drop (about 0.4 s of keys),
 # so every round but those killed while starting has at least MIN_ROUND_ACKS acknowledged actions.
 MIN_DRIVE = 1.0
@@ -248,7 +254,8 @@ class Acks:
             self.count("pins moved")
 
     def setting(self, key, value, writer):
-        self.settings.setdefault(key, []).append((self.round, writer, value))
+        # Before any acknowledged change a setting is unset (the soak's database starts empty).
+        self.settings.setdefault(key, [(0, "the start", None)]).append((self.round, writer, value))
         self.count("settings saved")
 
     def read_trace(self):
@@ -313,10 +320,15 @@ class Acks:
 
     # MARK: the check
 
+    def photo_deleted(self, fid):
+        """Removed by an acknowledged action that names it: deleted, its pin deleted, its collection replaced."""
+        pin, generation, _, _, _ = self.photos[fid]
+        return fid in self.removed_photos or pin in self.removed_pins or generation < self.cleared.get(pin, 0)
+
     def photo_removed(self, fid):
-        pin, generation, _, _, order = self.photos[fid]
-        if fid in self.removed_photos or pin in self.removed_pins or generation < self.cleared.get(pin, 0):
+        if self.photo_deleted(fid):
             return True
+        pin, _, _, _, order = self.photos[fid]
         # A new collection keeps only its own photos: one acknowledged before it and not in it is gone.
         return any(o > order and fid not in ids for o, _g, ids in self.replaced.get(pin, []))
 
@@ -349,7 +361,15 @@ class Acks:
             # after the last acknowledged one); an older acknowledged value is a lost write.
             if any(self.same_pin(row, v) for v in older):
                 lost.append(f"pin {pid} is at {row[0]:.5f},{row[1]:.5f} named {row[3]!r}, acknowledged {values}")
+        # What an acknowledged action deleted stays deleted: the user saw it go.
+        for pid in self.removed_pins & pins.keys():
+            lost.append(f"pin {pid}, acknowledged deleted, is still there")
+        for fid in self.removed_photos & photos.keys():
+            lost.append(f"photo {fid}, acknowledged deleted, is still there")
         for fid, (pin, generation, url, title, _) in self.photos.items():
+            if fid in photos and fid not in self.removed_photos and self.photo_deleted(fid):
+                lost.append(f"photo {fid} of pin {pin} (generation {generation}), gone with its pin or collection, "
+                            "is still there")
             if self.photo_removed(fid):
                 continue
             row = photos.get(fid)
@@ -444,7 +464,6 @@ class Soak:
         self.activity = {"rounds short of activity": 0}
         self.leaks = os.path.join(self.folder, "leaks.txt")
         self.started = 0
-        self.dropped = []
         self.live = []  # every app started, so none outlives the script
 
     # MARK: processes
