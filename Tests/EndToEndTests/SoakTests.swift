@@ -62,3 +62,45 @@ final class SoakTests: XCTestCase {
         return figures
     }
 }
+
+/// The soak's acknowledgments (`VTOURIST_TRACE`): each line names a committed row, as the database
+/// has it.
+final class TraceTests: EndToEndTestCase {
+    func testTheTraceNamesEachPhotoAndImageThatDropWaitCommitted() throws {
+        let dir = try temporaryDirectory().path
+        let db = dir + "/trace.sqlite", trace = dir + "/trace.jsonl"
+        let r = try cli(["drop", "48.85", "2.35", "--wait"], environment: ["VTOURIST_DB": db, "VTOURIST_TRACE": trace])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let pin = Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let events = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        // The search's photos once, then each image: the pin itself is `drop`'s to acknowledge (its exit status).
+        XCTAssertEqual(events.first?["event"] as? String, "replace")
+        XCTAssertEqual(events.first?["pin"] as? Int, pin)
+        let saved = (events.first?["photos"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+        XCTAssertFalse(saved.isEmpty, "\(events)")
+        let images = events.dropFirst()
+        XCTAssertEqual(images.map { $0["event"] as? String }, Array(repeating: "image", count: images.count))
+        var traced: [Int: String] = [:]
+        for e in images { traced[e["photo"] as? Int ?? -1] = e["hash"] as? String }
+        XCTAssertEqual(Set(traced.keys), Set(saved), "every photo of the album stored, each acknowledged once")
+        XCTAssertEqual(traced.count, images.count)
+        // The database's bytes, read independently: CRC-32 and length, as the trace says them.
+        let read = try runProcess("/usr/bin/python3", ["-c", """
+            import json, sqlite3, sys, zlib
+            rows = sqlite3.connect(sys.argv[1]).execute("SELECT photoId, bytes FROM photoImage")
+            print(json.dumps({str(i): f"{zlib.crc32(b):08x}:{len(b)}" for i, b in rows}))
+            """, db])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        let stored = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: String])
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: stored.map { (Int($0.key) ?? -1, $0.value) }), traced)
+    }
+
+    func testNothingIsTracedWithoutTheVariable() throws {
+        let dir = try temporaryDirectory().path
+        let r = try cli(["drop", "48.85", "2.35", "--wait"], environment: ["VTOURIST_DB": dir + "/plain.sqlite"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { !$0.hasPrefix("plain.sqlite") }, [])
+    }
+}
