@@ -4,19 +4,28 @@ images, driven through pseudo-terminals this script owns, killed with SIGKILL
 at random moments and started again, round after round.
 
 Each round starts the app (sometimes a second instance on the same database,
-sometimes a `vtourist drop LAT LON [--wait]` alongside), drops, drags and
-deletes pins, opens albums and presses `x` (delete photo), `n` (New
-Collection) and `a` (add more), then at a random moment reads the database and
-kills every process with SIGKILL. Right after the kill, before anything opens
-the database again, it checks with a read-only connection:
+sometimes a `vtourist drop LAT LON [--wait]` alongside, sometimes a `vtourist
+import FILE` first), drops, drags (keys and mouse) and deletes pins, opens
+albums and deletes photos (`x`; marked with space and `X`; from the photo
+screen), presses `n` (New Collection) and `a` (add more), changes settings (the
+settings screen and `vtourist config set`), then at a random moment kills every
+process with SIGKILL. Right after the kill, before anything opens the database
+again, it checks with a read-only connection:
 
 - `PRAGMA integrity_check` is ok and `PRAGMA foreign_key_check` finds nothing;
-- no row seen before is missing: a pin (id and place) or a photo (id, pin and
-  URL; its stored image too, once it had one) disappears only if a key this
-  round sent could have removed it (a pin deleted, dragged, its album renewed,
-  at most as many photos as `x` was pressed in its album);
-- nothing seen gone comes back (ids are never reused: the tables are
-  AUTOINCREMENT).
+- every acknowledged row is there as acknowledged, unless a later acknowledged
+  action removed it. The app acknowledges in its trace (`VTOURIST_TRACE`, one
+  JSON line per committed action, written after the commit): pins (id, place,
+  name), photos (id, pin, URL, title), stored images (state `stored`, CRC-32 and
+  length of the bytes), settings; `drop`, `import` and `config set` acknowledge
+  by exit status 0. Nothing is forgiven by place: an acknowledged row is
+  accounted for by its id;
+- what an acknowledged action deleted stays deleted, and nothing seen gone comes
+  back (ids are never reused: the tables are AUTOINCREMENT).
+
+The database is also read every 0.3 s while the apps run, with the same checks.
+Every round that drives the apps must acknowledge something (it begins with a
+drop), and the run must reach a minimum of activity (`minimum_activity`).
 
 After the last round the app starts once more and every album must complete
 (`vtourist pins --json`: every pin `ready` or `empty`, every photo of a ready
@@ -24,13 +33,13 @@ album stored). "albums resumed" counts albums left `downloading` at a kill
 that completed after a restart.
 
 Every process gets an explicit environment (a temporary HOME and XDG folders,
-the database, both photo endpoints and every proxy variable on the local
-server); nothing of the caller's. The seed is printed; `--seed` replays it.
+the database, the trace, both photo endpoints and every proxy variable on the
+local server); nothing of the caller's. The seed is printed; `--seed` replays it.
 
     python3 scripts/soak.py --binary .build/release/vtourist --rounds 50 [--seed N]
 
 Exit status 0 only when rows lost, resurrected rows, crashes, integrity
-failures and incomplete albums are all 0.
+failures and incomplete albums are all 0 and the activity reached its minimum.
 """
 import argparse
 import fcntl
@@ -38,6 +47,7 @@ import json
 import os
 import pty
 import random
+import re
 import shutil
 import signal
 import sqlite3
@@ -48,6 +58,7 @@ import tempfile
 import termios
 import threading
 import time
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERVER = os.path.join(ROOT, "Tests", "Support", "photo_server.py")
@@ -55,9 +66,17 @@ ESC = "\x1b"
 BACKSPACE = "\x7f"
 # The app takes an Esc and what arrives with it as one key (Alt+key, ignored): let it read the Esc alone.
 ESC_GAP = 0.06
-# Pins this close (degrees, either way) to a pin the script acts on count as acted on: the key
-# reaches "the pin under the cursor", the nearest pin of the marker there.
-NEAR = 1.5
+# Each round drives the apps at least this long (seconds) and begins with a drop (about 0.4 s of keys),
+# so every round but those killed while starting has at least MIN_ROUND_ACKS acknowledged actions.
+MIN_DRIVE = 1.0
+# By round number modulo 3; round 1 of a new database has no pin yet (the visit becomes a drop), so the
+# album visit, whose photo deletions other actions also make, takes that turn.
+OPENINGS = ["drag", "album", "delete"]
+MIN_ROUND_ACKS = 1
+# The terminal the mouse drag runs in: its terminfo names X10 mouse reports (kmous=\E[M), as under screen
+# or tmux, the format this script writes. Under xterm-256color (kmous=\E[<) the app asks for SGR 1006
+# reports (ESC [ <), as a real xterm then sends, so X10 bytes would reach it as keys.
+MOUSE_TERM = "screen-256color"
 PROXY_VARIABLES = ["http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"]
 
 
@@ -98,6 +117,7 @@ class Terminal:
         self.lock = threading.Lock()
         self.killed = False
         self.reaped = False
+        self.mouse = False
         self.reader = threading.Thread(target=self.drain, daemon=True)
         self.reader.start()
 
@@ -143,9 +163,14 @@ class Terminal:
             return ""
 
 
-def read_db(db):
-    """Pins, photos and whether the check pragmas pass, read in one transaction with a read-only
-    connection; None when there is no database yet."""
+def image_hash(data):
+    """The trace's checksum of image bytes: CRC-32 in hex and the byte count."""
+    return f"{zlib.crc32(data):08x}:{len(data)}"
+
+
+def read_db(db, hashes=False):
+    """Pins, photos and settings, read in one transaction with a read-only connection; None when
+    there is no database yet. With `hashes`, each stored image's checksum too."""
     if not os.path.exists(db):
         return None
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30, isolation_level=None)
@@ -154,13 +179,18 @@ def read_db(db):
         if not con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pin'").fetchone():
             # Killed before its first migration committed: a database with nothing in it yet.
             con.execute("COMMIT")
-            return {}, {}
-        pins = {r[0]: (r[1], r[2], r[3]) for r in con.execute("SELECT id, latitude, longitude, albumState FROM pin")}
-        photos = {r[0]: (r[1], r[2], r[3] == "stored" and bool(r[4]), r[3]) for r in con.execute(
-            "SELECT photo.id, photo.pinId, photo.url, photo.state, photoImage.photoId IS NOT NULL "
-            "FROM photo LEFT JOIN photoImage ON photoImage.photoId = photo.id")}
+            return {}, {}, {}
+        pins = {r[0]: (r[1], r[2], r[3], r[4]) for r in con.execute("SELECT id, latitude, longitude, albumState, name FROM pin")}
+        image = "photoImage.bytes" if hashes else "photoImage.photoId IS NOT NULL"
+        photos = {}
+        for r in con.execute(f"SELECT photo.id, photo.pinId, photo.url, photo.state, {image}, photo.title "
+                             "FROM photo LEFT JOIN photoImage ON photoImage.photoId = photo.id"):
+            stored = r[3] == "stored" and r[4] is not None and r[4] != 0
+            digest = image_hash(r[4]) if hashes and r[4] is not None else None
+            photos[r[0]] = (r[1], r[2], stored, r[3], r[5], digest)
+        settings = {r[0]: r[1] for r in con.execute("SELECT key, value FROM setting")}
         con.execute("COMMIT")
-        return pins, photos
+        return pins, photos, settings
     finally:
         con.close()
 
@@ -177,98 +207,232 @@ def check_db(db):
         con.close()
 
 
-class Scope:
-    """What the keys sent in one round may have removed: pins near a pin the script deleted or
-    dragged (gone, or moved with their photos), albums renewed, photos deleted one by one."""
+UNKNOWN = object()  # a value the acknowledgment does not say (the name of a pin `drop` added)
 
-    def __init__(self):
-        self.targets = []  # (lat, lon, kind, count)
 
-    def add(self, lat, lon, kind, count=0):
-        self.targets.append((lat, lon, kind, count))
+class Acks:
+    """What was acknowledged, row by row: the app's trace (one JSON line per committed action,
+    written after its commit; VTOURIST_TRACE) and the exit statuses of `drop`, `import` and
+    `config set`. After each kill every acknowledged pin, photo, image and setting must be in the
+    database as acknowledged, unless a later acknowledged action removed or changed it."""
 
-    def _near(self, place, kinds):
-        lat, lon = place
-        return [t for t in self.targets if t[2] in kinds and abs(t[0] - lat) <= NEAR and abs(t[1] - lon) <= NEAR]
+    def __init__(self, path, failure):
+        self.path = path
+        self.failure = failure
+        self.offset = 0
+        self.round = 0
+        # Mutable rows: a history of (round, writer, value); the last is what the database must hold.
+        self.pins = {}         # pin id -> [(round, writer, (lat, lon, name))]
+        self.settings = {}     # key -> [(round, writer, value or None)]
+        self.removed_pins = set()
+        # Photos are immutable once saved: id -> (pin, generation, url, title, order in the acknowledgments).
+        self.photos = {}
+        self.removed_photos = set()
+        self.images = {}       # photo id -> checksum
+        self.cleared = {}      # pin id -> the generation below which its photos are gone (a move, New Collection)
+        self.replaced = {}     # pin id -> [(order, generation, ids)]: a new collection's photos; the others are gone
+        self.order = 0
+        self.reported = set()
+        self.counts = {"pins added": 0, "pins moved": 0, "pins deleted": 0, "photos deleted": 0,
+                       "collections renewed": 0, "photos saved": 0, "images stored": 0, "settings saved": 0}
+        self.round_counts = {}
 
-    def may_delete_pin(self, place):
-        return bool(self._near(place, {"delete"}))
+    def count(self, what, n=1):
+        self.counts[what] += n
+        self.round_counts[what] = self.round_counts.get(what, 0) + n
 
-    def may_move_pin(self, place):
-        return bool(self._near(place, {"drag"}))
+    def begin_round(self, number):
+        self.round = number
+        self.round_counts = {}
 
-    def photo_allowance(self, place):
-        """How many photos of the pin at `place` may go: None for all of them."""
-        near = self._near(place, {"delete", "drag", "renew", "photos"})
-        if any(t[2] != "photos" for t in near):
-            return None
-        return sum(t[3] for t in near)
+    # MARK: acknowledgments
+
+    def pin(self, pid, writer, lat, lon, name, added):
+        history = self.pins.setdefault(pid, [])
+        entry = (self.round, writer, (lat, lon, name))
+        # An insert is the oldest value of its row, even when read after a move of it (`drop`'s exit).
+        if added:
+            history.insert(0, entry)
+            self.count("pins added")
+        else:
+            history.append(entry)
+            self.count("pins moved")
+
+    def setting(self, key, value, writer):
+        # Before any acknowledged change a setting is unset (the soak's database starts empty).
+        self.settings.setdefault(key, [(0, "the start", None)]).append((self.round, writer, value))
+        self.count("settings saved")
+
+    def read_trace(self):
+        """Takes in the lines appended since the last call (a line cut short has no newline yet: not an acknowledgment)."""
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                data = f.read()
+        except FileNotFoundError:
+            return
+        end = data.rfind(b"\n")
+        if end < 0:
+            return
+        self.offset += end + 1
+        for line in data[:end].split(b"\n"):
+            try:
+                event = json.loads(line)
+            except ValueError:
+                self.failure.integrity += 1
+                self.failure.note("trace", f"a line of the trace is not JSON: {line[:200]!r}")
+                continue
+            self.take(event)
+
+    def take(self, e):
+        kind, writer = e["event"], f"app {e['pid']}"
+        self.order += 1
+        if kind == "pin":
+            self.pin(e["id"], writer, e["lat"], e["lon"], e["name"], added=True)
+        elif kind == "move":
+            self.pin(e["id"], writer, e["lat"], e["lon"], e["name"], added=False)
+            self.clear(e["id"], e["generation"])
+        elif kind == "unpin":
+            self.removed_pins.add(e["id"])
+            self.count("pins deleted")
+        elif kind == "setting":
+            self.setting(e["key"], e["value"], writer)
+        elif kind in ("replace", "append"):
+            for p in e["photos"]:
+                self.photos[p["id"]] = (e["pin"], e["generation"], p["url"], p["title"], self.order)
+            self.count("photos saved", len(e["photos"]))
+            if kind == "replace":
+                self.replaced.setdefault(e["pin"], []).append((self.order, e["generation"], {p["id"] for p in e["photos"]}))
+        elif kind == "unphoto":
+            self.removed_photos.update(e["ids"])
+            self.count("photos deleted", len(e["ids"]))
+        elif kind == "clear":
+            self.clear(e["pin"], e["generation"])
+            self.count("collections renewed")
+        elif kind == "image":
+            self.images[e["photo"]] = e["hash"]
+            self.photos.setdefault(e["photo"], (e["pin"], e["generation"], UNKNOWN, UNKNOWN, self.order))
+            self.count("images stored")
+        else:
+            self.failure.integrity += 1
+            self.failure.note("trace", f"an unknown event in the trace: {e!r}")
+
+    def clear(self, pin, generation):
+        if generation is None:
+            # The move's generation could not be read back: every photo of the pin acknowledged so far is gone.
+            generation = max([g for (p, g, *_r) in self.photos.values() if p == pin] + [0]) + 1
+        self.cleared[pin] = max(self.cleared.get(pin, 0), generation)
+
+    # MARK: the check
+
+    def photo_deleted(self, fid):
+        """Removed by an acknowledged action that names it: deleted, its pin deleted, its collection replaced."""
+        pin, generation, _, _, _ = self.photos[fid]
+        return fid in self.removed_photos or pin in self.removed_pins or generation < self.cleared.get(pin, 0)
+
+    def photo_removed(self, fid):
+        if self.photo_deleted(fid):
+            return True
+        pin, _, _, _, order = self.photos[fid]
+        # A new collection keeps only its own photos: one acknowledged before it and not in it is gone.
+        return any(o > order and fid not in ids for o, _g, ids in self.replaced.get(pin, []))
+
+    @staticmethod
+    def expected(history):
+        """The values the row may hold: the last acknowledged, or any acknowledged by a different
+        writer in that same round (two processes' commits may land in either order)."""
+        last_round, last_writer, last = history[-1]
+        values = [last]
+        writers = {w for r, w, _ in history if r == last_round}
+        if len(writers) > 1:
+            values += [v for r, w, v in history if r == last_round]
+        return values, [v for v in (h[2] for h in history) if v not in values]
+
+    def check(self, reading, when):
+        """Every acknowledged row against a reading of the database; each loss is a failure."""
+        pins, photos, settings = reading
+        lost = []
+        for pid, history in self.pins.items():
+            if pid in self.removed_pins:
+                continue
+            row = pins.get(pid)
+            if row is None:
+                lost.append(f"pin {pid} ({history[-1][2][:2]}) is gone")
+                continue
+            values, older = self.expected(history)
+            if any(self.same_pin(row, v) for v in values):
+                continue
+            # A value no acknowledgment names is a write whose acknowledgment the kill cut off (it committed
+            # after the last acknowledged one); an older acknowledged value is a lost write.
+            if any(self.same_pin(row, v) for v in older):
+                lost.append(f"pin {pid} is at {row[0]:.5f},{row[1]:.5f} named {row[3]!r}, acknowledged {values}")
+        # What an acknowledged action deleted stays deleted: the user saw it go.
+        for pid in self.removed_pins & pins.keys():
+            lost.append(f"pin {pid}, acknowledged deleted, is still there")
+        for fid in self.removed_photos & photos.keys():
+            lost.append(f"photo {fid}, acknowledged deleted, is still there")
+        for fid, (pin, generation, url, title, _) in self.photos.items():
+            if fid in photos and fid not in self.removed_photos and self.photo_deleted(fid):
+                lost.append(f"photo {fid} of pin {pin} (generation {generation}), gone with its pin or collection, "
+                            "is still there")
+            if self.photo_removed(fid):
+                continue
+            row = photos.get(fid)
+            if row is None:
+                lost.append(f"photo {fid} of pin {pin} (generation {generation}) is gone")
+                continue
+            if row[0] != pin or (url is not UNKNOWN and row[1] != url) or (title is not UNKNOWN and row[4] != title):
+                lost.append(f"photo {fid} is {row[:2]} titled {row[4]!r}, acknowledged pin {pin}, {url}, {title!r}")
+            if fid in self.images:
+                if row[3] != "stored" or row[5] != self.images[fid]:
+                    lost.append(f"photo {fid}'s image: state {row[3]}, checksum {row[5]}, acknowledged stored "
+                                f"{self.images[fid]}")
+        for key, history in self.settings.items():
+            values, older = self.expected(history)
+            now = settings.get(key)
+            if now in values:
+                continue
+            if now in older:
+                lost.append(f"setting {key} is {now!r}, acknowledged {values!r}")
+        # Each loss is counted once, however many readings see it again.
+        lost = [text for text in lost if text not in self.reported]
+        self.reported.update(lost)
+        for text in lost:
+            self.failure.lost += 1
+            self.failure.note("lost", f"{when}: {text}")
+        return len(lost)
+
+    @staticmethod
+    def same_pin(row, value):
+        lat, lon, name = value
+        return (abs(row[0] - lat) < 1e-9 or (name is UNKNOWN and abs(row[0] - lat) < 1e-5)) and \
+            (abs(row[1] - lon) < 1e-9 or (name is UNKNOWN and abs(row[1] - lon) < 1e-5)) and \
+            (name is UNKNOWN or row[3] == name)
 
 
 class Ledger:
-    """Every row seen, every row seen gone; compares each new reading with the one before."""
+    """Every row seen, every row seen gone: nothing gone comes back (ids are never reused)."""
 
     def __init__(self, failure):
         self.failure = failure
-        self.pins = {}    # id -> (lat, lon, state)
-        self.photos = {}  # id -> (pinId, url, stored, state)
+        self.pins = {}
+        self.photos = {}
         self.gone_pins = set()
         self.gone_photos = set()
         self.downloading_at_kill = set()
         self.resumed = 0
         self.reported_resurrected = set()
-        # What the keys did, as the database shows it: proof that the script drives the app.
-        self.done = {"pins added": 0, "pins deleted": 0, "pins moved": 0, "photos removed": 0}
 
-    def compare(self, reading, scope, when):
-        pins, photos = reading
-        old_pins, old_photos = self.pins, self.photos
-        # Pins: every one seen must still be there, where it was, unless the keys could have changed that.
-        for pid, (lat, lon, _) in old_pins.items():
-            now = pins.get(pid)
-            if now is None:
-                self.gone_pins.add(pid)
-                self.done["pins deleted"] += 1
-                if not scope.may_delete_pin((lat, lon)):
-                    self.failure.lost += 1
-                    self.failure.note("lost", f"{when}: pin {pid} at {lat:.5f},{lon:.5f} is gone")
-            elif (now[0], now[1]) != (lat, lon):
-                self.done["pins moved"] += 1
-                if scope.may_move_pin((lat, lon)):
-                    continue
-                self.failure.lost += 1
-                self.failure.note("lost", f"{when}: pin {pid} moved from {lat:.5f},{lon:.5f} to {now[0]:.5f},{now[1]:.5f}")
-        # Photos: per pin, how many went (or lost their stored image) against what the keys allow.
-        went = {}
-        for fid, (pin, url, stored, _) in old_photos.items():
-            now = photos.get(fid)
-            if now is None:
-                self.gone_photos.add(fid)
-                went.setdefault(pin, []).append(f"photo {fid} gone")
-            elif (now[0], now[1]) != (pin, url):
-                went.setdefault(pin, []).append(f"photo {fid} is now {now[1]} of pin {now[0]}")
-            elif stored and not now[2]:
-                went.setdefault(pin, []).append(f"photo {fid}'s stored image gone (state {now[3]})")
-        self.done["pins added"] += len(pins.keys() - old_pins.keys() - self.gone_pins)
-        self.done["photos removed"] += sum(len(w) for w in went.values())
-        for pin, what in went.items():
-            place = old_pins.get(pin) or pins.get(pin)
-            allowed = scope.photo_allowance(place[:2]) if place else None
-            if allowed is not None and len(what) > allowed:
-                self.failure.lost += len(what) - allowed
-                self.failure.note("lost", f"{when}: pin {pin}: {len(what)} photo(s) went, the keys allow {allowed}: "
-                                          + "; ".join(what[:4]))
-        # Nothing seen gone comes back.
-        for pid in pins.keys() & self.gone_pins:
-            if ("pin", pid) not in self.reported_resurrected:
-                self.reported_resurrected.add(("pin", pid))
-                self.failure.resurrected += 1
-                self.failure.note("resurrected", f"{when}: pin {pid} came back")
-        for fid in photos.keys() & self.gone_photos:
-            if ("photo", fid) not in self.reported_resurrected:
-                self.reported_resurrected.add(("photo", fid))
-                self.failure.resurrected += 1
-                self.failure.note("resurrected", f"{when}: photo {fid} came back")
+    def compare(self, reading, when):
+        pins, photos, _ = reading
+        self.gone_pins |= self.pins.keys() - pins.keys()
+        self.gone_photos |= self.photos.keys() - photos.keys()
+        for kind, ids, gone in (("pin", pins.keys(), self.gone_pins), ("photo", photos.keys(), self.gone_photos)):
+            for rid in ids & gone:
+                if (kind, rid) not in self.reported_resurrected:
+                    self.reported_resurrected.add((kind, rid))
+                    self.failure.resurrected += 1
+                    self.failure.note("resurrected", f"{when}: {kind} {rid} came back")
         # Albums left downloading at a kill that have completed since.
         for pid in list(self.downloading_at_kill):
             if pid not in pins:
@@ -277,6 +441,12 @@ class Ledger:
                 self.downloading_at_kill.discard(pid)
                 self.resumed += 1
         self.pins, self.photos = pins, photos
+
+
+def mouse_report(button, x, y):
+    """An X10 mouse report (`ESC [ M`, then button, column and row each plus 32; 0-based cells):
+    button 0 pressed, 32 moved with it held, 3 released."""
+    return f"{ESC}[M{chr(32 + button)}{chr(33 + x)}{chr(33 + y)}"
 
 
 def coordinate_text(lat, lon):
@@ -298,9 +468,10 @@ class Soak:
         for d in (self.home, self.control, self.logs):
             os.makedirs(d)
         self.db = os.path.join(self.home, "soak.sqlite")
+        self.acks = Acks(os.path.join(self.folder, "trace.jsonl"), self.failure)
+        self.activity = {"rounds short of activity": 0}
         self.leaks = os.path.join(self.folder, "leaks.txt")
         self.started = 0
-        self.dropped = []
         self.live = []  # every app started, so none outlives the script
 
     # MARK: processes
@@ -316,10 +487,10 @@ class Soak:
             raise SystemExit("soak: the photo server did not start")
         self.base = f"http://127.0.0.1:{int(line.split()[1])}"
 
-    def environment(self):
+    def environment(self, term="xterm-256color"):
         env = {
             "PATH": "/usr/bin:/bin", "HOME": self.home, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-            "TERM": "xterm-256color",
+            "TERM": term,
             "XDG_DATA_HOME": os.path.join(self.home, ".local", "share"),
             "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
             "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
@@ -328,6 +499,7 @@ class Soak:
             "VTOURIST_FLICKR_ENDPOINT": self.base + "/flickr/rest",
             "VTOURIST_COMMONS_ENDPOINT": self.base + "/commons/api.php",
             "FLICKR_API_KEY": "soak-key",
+            "VTOURIST_TRACE": self.acks.path,
         }
         for name in PROXY_VARIABLES:
             env[name] = self.base
@@ -335,7 +507,13 @@ class Soak:
 
     def app(self, name):
         self.started += 1
-        term = Terminal([self.args.binary], self.environment(), os.path.join(self.logs, f"{name}-{self.started}.err"))
+        # Some apps run as under screen or tmux, whose mouse reports (X10, `ESC [ M`) the app decodes; the
+        # mouse drag is sent to those only (see MOUSE_TERM).
+        mouse = self.rng.random() < 0.5
+        term = Terminal([self.args.binary], self.environment(MOUSE_TERM if mouse else "xterm-256color"),
+                        os.path.join(self.logs, f"{name}-{self.started}.err"))
+        term.mouse = mouse
+        self.journal(f"{name} started{' (mouse)' if mouse else ''}")
         self.live.append(term)
         return term
 
@@ -375,11 +553,16 @@ class Soak:
     def go_to(self, lat, lon):
         return ["g", coordinate_text(lat, lon), "\r"]
 
-    def action(self, scope):
+    def action(self, term, kind=None, opening=False):
         """One thing a person does, as the keys it takes (each item sent on its own, a random moment apart)."""
         back = [ESC, ESC, ESC]  # whatever screen or dialog the last action left, back to the map
         pins = self.known_pins()
-        kind = self.rng.choices(["drop", "delete", "drag", "album"], weights=[4, 2, 2, 4])[0]
+        kind = kind or self.rng.choices(["drop", "delete", "drag", "mouse drag", "album", "settings", "config"],
+                                        weights=[4, 2, 3, 4 if term.mouse else 0, 5, 1, 1])[0]
+        if kind == "config":
+            return [("config",)]
+        if kind == "settings":
+            return back + self.settings_keys()
         if kind == "drop" or not pins:
             lat, lon = self.rng.uniform(-60, 70), self.rng.uniform(-170, 170)
             self.journal(f"drop at {coordinate_text(lat, lon)}")
@@ -387,40 +570,92 @@ class Soak:
         pid, lat, lon = self.rng.choice(pins)
         self.journal(f"{kind} pin {pid} at {coordinate_text(lat, lon)}")
         if kind == "delete":
-            scope.add(lat, lon, "delete")
             return back + self.go_to(lat, lon) + ["x", "y"]
         if kind == "drag":
-            scope.add(lat, lon, "drag")
             moves = [self.rng.choice("hjkl") for _ in range(self.rng.randint(1, 5))]
             return back + self.go_to(lat, lon) + ["m"] + moves + ["\r"]
-        # The album: photos deleted, New Collection (confirmed: `y` only ever right after `n`, so on the
-        # map, where `x` asks to delete the pin, `n` answers Keep first), Add more, the selection moved.
-        keys = []
-        deletes = 0
-        renew = False
+        if kind == "mouse drag":
+            # Picked up with `m`, carried with the mouse (X10 reports: press, motion with the button held,
+            # release; the cursor follows and the pin with it) and put down with Enter.
+            x, y = self.rng.randint(5, 94), self.rng.randint(3, 26)
+            keys = [mouse_report(0, x, y)]
+            for _ in range(self.rng.randint(1, 4)):
+                x, y = max(0, min(99, x + self.rng.randint(-3, 3))), max(0, min(27, y + self.rng.randint(-2, 2)))
+                keys.append(mouse_report(32, x, y))
+            keys.append(mouse_report(3, x, y))
+            return back + self.go_to(lat, lon) + ["m"] + keys + ["\r"]
+        # The album: photos deleted (`x`; marked with space and deleted with `X` `y`; from the photo
+        # screen, Enter then `x`), New Collection (confirmed: `y` only ever right after `n` or `X`, so on
+        # the map, where `x` asks to delete the pin, `n` answers Keep first), Add more, the selection moved.
+        # The round's opening visit deletes a photo first, so photos are deleted in every few rounds.
+        keys = ["x"] if opening else []
+        marked = False
         for _ in range(self.rng.randint(1, 6)):
-            k = self.rng.choices(["x", "n", "a", "move"], weights=[4, 2, 1, 2])[0]
+            k = self.rng.choices(["x", "n", "a", "move", "mark", "X", "photo x"], weights=[4, 2, 1, 2, 3, 2, 2])[0]
             if k == "x":
-                deletes += 1
                 keys.append("x")
             elif k == "n":
-                renew = True
                 keys += ["n", "y"]
             elif k == "a":
                 keys.append("a")
+            elif k == "mark":
+                keys.append(" ")
+                marked = True
+            elif k == "X":
+                keys += ["X", "y"]
+                marked = False
+            elif k == "photo x":
+                keys += ["\r", "x"]
             else:
                 keys.append(self.rng.choice("hjkl"))
-        scope.add(lat, lon, "renew" if renew else "photos", deletes)
+        if marked:
+            # Leaving with marks asks first: the marked photos go.
+            keys += ["X", "y"]
         self.journal(f"  album keys {keys!r}")
         return back + self.go_to(lat, lon) + ["\r"] + keys + [BACKSPACE]
 
-    def drive(self, terms, scope, duration, number, first_kill=None):
+    # The settings the soak changes, with values to choose from: none changes what the keys do.
+    SETTINGS = {
+        "contact": ["soak@example.org", "https://example.org/soak", "tourist@example.net"],
+        "area_half_width": ["0.1", "0.25", "0.5", "1.0"],
+        "photos_per_collection": ["6", "12", "21"],
+    }
+
+    def settings_keys(self):
+        """The settings screen (`s`): a field selected, its text replaced (Ctrl-U, then typed), Enter;
+        now and then a value it refuses (the message says so; nothing is saved), then Esc to the map."""
+        key = self.rng.choice(sorted(self.SETTINGS))
+        field = ["flickr_api_key", "source", "area_half_width", "photos_per_collection", "confirm_delete",
+                 "allow_drag", "contact"].index(key)
+        bad = self.rng.random() < 0.2
+        value = "not a value" if bad else self.rng.choice(self.SETTINGS[key])
+        self.journal(f"settings screen: {key} = {value!r}")
+        return ["s"] + ["j"] * field + ["\r", "\x15", value, "\r"] + ([ESC] if bad else []) + [ESC]
+
+    def config_set(self):
+        """`vtourist config set KEY VALUE`, its exit status the acknowledgment; sometimes a value it refuses."""
+        key = self.rng.choice(sorted(self.SETTINGS))
+        bad = self.rng.random() < 0.2
+        value = "-3" if bad else self.rng.choice(self.SETTINGS[key])
+        r = self.cli(["config", "set", key, value])
+        self.journal(f"config set {key} {value!r}: {r.returncode}")
+        if r.returncode == 0 and not bad:
+            self.acks.setting(key, value, "config set")
+        elif r.returncode == 0 or not r.stderr.strip():
+            self.failure.crashes += 1
+            self.failure.note("crash", f"config set {key} {value!r} exited {r.returncode}: {r.stderr!r}")
+
+    def drive(self, terms, duration, number, first_kill=None):
         """Sends actions to the running apps, interleaved, for `duration` seconds (then stops mid-action).
-        Now and then the database is read as it runs: what is committed then must be kept too.
+        Now and then the database is read as it runs: what is acknowledged then must be there too.
         With `first_kill` (seconds), the second app is killed then and the first goes on alone."""
         start = time.monotonic()
         deadline = start + duration
         queues = {id(t): [] for t in terms}
+        # Each round opens with a drop, so every round that drives the app has one acknowledgment at least,
+        # then, in turn, a drag, a pin deleted or an album visited: each kind happens in every few rounds.
+        queues[id(terms[0])] = self.action(terms[0], "drop") + self.action(terms[0], OPENINGS[number % len(OPENINGS)],
+                                                                              opening=True)
         terms = list(terms)
         next_look = time.monotonic() + 0.3
         while time.monotonic() < deadline:
@@ -429,17 +664,27 @@ class Soak:
                 self.reap(terms.pop(), "the second app")
             if time.monotonic() >= next_look:
                 next_look = time.monotonic() + 0.3
-                reading = read_db(self.db)
-                if reading:
-                    self.ledger.compare(reading, scope, f"round {number}, while the apps run")
+                self.look(f"round {number}, while the apps run")
             term = self.rng.choice(terms)
             queue = queues[id(term)]
             if not queue:
                 self.journal(f"app {terms.index(term) + 1}:")
-                queue += self.action(scope)
+                queue += self.action(term)
             key = queue.pop(0)
+            if isinstance(key, tuple):
+                self.config_set()
+                continue
             term.send(key)
             time.sleep(ESC_GAP if key == ESC else self.rng.uniform(0, 0.08))
+
+    def look(self, when):
+        """Reads the trace, then the database: every acknowledgment read before must be in it."""
+        self.acks.read_trace()
+        reading = read_db(self.db, hashes=True)
+        if reading:
+            self.ledger.compare(reading, when)
+            self.acks.check(reading, when)
+        return reading
 
     def journal(self, line):
         """What the script did, in the kept folder, to read next to a failure."""
@@ -467,10 +712,11 @@ class Soak:
     def round(self, number):
         # A generator per round: a seed replays each round's choices whatever the timing of the ones before.
         self.rng = random.Random(self.args.seed * 1_000_003 + number)
-        scope = Scope()
+        self.acks.begin_round(number)
         self.journal(f"round {number}")
         hold = self.rng.random() < 0.4
         self.hold_images(self.rng.randint(0, 20) if hold else None)
+        imported = self.rng.random() < 0.15 and self.import_pins(number)
         a = self.app("a")
         terms = [a]
         second = self.rng.random() < 0.35
@@ -498,58 +744,108 @@ class Soak:
             if second and not self.wait_ready(terms[1]):
                 self.failure.stuck += 1
                 self.failure.note("stuck", f"round {number}: the second app did not draw its map")
-            duration = self.rng.uniform(0.2, 2.5)
+            duration = self.rng.uniform(MIN_DRIVE, 2.5)
             first_kill = self.rng.uniform(0, duration) if second and self.rng.random() < 0.5 else None
-            self.drive(terms, scope, duration, number, first_kill)
-        before = read_db(self.db)
-        if before:
-            self.ledger.compare(before, scope, f"round {number}, before the kill")
+            self.drive(terms, duration, number, first_kill)
+        self.look(f"round {number}, before the kill")
         for i, t in enumerate(terms):
             self.reap(t, "the app" if i == 0 else "the second app")
         if drop:
-            proc, err, wait, lat, lon = drop
-            if proc.poll() is None:
-                proc.kill()
-                self.kills += 1
-            proc.wait()
-            err.close()
-            printed = proc.stdout.read().decode().strip()
-            proc.stdout.close()
-            if proc.returncode == 0:
-                # The pin `drop` reported is committed: it must be in every reading from now on.
-                self.dropped.append((int(printed), lat, lon))
-            with open(err.name, "rb") as f:
-                text = f.read()[-2000:].decode("utf-8", "replace")
-            # The app may delete the pin `drop --wait` waits for: it says so and fails, as it should.
-            deleted = "vanished while downloading" in text and scope.may_delete_pin((lat, lon))
-            if proc.returncode not in (0, -signal.SIGKILL) and not deleted:
-                self.failure.crashes += 1
-                self.failure.note("crash", f"round {number}: drop{' --wait' if wait else ''} exited with "
-                                           f"{proc.returncode}; stderr: {text!r}")
-        after = self.after_kill(scope, f"round {number}, after the kill")
-        for pid, lat, lon in self.dropped:
-            if (after is None or pid not in after[0]) and not scope.may_delete_pin((lat, lon)):
-                self.failure.lost += 1
-                self.failure.note("lost", f"round {number}: pin {pid} that `vtourist drop` reported is not stored")
-        self.dropped = []
+            self.settle_drop(number, *drop)
+        after = self.after_kill(f"round {number}, after the kill")
         if after:
             self.ledger.downloading_at_kill |= {pid for pid, p in after[0].items() if p[2] == "downloading"}
+        # Every round but those killed while starting must have done something the app acknowledged.
+        acted = sum(self.acks.round_counts.values())
+        if not early and acted < MIN_ROUND_ACKS:
+            self.activity["rounds short of activity"] += 1
+            self.failure.note("idle", f"round {number}: {acted} acknowledged action(s), at least {MIN_ROUND_ACKS} expected")
         if self.args.verbose:
-            pins, photos = after or ({}, {})
-            log(f"round {number}: {len(terms)} app(s){', drop' if drop else ''}{', images held' if hold else ''}"
-                f"{', early kill' if early else ''}; {len(pins)} pins, {len(photos)} photos, "
-                f"{sum(1 for p in pins.values() if p[2] == 'downloading')} downloading")
+            pins, photos, _ = after or ({}, {}, {})
+            done = ", ".join(f"{v} {k}" for k, v in self.acks.round_counts.items() if v)
+            log(f"round {number}: {len(terms)} app(s){', drop' if drop else ''}{', import' if imported else ''}"
+                f"{', images held' if hold else ''}{', early kill' if early else ''}; {len(pins)} pins, "
+                f"{len(photos)} photos, {sum(1 for p in pins.values() if p[2] == 'downloading')} downloading; "
+                f"acknowledged: {done or 'nothing'}")
 
-    def after_kill(self, scope, when):
+    def settle_drop(self, number, proc, err, wait, lat, lon):
+        """Kills `drop` if it still runs; the pin it reported (exit 0) is acknowledged."""
+        if proc.poll() is None:
+            proc.kill()
+            self.kills += 1
+        proc.wait()
+        err.close()
+        printed = proc.stdout.read().decode()
+        proc.stdout.close()
+        if proc.returncode == 0:
+            self.acks.pin(int(printed), "drop", lat, lon, UNKNOWN, added=True)
+        with open(err.name, "rb") as f:
+            text = f.read()[-2000:].decode("utf-8", "replace")
+        if proc.returncode in (0, -signal.SIGKILL):
+            return
+        # The app may delete the pin `drop --wait` waits for: it says so and fails, as it should.
+        self.acks.read_trace()
+        vanished = re.search(r"pin (\d+) vanished while downloading", text)
+        if vanished and int(vanished.group(1)) in self.acks.removed_pins:
+            return
+        self.failure.crashes += 1
+        self.failure.note("crash", f"round {number}: drop{' --wait' if wait else ''} exited with "
+                                   f"{proc.returncode}; stderr: {text!r}")
+
+    def import_pins(self, number):
+        """`vtourist import FILE` before the apps start: a GeoJSON file of a few named points. Exit 0
+        acknowledges every point (a pin of the same place and name counts: import skips those), read
+        back by place and name while nothing else writes. Sometimes killed on the way: all or none."""
+        points = [(self.rng.uniform(-60, 70), self.rng.uniform(-170, 170), f"soak {number}.{i}")
+                  for i in range(self.rng.randint(2, 6))]
+        path = os.path.join(self.folder, f"import-{number}.geojson")
+        with open(path, "w") as f:
+            json.dump({"type": "FeatureCollection", "features": [
+                {"type": "Feature", "properties": {"name": name},
+                 "geometry": {"type": "Point", "coordinates": [round(lon, 5), round(lat, 5)]}}
+                for lat, lon, name in points]}, f)
+        proc = subprocess.Popen([self.args.binary, "import", path], env=self.environment(),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        killed = False
+        if self.rng.random() < 0.3:
+            time.sleep(self.rng.uniform(0, 0.15))
+            if proc.poll() is None:
+                proc.kill()
+                killed = True
+                self.kills += 1
+        _, stderr = proc.communicate()
+        self.journal(f"import {len(points)} pins: {proc.returncode}")
+        reading = read_db(self.db) or ({}, {}, {})
+        found = {}
+        for pid, (lat, lon, _, name) in reading[0].items():
+            for plat, plon, pname in points:
+                if name == pname and abs(lat - round(plat, 5)) < 1e-9 and abs(lon - round(plon, 5)) < 1e-9:
+                    found[pname] = (pid, lat, lon, name)
+        if proc.returncode == 0:
+            for pname in (p[2] for p in points):
+                if pname not in found:
+                    self.failure.lost += 1
+                    self.failure.note("lost", f"round {number}: `import` exited 0 and pin {pname!r} is not stored")
+                else:
+                    pid, lat, lon, name = found[pname]
+                    self.acks.pin(pid, "import", lat, lon, name, added=True)
+        elif killed:
+            if found and len(found) != len(points):
+                self.failure.lost += 1
+                self.failure.note("lost", f"round {number}: a killed import stored {len(found)} of {len(points)} pins")
+        else:
+            self.failure.crashes += 1
+            self.failure.note("crash", f"round {number}: import exited {proc.returncode}: {stderr[-2000:]!r}")
+        return True
+
+    def after_kill(self, when):
         if not os.path.exists(self.db):
             return None
         problems = check_db(self.db)
         if problems:
             self.failure.integrity += 1
             self.failure.note("integrity", f"{when}: {problems[:5]}")
-        reading = read_db(self.db)
-        self.ledger.compare(reading, scope, when)
-        return reading
+        return self.look(when)
 
     def finish(self):
         """The last restart: the app resumes every album; each must complete."""
@@ -581,8 +877,16 @@ class Soak:
         if code != 0:
             self.failure.crashes += 1
             self.failure.note("crash", f"the last app did not quit cleanly ({code}); stderr: {a.stderr_tail()!r}")
-        self.after_kill(Scope(), "after the last quit")
-        return complete, len(pins) if pending is not None else 0
+        final = self.after_kill("after the last quit")
+        ready_albums = sum(1 for p in (final or ({}, {}, {}))[0].values() if p[2] == "ready")
+        return complete, len(pins) if pending is not None else 0, ready_albums
+
+    def minimum_activity(self):
+        """What a run must have acknowledged, by its number of rounds: a healthy run does several times
+        more (docs/reliability.md), so falling short means the script no longer drives the app."""
+        n = self.args.rounds
+        return {"pins added": max(1, n // 2), "images stored": 2 * n, "photos deleted": max(1, n // 10),
+                "pins deleted": max(1, n // 20), "pins moved": max(1, n // 10), "albums ready": 1}
 
     def unfinished(self, pin):
         """A ready album whose photos are not all stored: any still pending (failed for good is finished)."""
@@ -598,7 +902,7 @@ class Soak:
         try:
             for n in range(1, self.args.rounds + 1):
                 self.round(n)
-            complete, albums = self.finish()
+            complete, albums, ready_albums = self.finish()
         finally:
             for term in self.live:
                 if term.proc.poll() is None:
@@ -609,15 +913,20 @@ class Soak:
         leaks = open(self.leaks).read().split("\n") if os.path.exists(self.leaks) else []
         leaks = [l for l in leaks if l]
         f = self.failure
+        counts = dict(self.acks.counts, **{"albums ready": ready_albums})
+        short = [f"{counts[k]} {k} (at least {need})" for k, need in self.minimum_activity().items() if counts[k] < need]
+        short += [f"{self.activity['rounds short of activity']} rounds short of activity"] \
+            if self.activity["rounds short of activity"] else []
         ok = (f.lost == 0 and f.resurrected == 0 and f.crashes == 0 and f.integrity == 0 and f.stuck == 0 and complete
-              and not leaks)
+              and not leaks and not short)
         log(f"rounds: {self.args.rounds}")
         log(f"kills: {self.kills}")
         log(f"rows lost: {f.lost}")
         log(f"resurrected rows: {f.resurrected}")
         log(f"albums resumed: {self.ledger.resumed}")
         log(f"crashes: {f.crashes}")
-        log("done: " + ", ".join(f"{v} {k}" for k, v in self.ledger.done.items()) + f", {self.quits} quits")
+        log("acknowledged: " + ", ".join(f"{v} {k}" for k, v in counts.items()) + f"; {self.quits} quits")
+        log(f"activity: {'ok' if not short else 'SHORT: ' + ', '.join(short)}")
         log(f"integrity failures: {f.integrity}")
         log(f"apps that never drew their map: {f.stuck}")
         log(f"albums completed: {albums if complete else 'NO'} ({albums} pins)")

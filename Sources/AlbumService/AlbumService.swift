@@ -32,6 +32,8 @@ public final class AlbumService: @unchecked Sendable {
     private let userAgent: String
     private let imageCheck: ImageCheck
     private let onEvent: @Sendable (AlbumEvent) -> Void
+    /// Records each committed write the user sees as done (the crash soak's acknowledgments).
+    private let trace: Trace
     // Touched only on `queue`.
     private var albums: [Pin.ID: AlbumMachine.Album] = [:]
     /// The search under way for each album, with the collection it is for.
@@ -54,9 +56,10 @@ public final class AlbumService: @unchecked Sendable {
 
     public init(store: AppDatabase, http: HTTPClient, settings: PhotoSourceSettings, imageCheck: ImageCheck,
                 environment: AlbumEnvironment? = nil, userAgent: String,
-                leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock,
+                leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock, trace: Trace = .none,
                 onEvent: @escaping @Sendable (AlbumEvent) -> Void) {
         self.store = store
+        self.trace = trace
         self.leaseHolder = LeaseHolder.make()
         self.leaseClock = leaseClock
         self.http = http
@@ -340,10 +343,13 @@ public final class AlbumService: @unchecked Sendable {
         case let .markPending(ids):
             _ = storeWrite(pinID, "Could not save the retry") { try store.markPhotosPending(ids: ids) }
         case let .deletePhotos(ids):
-            _ = storeWrite(pinID, "Could not delete the photos") { try store.deletePhotos(ids: ids) }
+            if storeWrite(pinID, "Could not delete the photos", { try store.deletePhotos(ids: ids) }) != nil {
+                trace.record(.photosDeleted(pin: pinID, ids: ids))
+            }
         case let .clearAlbum(pin, generation):
             do throws(StoreError) {
                 try store.clearAlbum(pinID: pin, generation: generation)
+                trace.record(.albumCleared(pin: pin, generation: generation))
             } catch .staleAlbum {
                 dropStale(pin, generation: generation)
                 onEvent(.notice(pin, "Another window changed this album first: it shows that window's photos"))
@@ -455,6 +461,7 @@ public final class AlbumService: @unchecked Sendable {
                 send(pin, .searchFailed(generation: generation, reason: "Could not save the photos found: \(error)"))
                 return
             }
+            trace.record(.photosSaved(pin: pin, generation: generation, photos: saved, replaced: album.photos.isEmpty))
             send(pin, .searchAnswered(generation: generation, pageCount: result.pageCount,
                                       photos: saved.map { SavedPhoto(id: $0.id, url: $0.url) }))
         }
@@ -478,7 +485,9 @@ public final class AlbumService: @unchecked Sendable {
         var reason = imageCheck.problem(with: result)
         if reason == nil, case let .success(response) = result {
             do throws(StoreError) {
-                if try !store.storeImage(photoID: photo, generation: generation, bytes: response.body) {
+                if try store.storeImage(photoID: photo, generation: generation, bytes: response.body) {
+                    trace.record(.imageStored(photo: photo, pin: pin, generation: generation, bytes: response.body))
+                } else {
                     reason = "the photo was deleted"
                 }
             } catch .staleAlbum {

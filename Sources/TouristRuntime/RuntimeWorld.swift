@@ -26,12 +26,15 @@ public struct RuntimeWorld {
     public var pageOpener: PageOpenerClient
     /// Renders photos for the screen.
     public var pictures: PicturePipeline
+    /// Records each committed change the user made (the crash soak's acknowledgments; `.none` but there).
+    public var trace: Trace
 
     public init(terminal: any AppTerminal, clock: AppClock = .live, store: AppDatabase,
                 storeWorker: StoreWorker = .serialQueue(),
                 makeAlbums: @escaping (_ onEvent: @escaping @Sendable (AlbumEvent) -> Void) -> AlbumsClient,
                 geometry: WorldGeometry, places: PlaceLookup, log: AppLog = .none,
-                photoSaver: PhotoSaver, pageOpener: PageOpenerClient, pictures: PicturePipeline = .live()) {
+                photoSaver: PhotoSaver, pageOpener: PageOpenerClient, pictures: PicturePipeline = .live(),
+                trace: Trace = .none) {
         self.terminal = terminal
         self.clock = clock
         self.store = store
@@ -43,6 +46,7 @@ public struct RuntimeWorld {
         self.photoSaver = photoSaver
         self.pageOpener = pageOpener
         self.pictures = pictures
+        self.trace = trace
     }
 }
 

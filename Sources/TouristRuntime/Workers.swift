@@ -17,9 +17,10 @@ struct Workers {
     let mailbox: Mailbox
     let log: AppLog
     let retry: WriteRetry
+    let trace: Trace
 
     /// The store work, run on the store worker.
-    private var jobs: StoreJobs { StoreJobs(store: store, mailbox: mailbox, retry: retry) }
+    private var jobs: StoreJobs { StoreJobs(store: store, mailbox: mailbox, retry: retry, trace: trace) }
 
     func run(_ work: [Work]) {
         for item in work { run(item) }
@@ -89,6 +90,8 @@ struct StoreJobs: Sendable {
     let store: AppDatabase
     let mailbox: Mailbox
     let retry: WriteRetry
+    /// Records each change once committed (the crash soak's acknowledgments).
+    var trace: Trace = .none
 
     /// A change the user made. One that fails for a passing reason waits and is tried again
     /// (`WriteRetry`); the status line says so meanwhile.
@@ -109,15 +112,21 @@ struct StoreJobs: Sendable {
     private func apply(_ change: StoreWrite, number: Int) throws(StoreError) -> RuntimeMessage {
         switch change {
         case let .insertPin(point, name):
-            return .pinInserted(try store.insertPin(at: point, name: name))
+            let pin = try store.insertPin(at: point, name: name)
+            trace.record(.pinInserted(pin))
+            return .pinInserted(pin)
         case let .movePin(id, to, name):
-            if let pin = try store.movePin(id: id, to: to, name: name) { return .action(.pinSaved(pin)) }
+            if let pin = try store.movePin(id: id, to: to, name: name) {
+                trace.record(.pinMoved(pin, generation: try? store.albumGeneration(pinID: id)))
+                return .action(.pinSaved(pin))
+            }
             return .action(.pinRemoved(id))
         case let .deletePin(id):
-            _ = try store.deletePin(id: id)
+            if try store.deletePin(id: id) { trace.record(.pinDeleted(id)) }
             return .action(.pinRemoved(id))
         case let .saveSetting(key, text):
             try store.saveSetting(key, text)
+            trace.record(.settingSaved(key, text.flatMap { Settings.normalized(key, $0) }))
             // The others as the store has them: another process may have changed them meanwhile. Read
             // before a later write was issued (a second change on the screen), it is stale: dropped.
             return .action(.settingsLoaded(try store.settings()), readBeforeWrite: number)

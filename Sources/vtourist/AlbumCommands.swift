@@ -210,7 +210,8 @@ final class WaitedAlbums {
         let signals = Signals()
         self.signals = signals
         service = AlbumService(store: store, http: makeHTTPClient(stored), settings: settings, imageCheck: .live,
-                               userAgent: userAgent(stored)) { event in
+                               userAgent: userAgent(stored),
+                               trace: Trace.from(environment: ProcessInfo.processInfo.environment)) { event in
             if case let .storeFailed(_, text) = event { signals.storeFailure.withLock { $0 = $0 ?? text } }
             signals.changed.signal()
         }

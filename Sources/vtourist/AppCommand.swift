@@ -40,12 +40,14 @@ enum FullScreenApp {
             throw CommandFailure("\(error)")
         }
         let environment = ProcessInfo.processInfo.environment
+        let trace = Trace.from(environment: environment)
         let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
             .live(AlbumService(store: store, http: makeHTTPClient(settings), settings: photos, imageCheck: .live,
-                               userAgent: userAgent(settings), onEvent: onEvent),
+                               userAgent: userAgent(settings), trace: trace, onEvent: onEvent),
                   photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
         }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
-           photoSaver: .folder(PhotoFile.picturesFolder(environment: environment)), pageOpener: .live)
+           photoSaver: .folder(PhotoFile.picturesFolder(environment: environment)), pageOpener: .live,
+           trace: trace)
         // Also on the status line: curses takes the screen right after stderr said so.
         let problems = store.permissionNotes.map(\.description) + photos.problems
         let start = RuntimeStart(pins: pins, view: view, settings: settings,
