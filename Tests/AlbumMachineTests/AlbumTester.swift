@@ -1,7 +1,7 @@
+import Locking
 import Geo
 import Foundation
 import Model
-import Synchronization
 import XCTest
 @testable import AlbumMachine
 
@@ -28,7 +28,7 @@ final class AlbumTester {
 
 /// Records the arguments New Collection's page picker was called with.
 final class PickLog: Sendable {
-    private let calls = Mutex<[[Int]]>([])
+    private let calls = Locked<[[Int]]>([])
 
     func record(_ current: Int, _ pageCount: Int) {
         calls.withLock { $0.append([current, pageCount]) }

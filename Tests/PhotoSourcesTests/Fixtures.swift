@@ -1,6 +1,6 @@
+import Locking
 import Foundation
 @testable import PhotoSources
-import Synchronization
 
 /// What the sources send as their User-Agent in these tests.
 let testUserAgent = "vtourist-test/1"
@@ -172,9 +172,9 @@ final class FakeHTTP: HTTPFetching, Sendable {
         var replies: [Reply]
         var recorded: [Request] = []
     }
-    private let log: Mutex<Log>
+    private let log: Locked<Log>
 
-    init(_ replies: [Reply]) { log = Mutex(Log(replies: replies)) }
+    init(_ replies: [Reply]) { log = Locked(Log(replies: replies)) }
 
     var requests: [Request] { log.withLock { $0.recorded } }
 

@@ -1,5 +1,5 @@
+import Locking
 import Foundation
-import Synchronization
 import TestSupport
 import Terminal
 import TouristCore
@@ -13,7 +13,7 @@ import XCTest
 extension RuntimeTests {
     /// The album's renderer, counting what it is asked to render.
     final class CountingPainter: Sendable {
-        private let counts = Mutex<[PictureSize: Int]>([:])
+        private let counts = Locked<[PictureSize: Int]>([:])
         let live: PicturePainter
 
         init(capabilities: TerminalCapabilities) {

@@ -1,3 +1,4 @@
+import Locking
 import AlbumService
 import Dispatch
 import Foundation
@@ -5,7 +6,6 @@ import GRDB
 import HTTP
 import PhotoSources
 import Store
-import Synchronization
 import TestSupport
 import Terminal
 import TouristCore
@@ -422,7 +422,7 @@ final class RuntimeTests: XCTestCase {
     }
 
     func testOHandsThePhotosPageToTheOpenerOffTheScreen() throws {
-        let opened = Mutex<[String]>([])
+        let opened = Locked<[String]>([])
         let server = try PhotoServer()
         let photo = try openFirstPhoto(server: server, opener: { url in
             opened.withLock { $0.append(url) }

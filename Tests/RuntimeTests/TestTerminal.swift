@@ -1,5 +1,5 @@
+import Locking
 import Foundation
-import Synchronization
 import Terminal
 import TouristRuntime
 
@@ -216,7 +216,7 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
 
 /// A clock the test moves by hand.
 final class ManualClock: Sendable {
-    private let seconds = Mutex<Double>(0)
+    private let seconds = Locked<Double>(0)
 
     var clock: AppClock { AppClock { [self] in self.seconds.withLock { $0 } } }
 

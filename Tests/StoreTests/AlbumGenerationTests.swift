@@ -1,5 +1,5 @@
+import Locking
 import Foundation
-import Synchronization
 import XCTest
 import Geo
 import Model
@@ -166,7 +166,7 @@ final class AlbumGenerationTests: XCTestCase {
         let (window, other) = try openTwoConnections(self)
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
         for round in 2...40 {
-            let won = Mutex<[Int: Bool]>([:])
+            let won = Locked<[Int: Bool]>([:])
             let answers = [newPhotos(["w0-\(round)"]), newPhotos(["w1-\(round)"])]
             DispatchQueue.concurrentPerform(iterations: 2) { i in
                 let db = i == 0 ? window : other

@@ -1,5 +1,5 @@
+import Locking
 import Foundation
-import Synchronization
 import XCTest
 import Model
 import Geo
@@ -13,7 +13,7 @@ final class AlbumLeaseTests: XCTestCase {
         let pin = try shell.insertPin(at: GeoPoint(latitude: -33.9, longitude: 151.2), name: nil)
         let t = 1_000_000.0
         // Both ask at once, many times over: exactly one is granted each round.
-        let granted = Mutex<[Int: Bool]>([:])
+        let granted = Locked<[Int: Bool]>([:])
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             let db = i == 0 ? window : shell
             let won = (try? db.takeAlbumLease(pinID: pin.id, holder: "holder-\(i)", now: t)) ?? false

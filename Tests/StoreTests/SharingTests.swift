@@ -1,5 +1,5 @@
+import Locking
 import Foundation
-import Synchronization
 import XCTest
 import Model
 import Geo
@@ -148,7 +148,7 @@ final class SharingTests: XCTestCase {
 }
 
 final class LockedCounter: Sendable {
-    private let stored = Mutex<[String]>([])
+    private let stored = Locked<[String]>([])
     func add(_ value: String) { stored.withLock { $0.append(value) } }
     var values: [String] { stored.withLock { $0 } }
 }

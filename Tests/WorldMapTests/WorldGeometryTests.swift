@@ -1,5 +1,5 @@
+import Locking
 import Foundation
-import Synchronization
 import TestSupport
 import XCTest
 import Geo
@@ -183,7 +183,7 @@ final class WorldGeometryTests: XCTestCase {
 
 /// Collects results from concurrent work.
 final class LockedCounts: Sendable {
-    private let values = Mutex<[MapDetail: Set<Int>]>([:])
+    private let values = Locked<[MapDetail: Set<Int>]>([:])
     func add(_ d: MapDetail, _ v: Int) {
         values.withLock { _ = $0[d, default: []].insert(v) }
     }
