@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "WorldMap", dependencies: ["Geo"]),
         .target(name: "Gazetteer", dependencies: ["Geo", "WorldMap"]),
         // GeoJSON and GPX pin files: what `export` writes and `import` reads.
-        .target(name: "PinFiles", dependencies: ["Model", "Geo"]),
+        .target(name: "PinFiles", dependencies: ["Model", "Geo", "TextSafety"]),
         .target(name: "TouristCore", dependencies: ["Model", "Terminal", "TextSafety", "Geo", "WorldMap", "Gazetteer", "AlbumMachine"]),
         .target(name: "Store", dependencies: [
             "Model", "Geo",

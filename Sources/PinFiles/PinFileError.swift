@@ -1,3 +1,5 @@
+import TextSafety
+
 /// Why a pin file was refused: one line, naming the point (1-based feature index or line) where there is one.
 /// A refused file adds nothing.
 public enum PinFileError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -13,7 +15,11 @@ public enum PinFileError: Error, Equatable, CustomStringConvertible, Sendable {
     /// `place` is "feature 3" (GeoJSON) or "line 12" (GPX).
     case badPoint(place: String, detail: String)
 
-    public var description: String {
+    /// One line, whatever the file held: a value quoted from it (a `type` of "a\nb", an escape
+    /// sequence) is cleaned by the one rule for untrusted text, its line breaks becoming spaces.
+    public var description: String { text.strippingTerminalControls }
+
+    private var text: String {
         switch self {
         case .missing: "no such file"
         case .folder: "a folder, not a GeoJSON or GPX file"

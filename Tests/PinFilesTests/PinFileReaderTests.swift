@@ -184,3 +184,25 @@ final class PinFileReaderTests: XCTestCase {
         XCTAssertEqual(try PinFileReader.read(path: good.path).points.count, 1)
     }
 }
+
+/// A refusal is one line on the terminal whatever the file quotes back.
+final class PinFileErrorLineTests: XCTestCase {
+    func testAValueQuotedFromTheFileCannotBreakTheLineOrReachTheTerminalRaw() {
+        let files = [
+            #"{"type":"FeatureCollecti\n","features":[]}"#,
+            #"{"type":"Feature\u001b[2JCollection","features":[]}"#,
+            #"{"type":"FeatureCollection","features":[{"type":"Feat\r\nure","geometry":null}]}"#,
+        ]
+        for text in files {
+            do {
+                _ = try PinFileReader.read(Data(text.utf8))
+                XCTFail("accepted \(text)")
+            } catch {
+                XCTAssertFalse(error.description.contains("\n"), error.description)
+                XCTAssertFalse(error.description.contains("\r"), error.description)
+                XCTAssertFalse(error.description.contains("\u{1B}"), error.description)
+                XCTAssertTrue(error.isAboutContents, error.description)
+            }
+        }
+    }
+}
