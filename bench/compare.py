@@ -45,7 +45,8 @@ BENCHES = [
 
 
 def measure(command, figures):
-    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    # A benchmark exits non-zero when its figure misses a target: the figure is compared all the same.
+    out = subprocess.run(command, capture_output=True, text=True).stdout
     found = {}
     for name, pattern in figures:
         m = re.search(pattern, out)
