@@ -24,19 +24,18 @@ public enum WholeFile {
         guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "not a regular file") }
         let size = Int(info.st_size)
         guard size > 0 else { return Data() }
-        // Bytes of our own handed to Data, which frees them with its last copy.
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        var done = 0
-        while done < size {
-            let n = Foundation.read(fd, buffer + done, size - done)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let reason = n < 0 ? String(cString: strerror(errno)) : "the file changed while it was read"
-                buffer.deallocate()
-                throw Failure(description: reason)
+        var data = Data(count: size)
+        let read = data.withUnsafeMutableBytes { buffer -> Int in
+            var done = 0
+            while done < size {
+                let n = Foundation.read(fd, buffer.baseAddress! + done, size - done)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return n < 0 ? -1 : done }
+                done += n
             }
-            done += n
+            return done
         }
-        return Data(bytesNoCopy: buffer, count: size, deallocator: .custom { pointer, _ in pointer.deallocate() })
+        guard read == size else { throw Failure(description: read < 0 ? String(cString: strerror(errno)) : "the file changed while it was read") }
+        return data
     }
 }
