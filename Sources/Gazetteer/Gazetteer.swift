@@ -21,7 +21,7 @@ public final class Gazetteer: Sendable {
     public static func load(from url: URL) throws -> Gazetteer {
         let data: Data
         do {
-            data = try WholeFile.data(at: url)
+            data = try MappedFile.data(at: url)
         } catch {
             throw GazetteerError.unreadable(path: url.path, reason: error.description)
         }

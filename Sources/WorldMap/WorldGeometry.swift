@@ -127,7 +127,7 @@ public final class WorldGeometry: Sendable {
     public static func load(from url: URL) throws -> WorldGeometry {
         let data: Data
         do {
-            data = try WholeFile.data(at: url)
+            data = try MappedFile.data(at: url)
         } catch {
             throw MapDataError.unreadable(path: url.path, reason: error.description)
         }
