@@ -35,7 +35,7 @@ public final class AppRuntime {
                                            { picture in mailbox.post(.inlineReady(picture)) })
         workers = Workers(store: world.store, storeWorker: world.storeWorker, albums: albums, pictures: pictures,
                           pages: world.pageOpener, photos: world.photoSaver, terminal: world.terminal,
-                          mailbox: mailbox, log: world.log, retry: WriteRetry(), trace: world.trace)
+                          mailbox: mailbox, log: world.log, retry: WriteRetry(clock: world.clock), trace: world.trace)
         // Albums left downloading when the app last stopped (or by `vtourist drop`) go on.
         workers.run(.resumeInterrupted)
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import Terminal
 
 /// The screen and keyboard the runtime drives: ncurses in the app, a scripted
@@ -36,16 +35,4 @@ extension AppTerminal {
     public var cellPixelSize: (width: Int, height: Int)? { nil }
     public func detectInlinePictures() {}
     public func copyToClipboard(_ text: String) -> Bool { false }
-}
-
-/// Seconds on a steady clock: event times (press-and-hold), the store poll, message timeouts.
-public struct AppClock: Sendable {
-    public var now: @Sendable () -> Double
-
-    public init(now: @escaping @Sendable () -> Double) {
-        self.now = now
-    }
-
-    /// Seconds since boot, unaffected by changes to the wall clock.
-    public static let live = AppClock { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

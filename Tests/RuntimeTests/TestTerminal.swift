@@ -214,13 +214,66 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
     }
 }
 
-/// A clock the test moves by hand.
+/// A clock the test moves by hand. A sleep on it (a write's pause between tries) lasts until the
+/// test moves the clock past its deadline, or its alarm rings: no real time passes.
 final class ManualClock: Sendable {
-    private let seconds = Locked<Double>(0)
+    private struct Sleeper: Sendable {
+        let number: Int
+        let deadline: Double
+        let alarm: ClockAlarm
+    }
 
-    var clock: AppClock { AppClock { [self] in self.seconds.withLock { $0 } } }
+    private struct State: Sendable {
+        var seconds: Double = 0
+        var sleepers: [Sleeper] = []
+        var sleeps = 0
+    }
+
+    private let state = Locked(State())
+    /// Signalled whenever a sleep begins or ends, for `waitForSleep`.
+    private let changed = DispatchSemaphore(value: 0)
+
+    var clock: AppClock {
+        AppClock(now: { [self] in now }, sleep: { [self] deadline, alarm in sleep(until: deadline, alarm) })
+    }
+
+    var now: Double { state.withLock { $0.seconds } }
 
     func advance(by interval: Double) {
-        seconds.withLock { $0 += interval }
+        let sleeping = state.withLock { state in
+            state.seconds += interval
+            return state.sleepers.map(\.alarm)
+        }
+        for alarm in sleeping { alarm.nudge() }
+    }
+
+    private func sleep(until deadline: Double, _ alarm: ClockAlarm) {
+        let number = state.withLock { state in
+            state.sleeps += 1
+            state.sleepers.append(Sleeper(number: state.sleeps, deadline: deadline, alarm: alarm))
+            return state.sleeps
+        }
+        changed.signal()
+        defer {
+            state.withLock { $0.sleepers.removeAll { $0.number == number } }
+            changed.signal()
+        }
+        while !alarm.isRung && now < deadline { alarm.doze(seconds: nil) }
+    }
+
+    /// The deadlines of the sleeps under way.
+    var sleeping: [Double] { state.withLock { $0.sleepers.map(\.deadline) } }
+
+    /// How many sleeps have begun so far (a mark for `waitForSleep(after:)`).
+    var sleepCount: Int { state.withLock { $0.sleeps } }
+
+    /// Waits until a sleep begun after `mark` sleeps is under way, and returns its deadline; nil if
+    /// none begins (the limit only ends a hang).
+    func waitForSleep(after mark: Int) -> Double? {
+        let giveUp = DispatchTime.now() + TestTerminal.hangLimit
+        while true {
+            if let sleeper = state.withLock({ $0.sleepers.first { $0.number > mark } }) { return sleeper.deadline }
+            guard changed.wait(timeout: giveUp) == .success else { return nil }
+        }
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Locking
 import Store
 
@@ -11,8 +10,15 @@ final class WriteRetry: Sendable {
     /// its busy timeout in each try.
     static let pause: Double = 1
 
-    private let state = Locked<(stopping: Bool, unsaved: [String])>((false, []))
-    private let wake = DispatchSemaphore(value: 0)
+    /// The pause is measured by the app's clock: a test moves it by hand, and no real second passes.
+    private let clock: AppClock
+    /// Rung when the app quits: a write asleep between tries wakes at once for its last try.
+    private let quitting = ClockAlarm()
+    private let unsavedTexts = Locked<[String]>([])
+
+    init(clock: AppClock) {
+        self.clock = clock
+    }
 
     /// Runs `body` until it works or fails for good; `waiting` is told once, on the first passing
     /// failure. The result says whether the write had to wait.
@@ -26,7 +32,7 @@ final class WriteRetry: Sendable {
                 guard case let .tryAgain(pause) = WriteRetry.step(after: error, stopping: isStopping) else { throw error }
                 if !waited { waiting(error) }
                 waited = true
-                if pause > 0 { _ = wake.wait(timeout: .now() + pause) }
+                if pause > 0 { clock.sleep(clock.now() + pause, quitting) }
             }
         }
     }
@@ -48,16 +54,15 @@ final class WriteRetry: Sendable {
 
     /// The app is quitting: each waiting write gets one more try, then is given up.
     func stop() {
-        state.withLock { $0.stopping = true }
-        wake.signal()
+        quitting.ring()
     }
 
     /// Keeps what could not be saved in the end, to be said once the screen is given back.
     func gaveUp(_ text: String) {
-        state.withLock { $0.unsaved.append(text) }
+        unsavedTexts.withLock { $0.append(text) }
     }
 
-    var unsaved: [String] { state.withLock { $0.unsaved } }
+    var unsaved: [String] { unsavedTexts.withLock { $0 } }
 
-    private var isStopping: Bool { state.withLock { $0.stopping } }
+    private var isStopping: Bool { quitting.isRung }
 }

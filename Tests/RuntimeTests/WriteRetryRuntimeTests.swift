@@ -1,0 +1,70 @@
+import Foundation
+@testable import Store
+@testable import TouristRuntime
+import XCTest
+
+/// A write that fails for a passing reason waits and is tried again: its pause between tries is on
+/// the app's clock, which these tests move by hand. No real second passes.
+extension RuntimeTests {
+    /// The disk is full for the app's writes: its connection may not grow the file past its size
+    /// now (SQLite's `max_page_count`), and every pin saved brings a megabyte with it.
+    func fillTheDisk() throws {
+        try otherProcess().write { db in
+            try db.execute(sql: "CREATE TABLE ballast (bytes BLOB)")
+            try db.execute(sql: "CREATE TRIGGER ballast AFTER INSERT ON pin BEGIN INSERT INTO ballast VALUES (zeroblob(1000000)); END")
+        }
+        try store.executeForTesting("PRAGMA max_page_count = 1")
+    }
+
+    /// Room again: a pin saved brings nothing more with it.
+    func freeTheDisk() throws {
+        try otherProcess().write { db in try db.execute(sql: "DROP TRIGGER ballast") }
+    }
+
+    func testAWriteOnAFullDiskIsTriedAgainOnceTheClockHasMovedOnByThePause() throws {
+        terminal = TestTerminal(width: 220)  // room for the whole message
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        try fillTheDisk()
+        let sleeps = clock.sleepCount
+        var mark = terminal.frameCount
+        terminal.press(.char("p"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Not saved yet: the disk is full"))
+        let deadline = try XCTUnwrap(clock.waitForSleep(after: sleeps), "the write waits on the app's clock")
+        XCTAssertEqual(deadline, clock.now + WriteRetry.pause)
+        try freeTheDisk()
+
+        // Half the pause: the write still sleeps, and nothing is saved.
+        clock.advance(by: WriteRetry.pause / 2)
+        XCTAssertEqual(clock.waitForSleep(after: sleeps), deadline)
+        XCTAssertEqual(try store.pins().count, 0)
+
+        // The pause is over: the next try lands.
+        mark = terminal.frameCount
+        clock.advance(by: WriteRetry.pause / 2)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin ", "Saved: the database takes writes again."))
+        XCTAssertEqual(try store.pins().count, 1)
+        XCTAssertEqual(clock.sleeping, [], "nothing waits any more")
+        XCTAssertEqual(clock.sleepCount, sleeps + 1, "one pause, one try after it")
+    }
+
+    func testQuittingWhileAWriteWaitsOnAFullDiskGivesItUpAtOnce() throws {
+        terminal = TestTerminal(width: 220)  // room for the whole message
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        try fillTheDisk()
+        let sleeps = clock.sleepCount
+        let mark = terminal.frameCount
+        terminal.press(.char("p"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Not saved yet: the disk is full"))
+        XCTAssertNotNil(clock.waitForSleep(after: sleeps), "the write waits on the app's clock")
+
+        // The clock stands still: only quitting can end the wait.
+        terminal.press(.char("q"))
+        waitForEnd()
+        XCTAssertTrue(terminal.wasShutDown)
+        XCTAssertEqual(clock.sleeping, [])
+        XCTAssertEqual(try store.pins().count, 0)
+        XCTAssertTrue(logText().contains("not saved: cannot write database \(path!): the disk is full"), logText())
+    }
+}
