@@ -13,6 +13,8 @@ public final class AppDatabase: Sendable {
     public let path: String
     /// How long a write waits for another connection's write lock before failing with `.locked`.
     public let busyTimeout: TimeInterval
+    /// The busy timeout unless the caller chooses one (`VTOURIST_BUSY_TIMEOUT` for the app).
+    public static let defaultBusyTimeout: TimeInterval = 5
     private let writer: any DatabaseWriter
     /// A connection of its own for `dataVersion()`: the pragma is per connection.
     private let versionReader: (any DatabaseReader)?
@@ -36,7 +38,7 @@ public final class AppDatabase: Sendable {
     /// Before anything is written, refuses a directory, a path under a file, a file that is not
     /// a vtourist database, a damaged one, one from a newer vtourist, and one this user cannot
     /// write; the file is then left exactly as it was.
-    public static func open(path: String, busyTimeout: TimeInterval = 5) throws(StoreError) -> AppDatabase {
+    public static func open(path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(StoreError) -> AppDatabase {
         try OpenCheck.preparePath(path)
         let folder = OpenCheck.folder(of: path)
         return try OpenLock.holding(path: path, folder: folder, timeout: busyTimeout) { () throws(StoreError) in
@@ -46,7 +48,7 @@ public final class AppDatabase: Sendable {
 
     /// Opens a database that already exists, for commands that only read: a missing file is
     /// `.missing`, and no file or folder is created.
-    public static func openExisting(path: String, busyTimeout: TimeInterval = 5) throws(StoreError) -> AppDatabase {
+    public static func openExisting(path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(StoreError) -> AppDatabase {
         guard !path.isEmpty else { throw .emptyPath }
         // A dangling link counts as missing: opening it would create its target.
         guard OpenCheck.isDirectory(path) != nil else { throw OpenCheck.absence(path) }
@@ -99,7 +101,7 @@ public final class AppDatabase: Sendable {
     }
 
     /// A new database file in a fresh temporary directory (real WAL, real files), for tests.
-    public static func openTemporary(busyTimeout: TimeInterval = 5) throws(StoreError) -> AppDatabase {
+    public static func openTemporary(busyTimeout: TimeInterval = defaultBusyTimeout) throws(StoreError) -> AppDatabase {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("vtourist-\(UUID().uuidString)", isDirectory: true)
         return try open(path: folder.appendingPathComponent("vtourist.sqlite").path, busyTimeout: busyTimeout)

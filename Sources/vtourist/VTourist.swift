@@ -78,22 +78,42 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the database, creating it when missing; a file other users could read is tightened,
     /// and a line on stderr says so.
     func open() throws -> AppDatabase {
-        try opened { path throws(StoreError) in try AppDatabase.open(path: path) }
+        let timeout = try busyTimeout()
+        return try opened { path throws(StoreError) in try AppDatabase.open(path: path, busyTimeout: timeout) }
     }
 
     /// Opens the database for a command that only reads it: a missing one is a failure, and no
     /// file or folder is created.
     func openExisting() throws -> AppDatabase {
-        try opened { path throws(StoreError) in try AppDatabase.openExisting(path: path) }
+        let timeout = try busyTimeout()
+        return try opened { path throws(StoreError) in try AppDatabase.openExisting(path: path, busyTimeout: timeout) }
     }
 
     /// The database if there is one; nil, and nothing created, when there is none.
     func openIfPresent() throws -> AppDatabase? {
+        let timeout = try busyTimeout()
         do {
-            return try opened { path throws(StoreError) in try AppDatabase.openExisting(path: path) }
+            return try opened { path throws(StoreError) in try AppDatabase.openExisting(path: path, busyTimeout: timeout) }
         } catch let failure as CommandFailure where failure.cause == .missing(path: path()) {
             return nil
         }
+    }
+
+    /// The name of the variable that sets how long a write waits for another program's write lock.
+    static let busyTimeoutVariable = "VTOURIST_BUSY_TIMEOUT"
+    /// What `VTOURIST_BUSY_TIMEOUT` may be, in seconds: long enough that a locked database is not tried
+    /// again in a spin, short enough that the app says it waits within the hour.
+    static let busyTimeoutRange: ClosedRange<Double> = 0.1...3600
+
+    /// Seconds a write waits for another program's write lock before it fails (the command line) or
+    /// is said to wait and tried again (the app): `VTOURIST_BUSY_TIMEOUT`, else the store's default.
+    func busyTimeout(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> TimeInterval {
+        guard let text = environment[Self.busyTimeoutVariable], !text.isEmpty else { return AppDatabase.defaultBusyTimeout }
+        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), Self.busyTimeoutRange.contains(seconds) else {
+            let range = String(format: "%g to %g", Self.busyTimeoutRange.lowerBound, Self.busyTimeoutRange.upperBound)
+            throw CommandFailure("\(Self.busyTimeoutVariable) must be a number of seconds from \(range), not \u{201C}\(text)\u{201D}")
+        }
+        return seconds
     }
 
     private func opened(_ open: (String) throws(StoreError) -> AppDatabase) throws -> AppDatabase {

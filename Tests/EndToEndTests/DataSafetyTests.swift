@@ -109,11 +109,24 @@ final class DataSafetyTests: EndToEndTestCase {
         XCTAssertEqual(try integrity(db), "ok")
     }
 
+    /// The app's busy timeout made short, so a test waits for it a fifth of a second rather than 5 s.
+    private let shortBusyTimeout: [String: String?] = ["VTOURIST_BUSY_TIMEOUT": "0.2"]
+
+    func testABusyTimeoutThatIsNoNumberOfSecondsIsRefusedBeforeTheDatabaseIsOpened() throws {
+        let db = try temporaryDirectory().appendingPathComponent("never.sqlite").path
+        for bad in ["soon", "0", "-1", "nan", "3601"] {
+            let r = try cli(["pins", "--db", db], environment: ["VTOURIST_BUSY_TIMEOUT": bad])
+            XCTAssertEqual(r.status, 1, bad)
+            XCTAssertEqual(r.stderr, "vtourist: VTOURIST_BUSY_TIMEOUT must be a number of seconds from 0.1 to 3600, not \u{201C}\(bad)\u{201D}\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: db), "nothing created")
+        }
+    }
+
     /// Another program holds the write lock for longer than the busy timeout: the drop waits, is
     /// said to wait, and lands once the lock is let go.
     func testADatabaseLockedLongerThanTheBusyTimeoutIsReportedAndRetried() throws {
         let db = try database()
-        let t = try app(db)
+        let t = try app(db, environment: shortBusyTimeout)
         t.wait(forText: "? help")
         let holder = try LockHolder(database: db, environment: environment())
         // The cursor's move (the map's view to save) waits first, the drop behind it.
@@ -137,7 +150,7 @@ final class DataSafetyTests: EndToEndTestCase {
     /// what it could not save.
     func testQuittingWhileAWriteWaitsSaysWhatWasNotSaved() throws {
         let db = try database()
-        let t = try app(db)
+        let t = try app(db, environment: shortBusyTimeout)
         t.wait(forText: "? help")
         let holder = try LockHolder(database: db, environment: environment())
         defer { holder.release() }
