@@ -45,9 +45,11 @@ public final class AlbumService: @unchecked Sendable {
     /// This service's name in the album leases, and the clock their heartbeats are read by.
     private let leaseHolder: String
     private let leaseClock: @Sendable () -> Double
-    /// The albums whose lease this service holds (touched only on `queue`), renewed by `heartbeat`.
+    /// The albums whose lease this service holds (touched only on `queue`), renewed at each beat of `heartbeat`.
     private var leased: Set<Pin.ID> = []
-    private var heartbeat: DispatchSourceTimer?
+    private let heartbeat: LeaseHeartbeat
+    /// Stops the beats; nil while none is wanted (touched only on `queue`).
+    private var stopHeartbeat: (() -> Void)?
 
     /// Largest image accepted, in bytes. The album downloads grid-sized pictures (Flickr's url_z and
     /// smaller, Commons thumbnails), far below this; up to 24 downloads run at once, each may hold this
@@ -56,12 +58,13 @@ public final class AlbumService: @unchecked Sendable {
 
     public init(store: AppDatabase, http: HTTPClient, settings: PhotoSourceSettings, imageCheck: ImageCheck,
                 environment: AlbumEnvironment? = nil, userAgent: String,
-                leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock, trace: Trace = .none,
-                onEvent: @escaping @Sendable (AlbumEvent) -> Void) {
+                leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock, heartbeat: LeaseHeartbeat = .timer,
+                trace: Trace = .none, onEvent: @escaping @Sendable (AlbumEvent) -> Void) {
         self.store = store
         self.trace = trace
         self.leaseHolder = LeaseHolder.make()
         self.leaseClock = leaseClock
+        self.heartbeat = heartbeat
         self.http = http
         self.settings = settings
         self.userAgent = userAgent
@@ -181,8 +184,8 @@ public final class AlbumService: @unchecked Sendable {
         queue.sync {
             for search in searches.values { search.task.cancel() }
             searches.removeAll()
-            heartbeat?.cancel()
-            heartbeat = nil
+            stopHeartbeat?()
+            stopHeartbeat = nil
             // What was under way is left for the next start, or another window, to take up at once.
             if !leased.isEmpty {
                 do { try store.releaseAlbumLease(pinID: nil, holder: leaseHolder) } catch {
@@ -208,12 +211,8 @@ public final class AlbumService: @unchecked Sendable {
             return false
         }
         leased.insert(pinID)
-        if heartbeat == nil {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.schedule(deadline: .now() + AlbumLease.heartbeat, repeating: AlbumLease.heartbeat)
-            timer.setEventHandler { [weak self] in self?.renewLeases() }
-            timer.resume()
-            heartbeat = timer
+        if stopHeartbeat == nil {
+            stopHeartbeat = heartbeat.start(queue) { [weak self] in self?.renewLeases() }
         }
         return true
     }
@@ -508,6 +507,28 @@ public final class AlbumService: @unchecked Sendable {
             storeFailed(pin, "Could not save a failed download", error)
         }
         send(pin, .photoFailed(generation: generation, id: photo, reason: reason))
+    }
+}
+
+/// What beats an album service's heartbeat, which renews its leases: in the app a timer every
+/// `AlbumLease.heartbeat` seconds; in tests the test's own hand, so no test waits seconds for a beat.
+public struct LeaseHeartbeat: Sendable {
+    /// Starts beating: `beat` runs on `queue` at each beat until the returned closure, called on
+    /// `queue`, stops it.
+    public var start: @Sendable (_ queue: DispatchQueue, _ beat: @escaping @Sendable () -> Void) -> () -> Void
+
+    public init(start: @escaping @Sendable (_ queue: DispatchQueue, _ beat: @escaping @Sendable () -> Void)
+                    -> () -> Void) {
+        self.start = start
+    }
+
+    /// A dispatch timer on the service's queue, every `AlbumLease.heartbeat` seconds.
+    public static let timer = LeaseHeartbeat { queue, beat in
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + AlbumLease.heartbeat, repeating: AlbumLease.heartbeat)
+        timer.setEventHandler(handler: beat)
+        timer.resume()
+        return { timer.cancel() }
     }
 }
 

@@ -38,7 +38,9 @@ class AlbumServiceTestCase: XCTestCase {
                  server: PhotoServer? = nil, maxConnectionsPerHost: Int = 24, flickrEndpoint: String? = nil,
                  store: AppDatabase? = nil,
                  pickPage: @escaping @Sendable (Int, Int) -> Int = { current, count in current % count + 1 },
-                 imageCheck: ImageCheck = ImageCheck(JPEGDecoder.downloadProblem)) -> AlbumService {
+                 imageCheck: ImageCheck = ImageCheck(JPEGDecoder.downloadProblem),
+                 leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock,
+                 heartbeat: LeaseHeartbeat = .timer) -> AlbumService {
         let server = server ?? self.server!
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint ?? server.flickrEndpoint,
                    "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint]
@@ -49,7 +51,7 @@ class AlbumServiceTestCase: XCTestCase {
         let events = events ?? self.events
         return AlbumService(store: store ?? self.store, http: http, settings: settings, imageCheck: imageCheck,
                             environment: AlbumEnvironment(perPage: 21, pickPage: pickPage),
-                            userAgent: "vtourist-tests") { events.record($0) }
+                            userAgent: "vtourist-tests", leaseClock: leaseClock, heartbeat: heartbeat) { events.record($0) }
     }
 
     /// What the services of a test reported; `wait` blocks until the next report.
