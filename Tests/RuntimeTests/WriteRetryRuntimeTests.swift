@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import Store
 @testable import TouristRuntime
 import XCTest
@@ -66,5 +67,27 @@ extension RuntimeTests {
         XCTAssertEqual(clock.sleeping, [])
         XCTAssertEqual(try store.pins().count, 0)
         XCTAssertTrue(logText().contains("not saved: cannot write database \(path!): the disk is full"), logText())
+    }
+
+    func testALockedWriteIsTriedAgainAfterSQLitesBusyTimeoutWithoutSleepingOnTheClock() throws {
+        // SQLite's own wait for the lock, made short: each try waits it, and no more.
+        try store.close()
+        store = try AppDatabase.open(path: path, busyTimeout: 0.05)
+        terminal = TestTerminal(width: 220)  // room for the whole message
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
+        var holdsLock = Configuration()
+        holdsLock.allowsUnsafeTransactions = true  // the lock is held across accesses on purpose
+        let other = try DatabaseQueue(path: path, configuration: holdsLock)
+        try other.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+
+        var mark = terminal.frameCount
+        terminal.press(.char("p"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Not saved yet: another program is writing"))
+        mark = terminal.frameCount
+        try other.inDatabase { db in try db.execute(sql: "COMMIT") }
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin ", "Saved: the database takes writes again."))
+        XCTAssertEqual(try store.pins().count, 1)
+        XCTAssertEqual(clock.sleepCount, 0, "a locked database waited in each try: no pause between them")
     }
 }
