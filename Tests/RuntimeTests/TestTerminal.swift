@@ -2,6 +2,7 @@ import Locking
 import Foundation
 import Terminal
 import TouristRuntime
+import XCTest
 
 /// A terminal the test scripts: events go in, every drawn frame is kept, and
 /// a test can wait for a frame that shows what it expects.
@@ -258,7 +259,12 @@ final class ManualClock: Sendable {
             state.withLock { $0.sleepers.removeAll { $0.number == number } }
             changed.signal()
         }
-        while !alarm.isRung && now < deadline { alarm.doze(seconds: nil) }
+        // The limit only ends a hang: a sleep nobody moves the clock for (the loop's own thread asleep) fails.
+        let giveUp = DispatchTime.now() + TestTerminal.hangLimit
+        while !alarm.isRung && now < deadline {
+            guard DispatchTime.now() < giveUp else { return XCTFail("a sleep on the hand-moved clock was never woken") }
+            alarm.doze(seconds: TestTerminal.hangLimit)
+        }
     }
 
     /// The deadlines of the sleeps under way.
