@@ -140,16 +140,25 @@ extension StoreError {
         }
     }
 
+    /// Seconds between tries of a write kept waiting by a full disk (a locked database waits its
+    /// busy timeout in each try instead): the app's `WriteRetry` pauses this long, and the user is told so.
+    public static let fullDiskPause: Double = 1
+
     /// What the user reads while a transient failure keeps a write waiting (nil when it is not one).
     public var waitingDescription: String? {
         switch self {
         case .locked:
             "another program is writing to the database; trying again until it has finished"
         case .diskFull:
-            "the disk is full; trying again every second until there is room"
+            "the disk is full; trying again " + Self.every(Self.fullDiskPause) + " until there is room"
         default:
             nil
         }
+    }
+
+    /// "every second", "every 2 seconds", "every 0.5 seconds".
+    static func every(_ seconds: Double) -> String {
+        seconds == 1 ? "every second" : "every \(String(format: "%g", seconds)) seconds"
     }
 
     /// SQLite messages can hold newlines (e.g. quick_check lists); the user gets one line.

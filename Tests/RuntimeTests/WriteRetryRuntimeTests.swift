@@ -30,7 +30,7 @@ extension RuntimeTests {
         let sleeps = clock.sleepCount
         var mark = terminal.frameCount
         terminal.press(.char("p"))
-        XCTAssertNotNil(terminal.frame(after: mark, showing: "Not saved yet: the disk is full"))
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "Not saved yet: the disk is full; trying again every second"))
         let deadline = try XCTUnwrap(clock.waitForSleep(after: sleeps), "the write waits on the app's clock")
         XCTAssertEqual(deadline, clock.now + WriteRetry.pause)
         try freeTheDisk()

@@ -292,4 +292,13 @@ final class PinStoreTests: XCTestCase {
         XCTAssertEqual(StoreError.locked(path: "/p").description,
                        "database /p is busy: another program is writing to it; try again when it has finished")
     }
+
+    func testTheWaitingTextSaysHowOftenAFullDiskIsTriedAgain() {
+        XCTAssertEqual(StoreError.every(1), "every second")
+        XCTAssertEqual(StoreError.every(2), "every 2 seconds")
+        XCTAssertEqual(StoreError.every(0.5), "every 0.5 seconds")
+        XCTAssertEqual(StoreError.diskFull(path: "/p").waitingDescription,
+                       "the disk is full; trying again \(StoreError.every(StoreError.fullDiskPause)) until there is room")
+        XCTAssertNil(StoreError.corrupt(path: "/p", detail: "x").waitingDescription)
+    }
 }

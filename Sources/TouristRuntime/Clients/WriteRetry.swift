@@ -8,7 +8,7 @@ import Store
 final class WriteRetry: Sendable {
     /// Between tries when a failure comes at once (a full disk); a locked database already waited
     /// its busy timeout in each try.
-    static let pause: Double = 1
+    static let pause = StoreError.fullDiskPause
 
     /// The pause is measured by the app's clock: a test moves it by hand, and no real second passes.
     private let clock: AppClock
