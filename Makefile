@@ -111,7 +111,10 @@ check-thread: deps
 # corpus. `make fuzz SECONDS=300 FUZZ_TARGETS="jpeg app"` runs a few for longer.
 SECONDS ?= 60
 FUZZ_TARGETS ?= flickr commons jpeg coordinates pinfiles terminal settings app
+# The app's package is reached through .build-fuzz/vtourist (a link to the checkout): a package's
+# identity is its folder's name, and a checkout named like Fuzz/ would clash with it.
 fuzz-build: deps
+	mkdir -p .build-fuzz && ln -sfn .. .build-fuzz/vtourist
 	cd Fuzz && $(SWIFT) build -c release --scratch-path ../.build-fuzz -Xswiftc -sanitize=fuzzer,address
 
 fuzz: fuzz-build
