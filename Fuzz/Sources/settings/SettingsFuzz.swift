@@ -2,7 +2,8 @@ import FuzzSupport
 import Model
 
 /// Text as a stored setting (a store written by a newer version, edited by hand, damaged) or as
-/// typed on the settings screen: the first byte picks the setting, the rest is its text. A valid
+/// typed on the settings screen: the first byte picks the setting, the second is the text's length
+/// (modulo 301), the text follows; the next byte picks a setting to remove from the store. A valid
 /// value reads back as itself; the key and the contact, sent in requests, hold no space or control;
 /// every message is free of control characters; nothing traps. Then the same value goes into a
 /// real store and is read back (`SettingsStore`).
