@@ -9,7 +9,7 @@ let package = Package(
         // The libraries the fuzz targets in Fuzz/ (a package of their own) read bad input with.
         .library(name: "FuzzedLibraries", targets: [
             "PhotoSources", "Imaging", "Gazetteer", "PinFiles", "Terminal", "Curses", "TouristCore",
-            "WorldMap", "Geo", "TextSafety", "Model", "AlbumMachine",
+            "WorldMap", "Geo", "TextSafety", "Model", "AlbumMachine", "Store",
         ]),
     ],
     dependencies: [

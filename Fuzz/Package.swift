@@ -10,7 +10,9 @@ let targets = ["flickr", "commons", "jpeg", "coordinates", "pinfiles", "terminal
 let package = Package(
     name: "vtourist-fuzz",
     products: targets.map { .executable(name: "fuzz-\($0)", targets: ["fuzz-\($0)"]) },
-    dependencies: [.package(name: "vtourist", path: "..")],
+    // The app's package through a link `make fuzz-build` makes: a package is known by its folder's
+    // name, and a checkout in a folder named like this one's would clash with it.
+    dependencies: [.package(name: "vtourist", path: "../.build-fuzz/vtourist")],
     targets: [
         // What every target shares: reading the fuzzer's bytes as typed values, and the checks.
         .target(name: "CLibFuzzer"),

@@ -17,8 +17,10 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
                        "decoded \(image.width)x\(image.height) with \(image.pixels.count) bytes")
         let cells = renderer.render(image, columns: 6, rows: 3)
         FuzzCheck.that(cells.width == 6 && cells.height == 3, "rendered \(cells.width)x\(cells.height)")
+        Acceptance.note(true)
     } catch {
         FuzzCheck.terminalSafe(error.description, "error message")
+        Acceptance.note(false)
     }
     // The album's path: the header read first, then decoded at the fitted size.
     _ = try? renderer.render(jpeg: bytes, columns: 5, rows: 2, pixelBudget: 4_000_000)

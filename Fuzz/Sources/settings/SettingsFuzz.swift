@@ -2,9 +2,11 @@ import FuzzSupport
 import Model
 
 /// Text as a stored setting (a store written by a newer version, edited by hand, damaged) or as
-/// typed on the settings screen: the first byte picks the setting, the rest is its text. A valid
+/// typed on the settings screen: the first byte picks the setting, the second is the text's length
+/// (modulo 301), the text follows; the next byte picks a setting to remove from the store. A valid
 /// value reads back as itself; the key and the contact, sent in requests, hold no space or control;
-/// every message is free of control characters; nothing traps.
+/// every message is free of control characters; nothing traps. Then the same value goes into a
+/// real store and is read back (`SettingsStore`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSettings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzBytes(data, size)
@@ -28,6 +30,9 @@ public func fuzzSettings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         FuzzCheck.that(trimmed.count < 5 || !Settings.shown(key, text).contains(trimmed), "the key is shown")
     }
+
+    Acceptance.note(Settings.normalized(key, text) != nil)
+    SettingsStore.check(key, text, removing: SettingKey.allCases[input.int(in: 0...(SettingKey.allCases.count - 1))])
 
     let (settings, problems) = Settings.read(stored: [key: text])
     for problem in problems { noControls(problem, "a stored setting's message") }

@@ -5,7 +5,8 @@ import Terminal
 
 /// The terminal's side of bad input: bytes the terminal sends (a device attributes reply mixed
 /// with typed keys, characters `get_wch` returns) and text from outside drawn into cells (cleaned
-/// titles, wrapped and cut text). Nothing traps, nothing drawn can move the cursor.
+/// titles, wrapped and cut text). Nothing traps, nothing drawn can move the cursor. The same bytes
+/// as frames drawn one after another: the changes between them give each frame (`CellDiffRoundTrip`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTerminal(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
@@ -72,5 +73,63 @@ public func fuzzTerminal(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         FuzzCheck.that(Cell.displayable(cell.symbol) == cell.symbol, "a cell holds U+\(String(cell.symbol.value, radix: 16))")
     }
     _ = buffer.ansiBytes(depth: [.none, .eight, .indexed256, .trueColor][size % 4])
+
+    var frames = FuzzBytes(bytes)
+    CellDiffRoundTrip.check(&frames)
+    Acceptance.note(TerminalProbe.deviceAttributes(in: bytes) != nil)
     return 0
+}
+
+/// The terminal writes only what changed between frames: the runs `changes(from:)` gives, written
+/// over the screen shown, make the new frame; with frames of one size, they cover exactly the cells
+/// that differ, each once, in one style per run. Frames made from the bytes: a few symbols and
+/// styles (so runs meet and split), each frame a few changes from the last, now and then resized.
+enum CellDiffRoundTrip {
+    static let symbols: [Unicode.Scalar] = [" ", "a", "b", "▀", "█", "é", "\u{2588}"]
+    static let styles: [Style] = [
+        .plain, Style(fg: .rgb(255, 0, 0)), Style(bg: .rgb(0, 0, 255)), Style(attributes: .bold),
+        Style(fg: .rgb(255, 0, 0), attributes: [.reverse, .underline]),
+    ]
+
+    static func check(_ input: inout FuzzBytes) {
+        var shown: CellBuffer?
+        var screen = CellBuffer(width: 1, height: 1)
+        var frame = CellBuffer(width: 1 + input.int(in: 0...15), height: 1 + input.int(in: 0...4))
+        for _ in 0..<input.int(in: 1...6) {
+            if input.int(in: 0...7) == 0 {
+                frame = CellBuffer(width: 1 + input.int(in: 0...15), height: 1 + input.int(in: 0...4),
+                                   fill: cell(&input))
+            }
+            for _ in 0..<input.int(in: 0...12) {
+                let x = input.int(in: 0...(frame.width - 1)), y = input.int(in: 0...(frame.height - 1))
+                let count = input.int(in: 1...frame.width)
+                let drawn = cell(&input)
+                for i in 0..<count where x + i < frame.width { frame[x + i, y] = drawn }
+            }
+            let runs = frame.changes(from: shown)
+            let sameSize = shown.map { $0.width == frame.width && $0.height == frame.height } ?? false
+            // After a resize the terminal's picture is unknown: anything at all.
+            if !sameSize { screen = CellBuffer(width: frame.width, height: frame.height, fill: Cell("?", style: styles[3])) }
+            var written = Set<Int>()
+            for run in runs {
+                FuzzCheck.that(!run.symbols.isEmpty && run.y >= 0 && run.y < frame.height && run.x >= 0
+                               && run.x + run.symbols.count <= frame.width,
+                               "a run at \(run.x),\(run.y) of \(run.symbols.count) on \(frame.width)x\(frame.height)")
+                for (i, symbol) in run.symbols.enumerated() {
+                    let x = run.x + i
+                    FuzzCheck.that(written.insert(run.y * frame.width + x).inserted, "cell \(x),\(run.y) written twice")
+                    if sameSize, let shown {
+                        FuzzCheck.that(shown[x, run.y] != frame[x, run.y], "cell \(x),\(run.y) written unchanged")
+                    }
+                    screen[x, run.y] = Cell(symbol, style: run.style)
+                }
+            }
+            FuzzCheck.that(screen == frame, "the changes do not give the frame:\n\(screen.text)\nfor\n\(frame.text)")
+            shown = frame
+        }
+    }
+
+    static func cell(_ input: inout FuzzBytes) -> Cell {
+        Cell(symbols[input.int(in: 0...(symbols.count - 1))], style: styles[input.int(in: 0...(styles.count - 1))])
+    }
 }
