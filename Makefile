@@ -6,7 +6,7 @@ PREFIX  ?= /usr/local
 RELEASE := .build/release
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev chafa pkg-config tmux ncurses-term python3 sqlite3
 
-.PHONY: all deps build run test unit-test e2e bench golden install uninstall clean data cli-docs fuzz fuzz-build faults soak check check-address check-thread bench-compare
+.PHONY: all deps build run test unit-test e2e bench golden install uninstall clean data cli-docs fuzz fuzz-build faults soak check check-address check-thread check-address-app check-thread-app bench-compare
 
 all: build
 
@@ -80,8 +80,11 @@ faults: deps
 # The whole suite under AddressSanitizer (with LeakSanitizer) and then ThreadSanitizer, each in a
 # build folder of its own (docs/reliability.md, "Sanitizers"); the end-to-end tests drive the
 # release binary. Suppressions (scripts/sanitizers/) name only leaks and races outside our code.
+# Then the program itself under each sanitizer (check-address-app, check-thread-app). Each step
+# prints its duration.
 SANITIZERS := $(CURDIR)/scripts/sanitizers
-check: check-address check-thread
+TIMED := sh $(SANITIZERS)/timed.sh
+check: check-address check-address-app check-thread check-thread-app
 
 check-address: deps
 	$(SWIFT) build -c release --product vtourist
@@ -92,12 +95,13 @@ check-address: deps
 	  LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0 \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip LeakProbeTests
 	python3 scripts/sanitizers/leaks.py --direct-only .build-asan/reports
-	# The probe: a retain cycle in a test target must fail the leak check.
+	# The probe: a retain cycle in a test target must fail the leak check, also when one of its
+	# objects is held weakly (WeakLeakProbeTests).
 	rm -rf .build-asan/probe && mkdir -p .build-asan/probe
 	ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/.build-asan/probe/asan \
 	  LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0 \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter LeakProbeTests
-	python3 scripts/sanitizers/leaks.py --expect-leak LeakProbe .build-asan/probe
+	python3 scripts/sanitizers/leaks.py --expect-leak /LeakProbeTests.swift --expect-leak /WeakLeakProbeTests.swift .build-asan/probe
 
 check-thread: deps
 	$(SWIFT) build -c release --product vtourist
@@ -105,6 +109,58 @@ check-thread: deps
 	VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" \
 	  TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66 \
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
+# The program people use, under the sanitizers: the `vtourist` each sanitized build makes along with
+# the tests (.build-asan/debug/vtourist, .build-tsan/debug/vtourist: debug, so VTOURIST_E2E_SLOW
+# gives every wait of the end-to-end tests APP_SLOW times longer) under the end-to-end tests
+# (APP_E2E, a `swift test --filter`), APP_SOAK_ROUNDS rounds of the soak and the fault matrix. Every
+# vtourist process gets the sanitizer's options through VTOURIST_SANITIZER_ENV, and writes its
+# reports to a folder of its own (log_path adds the pid); then leaks.py reads them all: any
+# sanitizer error or warning, and any leak, direct or indirect, with a frame in Sources/, fails.
+# The fault matrix's memory bound is the sanitizer's, not the product's (the product's is `make faults`).
+APP_E2E ?= EndToEndTests
+APP_SOAK_ROUNDS ?= 20
+APP_SLOW ?= 3
+APP_MAX_RSS_MIB ?= 2048
+ASAN_APP := $(CURDIR)/.build-asan/debug/vtourist
+ASAN_APP_REPORTS := $(CURDIR)/.build-asan/app-reports
+# verbosity=1: every process writes a log at its start, so the folder counts the processes run.
+ASAN_APP_ENV := ASAN_OPTIONS=detect_leaks=1:verbosity=1:log_path=$(ASAN_APP_REPORTS)/asan \
+  LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0
+TSAN_APP := $(CURDIR)/.build-tsan/debug/vtourist
+TSAN_APP_REPORTS := $(CURDIR)/.build-tsan/app-reports
+TSAN_APP_ENV := TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66:verbosity=1:log_path=$(TSAN_APP_REPORTS)/tsan
+
+check-address-app: deps
+	$(TIMED) "build with AddressSanitizer (tests and vtourist)" nice $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	rm -rf $(ASAN_APP_REPORTS) && mkdir -p -m 1777 $(ASAN_APP_REPORTS)
+	# The test process's own leaks are `make check-address`'s to judge; its errors still stop it.
+	$(TIMED) "end-to-end tests against the AddressSanitizer vtourist" env VTOURIST_BIN=$(ASAN_APP) \
+	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_SANITIZER_ENV="$(ASAN_APP_ENV)" ASAN_OPTIONS=detect_leaks=0 \
+	  nice $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(APP_E2E)'
+	$(TIMED) "soak ($(APP_SOAK_ROUNDS) rounds) against the AddressSanitizer vtourist" \
+	  env VTOURIST_SANITIZER_ENV="$(ASAN_APP_ENV)" nice python3 scripts/soak.py --binary $(ASAN_APP) --rounds $(APP_SOAK_ROUNDS)
+	$(TIMED) "fault matrix against the AddressSanitizer vtourist" env VTOURIST_SANITIZER_ENV="$(ASAN_APP_ENV)" \
+	  nice python3 bench/fault_matrix.py --binary $(ASAN_APP) --max-rss-mib $(APP_MAX_RSS_MIB)
+	python3 scripts/sanitizers/leaks.py $(ASAN_APP_REPORTS)
+	# The probe: a retain cycle in the program (VTOURIST_LEAK_PROBE, debug builds only) must fail the check.
+	rm -rf .build-asan/app-probe && mkdir -p .build-asan/app-probe
+	env -i PATH=/usr/bin:/bin VTOURIST_LEAK_PROBE=1 ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/.build-asan/app-probe/asan \
+	  LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0 $(ASAN_APP) --version
+	python3 scripts/sanitizers/leaks.py --expect-leak AppLeakProbe .build-asan/app-probe
+
+check-thread-app: deps
+	$(TIMED) "build with ThreadSanitizer (tests and vtourist)" nice $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	rm -rf $(TSAN_APP_REPORTS) && mkdir -p -m 1777 $(TSAN_APP_REPORTS)
+	$(TIMED) "end-to-end tests against the ThreadSanitizer vtourist" env VTOURIST_BIN=$(TSAN_APP) \
+	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_SANITIZER_ENV="$(TSAN_APP_ENV)" \
+	  TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66 \
+	  nice $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(APP_E2E)'
+	$(TIMED) "soak ($(APP_SOAK_ROUNDS) rounds) against the ThreadSanitizer vtourist" \
+	  env VTOURIST_SANITIZER_ENV="$(TSAN_APP_ENV)" nice python3 scripts/soak.py --binary $(TSAN_APP) --rounds $(APP_SOAK_ROUNDS)
+	$(TIMED) "fault matrix against the ThreadSanitizer vtourist" env VTOURIST_SANITIZER_ENV="$(TSAN_APP_ENV)" \
+	  nice python3 bench/fault_matrix.py --binary $(TSAN_APP) --max-rss-mib $(APP_MAX_RSS_MIB)
+	python3 scripts/sanitizers/leaks.py $(TSAN_APP_REPORTS)
 
 # libFuzzer targets (Fuzz/, a package of their own; docs/reliability.md, "Fuzzing"): built with
 # the address sanitizer in .build-fuzz, then each run for SECONDS (two at a time) from its seed
