@@ -117,49 +117,63 @@ check-thread: deps
 # vtourist process gets the sanitizer's options through VTOURIST_SANITIZER_ENV, and writes its
 # reports to a folder of its own (log_path adds the pid); then leaks.py reads them all: any
 # sanitizer error or warning, and any leak, direct or indirect, with a frame in Sources/, fails.
-# The fault matrix's memory bound is the sanitizer's, not the product's (the product's is `make faults`).
+# Memory bounds (the end-to-end tests' and the fault matrix's 200 MiB) allow APP_SANITIZER_MIB more:
+# the sanitizer's shadow memory, redzones and quarantine; `make test` and `make faults` hold the
+# product to its own bound.
 APP_E2E ?= EndToEndTests
+# Left out: its double click and wheel, sent as soon as the screen shows the click before, missed
+# the photo screen against the debug sanitized binary (redrawing 21 pictures takes it longer than
+# the 0.4 s of a double click); it runs against the release binary in `make test`.
+APP_E2E_SKIP ?= testTheMouseSelectsOpensAndScrollsTheAlbum
 APP_SOAK_ROUNDS ?= 20
 APP_SLOW ?= 3
-APP_MAX_RSS_MIB ?= 2048
+APP_SANITIZER_MIB ?= 1024
 ASAN_APP := $(CURDIR)/.build-asan/debug/vtourist
 ASAN_APP_REPORTS := $(CURDIR)/.build-asan/app-reports
-# verbosity=1: every process writes a log at its start, so the folder counts the processes run.
-ASAN_APP_ENV := ASAN_OPTIONS=detect_leaks=1:verbosity=1:log_path=$(ASAN_APP_REPORTS)/asan \
-  LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0
+ASAN_APP_OPTIONS := detect_leaks=1:log_path=$(ASAN_APP_REPORTS)/asan
+ASAN_APP_LSAN := LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0
+ASAN_APP_ENV := ASAN_OPTIONS=$(ASAN_APP_OPTIONS) $(ASAN_APP_LSAN)
+# The soak and the fault matrix add verbosity=1: every process then writes a log as it starts, and
+# says when it runs the leak check at exit, which leaks.py counts. Not for the end-to-end tests: one
+# runs the program with a file-size limit of 0, where a write at start kills it (SIGXFSZ) before
+# the program can ignore that signal.
+ASAN_APP_COUNTED_ENV := ASAN_OPTIONS=$(ASAN_APP_OPTIONS):verbosity=1 $(ASAN_APP_LSAN)
 TSAN_APP := $(CURDIR)/.build-tsan/debug/vtourist
 TSAN_APP_REPORTS := $(CURDIR)/.build-tsan/app-reports
-TSAN_APP_ENV := TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66:verbosity=1:log_path=$(TSAN_APP_REPORTS)/tsan
+TSAN_APP_OPTIONS := suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66:log_path=$(TSAN_APP_REPORTS)/tsan
+TSAN_APP_ENV := TSAN_OPTIONS=$(TSAN_APP_OPTIONS)
+TSAN_APP_COUNTED_ENV := TSAN_OPTIONS=$(TSAN_APP_OPTIONS):verbosity=1
 
 check-address-app: deps
 	$(TIMED) "build with AddressSanitizer (tests and vtourist)" nice $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	rm -rf $(ASAN_APP_REPORTS) && mkdir -p -m 1777 $(ASAN_APP_REPORTS)
 	# The test process's own leaks are `make check-address`'s to judge; its errors still stop it.
 	$(TIMED) "end-to-end tests against the AddressSanitizer vtourist" env VTOURIST_BIN=$(ASAN_APP) \
-	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_SANITIZER_ENV="$(ASAN_APP_ENV)" ASAN_OPTIONS=detect_leaks=0 \
-	  nice $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(APP_E2E)'
+	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_E2E_SANITIZER_MIB=$(APP_SANITIZER_MIB) VTOURIST_SANITIZER_ENV="$(ASAN_APP_ENV)" \
+	  ASAN_OPTIONS=detect_leaks=0 \
+	  nice $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(APP_E2E)' --skip '$(APP_E2E_SKIP)'
 	$(TIMED) "soak ($(APP_SOAK_ROUNDS) rounds) against the AddressSanitizer vtourist" \
-	  env VTOURIST_SANITIZER_ENV="$(ASAN_APP_ENV)" nice python3 scripts/soak.py --binary $(ASAN_APP) --rounds $(APP_SOAK_ROUNDS)
-	$(TIMED) "fault matrix against the AddressSanitizer vtourist" env VTOURIST_SANITIZER_ENV="$(ASAN_APP_ENV)" \
-	  nice python3 bench/fault_matrix.py --binary $(ASAN_APP) --max-rss-mib $(APP_MAX_RSS_MIB)
+	  env VTOURIST_SANITIZER_ENV="$(ASAN_APP_COUNTED_ENV)" nice python3 scripts/soak.py --binary $(ASAN_APP) --rounds $(APP_SOAK_ROUNDS)
+	$(TIMED) "fault matrix against the AddressSanitizer vtourist" env VTOURIST_SANITIZER_ENV="$(ASAN_APP_COUNTED_ENV)" \
+	  nice python3 bench/fault_matrix.py --binary $(ASAN_APP) --max-rss-mib $$((200 + $(APP_SANITIZER_MIB)))
 	python3 scripts/sanitizers/leaks.py $(ASAN_APP_REPORTS)
 	# The probe: a retain cycle in the program (VTOURIST_LEAK_PROBE, debug builds only) must fail the check.
 	rm -rf .build-asan/app-probe && mkdir -p .build-asan/app-probe
 	env -i PATH=/usr/bin:/bin VTOURIST_LEAK_PROBE=1 ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/.build-asan/app-probe/asan \
-	  LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0 $(ASAN_APP) --version
-	python3 scripts/sanitizers/leaks.py --expect-leak AppLeakProbe .build-asan/app-probe
+	  $(ASAN_APP_LSAN) $(ASAN_APP) --version
+	python3 scripts/sanitizers/leaks.py --expect-leak Sources/vtourist/LeakProbe.swift .build-asan/app-probe
 
 check-thread-app: deps
 	$(TIMED) "build with ThreadSanitizer (tests and vtourist)" nice $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	rm -rf $(TSAN_APP_REPORTS) && mkdir -p -m 1777 $(TSAN_APP_REPORTS)
 	$(TIMED) "end-to-end tests against the ThreadSanitizer vtourist" env VTOURIST_BIN=$(TSAN_APP) \
-	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_SANITIZER_ENV="$(TSAN_APP_ENV)" \
+	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_E2E_SANITIZER_MIB=$(APP_SANITIZER_MIB) VTOURIST_SANITIZER_ENV="$(TSAN_APP_ENV)" \
 	  TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66 \
-	  nice $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(APP_E2E)'
+	  nice $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(APP_E2E)' --skip '$(APP_E2E_SKIP)'
 	$(TIMED) "soak ($(APP_SOAK_ROUNDS) rounds) against the ThreadSanitizer vtourist" \
-	  env VTOURIST_SANITIZER_ENV="$(TSAN_APP_ENV)" nice python3 scripts/soak.py --binary $(TSAN_APP) --rounds $(APP_SOAK_ROUNDS)
-	$(TIMED) "fault matrix against the ThreadSanitizer vtourist" env VTOURIST_SANITIZER_ENV="$(TSAN_APP_ENV)" \
-	  nice python3 bench/fault_matrix.py --binary $(TSAN_APP) --max-rss-mib $(APP_MAX_RSS_MIB)
+	  env VTOURIST_SANITIZER_ENV="$(TSAN_APP_COUNTED_ENV)" nice python3 scripts/soak.py --binary $(TSAN_APP) --rounds $(APP_SOAK_ROUNDS)
+	$(TIMED) "fault matrix against the ThreadSanitizer vtourist" env VTOURIST_SANITIZER_ENV="$(TSAN_APP_COUNTED_ENV)" \
+	  nice python3 bench/fault_matrix.py --binary $(TSAN_APP) --max-rss-mib $$((200 + $(APP_SANITIZER_MIB)))
 	python3 scripts/sanitizers/leaks.py $(TSAN_APP_REPORTS)
 
 # libFuzzer targets (Fuzz/, a package of their own; docs/reliability.md, "Fuzzing"): built with

@@ -100,6 +100,16 @@ let sanitizerEnvironment: [String: String] = {
     return env
 }()
 
+/// MiB a memory bound of these tests allows on top for a binary built with a sanitizer (its shadow
+/// memory, redzones and quarantine of freed blocks): VTOURIST_E2E_SANITIZER_MIB, 0 when unset.
+let sanitizerMemoryMiB: Double = {
+    guard let text = ProcessInfo.processInfo.environment["VTOURIST_E2E_SANITIZER_MIB"], !text.isEmpty else { return 0 }
+    guard let mib = Double(text), mib.isFinite, mib >= 0 else {
+        fatalError("VTOURIST_E2E_SANITIZER_MIB=\(text) is not a number of MiB, 0 or more")
+    }
+    return mib
+}()
+
 /// What a script that starts vtourist itself (scripts/soak.py, bench/fault_matrix.py) needs to hand
 /// the sanitizer's options on: VTOURIST_SANITIZER_ENV as the test process has it, if set.
 var sanitizerPassThrough: [String: String] {
