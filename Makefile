@@ -125,6 +125,9 @@ APP_E2E ?= EndToEndTests
 # the photo screen against the debug sanitized binary (redrawing 21 pictures takes it longer than
 # the 0.4 s of a double click); it runs against the release binary in `make test`.
 APP_E2E_SKIP ?= testTheMouseSelectsOpensAndScrollsTheAlbum
+# Also left out under ThreadSanitizer: its runtime writes a file as it starts (/tmp/tsan.rodata.PID),
+# so under the test's file-size limit of 0 every process is killed by SIGXFSZ before main.
+TSAN_APP_E2E_SKIP ?= $(APP_E2E_SKIP)|testDropOnAFullDiskSaysSoAndChangesNothing
 APP_SOAK_ROUNDS ?= 20
 APP_SLOW ?= 3
 APP_SANITIZER_MIB ?= 1024
@@ -169,7 +172,7 @@ check-thread-app: deps
 	$(TIMED) "end-to-end tests against the ThreadSanitizer vtourist" env VTOURIST_BIN=$(TSAN_APP) \
 	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_E2E_SANITIZER_MIB=$(APP_SANITIZER_MIB) VTOURIST_SANITIZER_ENV="$(TSAN_APP_ENV)" \
 	  TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66 \
-	  nice $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(APP_E2E)' --skip '$(APP_E2E_SKIP)'
+	  nice $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(APP_E2E)' --skip '$(TSAN_APP_E2E_SKIP)'
 	$(TIMED) "soak ($(APP_SOAK_ROUNDS) rounds) against the ThreadSanitizer vtourist" \
 	  env VTOURIST_SANITIZER_ENV="$(TSAN_APP_COUNTED_ENV)" nice python3 scripts/soak.py --binary $(TSAN_APP) --rounds $(APP_SOAK_ROUNDS)
 	$(TIMED) "fault matrix against the ThreadSanitizer vtourist" env VTOURIST_SANITIZER_ENV="$(TSAN_APP_COUNTED_ENV)" \
