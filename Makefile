@@ -90,7 +90,7 @@ check-address: deps
 	$(SWIFT) build -c release --product vtourist
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	rm -rf .build-asan/reports && mkdir -p .build-asan/reports
-	VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" \
+	$(TIMED) "the suite under AddressSanitizer" env VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" \
 	  ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/.build-asan/reports/asan \
 	  LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0 \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip LeakProbeTests
@@ -106,7 +106,7 @@ check-address: deps
 check-thread: deps
 	$(SWIFT) build -c release --product vtourist
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" \
+	$(TIMED) "the suite under ThreadSanitizer" env VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" \
 	  TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66 \
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 
