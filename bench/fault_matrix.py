@@ -16,7 +16,9 @@ transfer stalls.
 
 Every process gets an explicit environment: a temporary HOME and database, the stand-in as both
 photo endpoints and as every proxy (a request for any other host lands in its trap: only the
-redirect to another host may), and the unresolvable host of the `dns` fault exempt from the proxy.
+redirect to another host may), and the unresolvable host of the `dns` fault exempt from the proxy;
+nothing of the caller's but a sanitized binary's options (VTOURIST_SANITIZER_ENV,
+scripts/sanitizers/sanitizer_env.py).
 Exits 1 when a row does not end as it must or memory passes --max-rss-mib.
 
     python3 bench/fault_matrix.py --binary .build/release/vtourist
@@ -45,6 +47,9 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, SUPPORT)
 import album_memory_bench  # noqa: E402  (its Screen reads what ncurses draws)
 import photo_server  # noqa: E402  (the fault names and hosts)
+sys.path.insert(0, os.path.join(HERE, "..", "scripts", "sanitizers"))
+import sanitizer_env  # noqa: E402  (a sanitized binary's options, VTOURIST_SANITIZER_ENV)
+SANITIZER_ENV = sanitizer_env.from_environment()
 
 PROXY_VARIABLES = ["http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"]
 LAT, LON = "40.85", "14.27"
@@ -107,6 +112,7 @@ def environment(server, home, key="good-key", flickr_endpoint=None, terminal="xt
            "no_proxy": photo_server.DNS_FAILING_HOST, "NO_PROXY": photo_server.DNS_FAILING_HOST}
     for name in PROXY_VARIABLES:
         env[name] = server.base
+    env.update(SANITIZER_ENV)
     return env
 
 

@@ -34,7 +34,8 @@ that completed after a restart.
 
 Every process gets an explicit environment (a temporary HOME and XDG folders,
 the database, the trace, both photo endpoints and every proxy variable on the
-local server); nothing of the caller's. The seed is printed; `--seed` replays it.
+local server); nothing of the caller's but a sanitized binary's options
+(VTOURIST_SANITIZER_ENV, scripts/sanitizers/sanitizer_env.py). The seed is printed; `--seed` replays it.
 
     python3 scripts/soak.py --binary .build/release/vtourist --rounds 50 [--seed N]
 
@@ -61,6 +62,9 @@ import time
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "scripts", "sanitizers"))
+import sanitizer_env  # noqa: E402  (a sanitized binary's options, VTOURIST_SANITIZER_ENV)
 SERVER = os.path.join(ROOT, "Tests", "Support", "photo_server.py")
 ESC = "\x1b"
 BACKSPACE = "\x7f"
@@ -503,6 +507,7 @@ class Soak:
         }
         for name in PROXY_VARIABLES:
             env[name] = self.base
+        env.update(self.args.sanitizer_env)
         return env
 
     def app(self, name):
@@ -956,6 +961,7 @@ def main():
     args.binary = os.path.abspath(args.binary)
     if not os.access(args.binary, os.X_OK):
         raise SystemExit(f"soak: no binary at {args.binary} (swift build -c release --product vtourist)")
+    args.sanitizer_env = sanitizer_env.from_environment()
     sys.exit(Soak(args).run())
 
 

@@ -43,6 +43,7 @@ struct VTourist: ParsableCommand {
                 try Render.print(image: plain.image, size: plain.size)
                 // Everything is written (straight to the descriptor, nothing buffered): leave without
                 // running exit handlers and tearing down threads, which takes about a millisecond.
+                runLeakCheckIfSanitized()
                 _exit(0)
             } catch {
                 StandardStream.error.write("vtourist: \("\(error)".strippingTerminalControls)\n")
@@ -52,8 +53,18 @@ struct VTourist: ParsableCommand {
         // A file that may not grow (a file-size limit) makes the write fail with EFBIG, which
         // the store reports as a full disk, instead of killing the process with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)
+        #if DEBUG
+        LeakProbe.dropIfAsked()
+        #endif
         main(arguments)
     }
+}
+
+/// A build with LeakSanitizer (`make check-address-app`) checks for leaks at exit, which `_exit` skips:
+/// such a build checks here instead. In any other build the symbol is absent and this does nothing.
+private func runLeakCheckIfSanitized() {
+    guard let check = dlsym(nil, "__lsan_do_leak_check") else { return }
+    unsafeBitCast(check, to: (@convention(c) () -> Void).self)()
 }
 
 /// Options every command shares.

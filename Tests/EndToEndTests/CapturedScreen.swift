@@ -143,7 +143,7 @@ extension TmuxSession {
     @discardableResult
     func waitForCells(_ description: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line,
                       _ check: (CapturedScreen) -> Bool) -> CapturedScreen {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * waitScale)
         var last = CapturedScreen("")
         while Date() < deadline {
             last = cells()

@@ -19,7 +19,8 @@ final class SoakTests: XCTestCase {
         if let seed = ProcessInfo.processInfo.environment["VTOURIST_TEST_SEED"], !seed.isEmpty {
             arguments += ["--seed", seed]
         }
-        let r = try runProcess("/usr/bin/python3", arguments)
+        // A sanitized binary's options reach every process the script starts.
+        let r = try runProcess("/usr/bin/python3", arguments, environment: toolEnvironment.merging(sanitizerPassThrough) { $1 })
         let report = r.stdout + r.stderr
         print(report)
         let figures = Self.figures(r.stdout)

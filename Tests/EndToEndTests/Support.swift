@@ -71,7 +71,7 @@ class EndToEndTestCase: XCTestCase {
     /// Polls `probe` until it gives a value; the limit only ends a hang.
     @discardableResult
     func waitFor<T>(_ what: String, timeout: Double = 20, _ probe: () throws -> T?) throws -> T {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * waitScale)
         while Date() < deadline {
             if let value = try probe() { return value }
             usleep(50_000)
@@ -80,13 +80,50 @@ class EndToEndTestCase: XCTestCase {
     }
 }
 
+/// The only variables VTOURIST_SANITIZER_ENV may set: a sanitizer's options.
+let sanitizerVariables: Set<String> = ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"]
+
+/// The options of a binary built with a sanitizer (`make check-address-app`), given to every vtourist
+/// process a test starts: VTOURIST_SANITIZER_ENV holds `NAME=VALUE` words separated by spaces, each NAME
+/// one of `sanitizerVariables` (scripts/sanitizers/sanitizer_env.py reads the same words). Empty
+/// when unset; the test process's own ASAN_OPTIONS and the like never reach the app.
+let sanitizerEnvironment: [String: String] = {
+    let text = ProcessInfo.processInfo.environment["VTOURIST_SANITIZER_ENV"] ?? ""
+    var env: [String: String] = [:]
+    for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
+        let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, sanitizerVariables.contains(parts[0]) else {
+            fatalError("VTOURIST_SANITIZER_ENV: \(word) is not NAME=VALUE with NAME one of \(sanitizerVariables.sorted())")
+        }
+        env[parts[0]] = parts[1]
+    }
+    return env
+}()
+
+/// MiB a memory bound of these tests allows on top for a binary built with a sanitizer (its shadow
+/// memory, redzones and quarantine of freed blocks): VTOURIST_E2E_SANITIZER_MIB, 0 when unset.
+let sanitizerMemoryMiB: Double = {
+    guard let text = ProcessInfo.processInfo.environment["VTOURIST_E2E_SANITIZER_MIB"], !text.isEmpty else { return 0 }
+    guard let mib = Double(text), mib.isFinite, mib >= 0 else {
+        fatalError("VTOURIST_E2E_SANITIZER_MIB=\(text) is not a number of MiB, 0 or more")
+    }
+    return mib
+}()
+
+/// What a script that starts vtourist itself (scripts/soak.py, bench/fault_matrix.py) needs to hand
+/// the sanitizer's options on: VTOURIST_SANITIZER_ENV as the test process has it, if set.
+var sanitizerPassThrough: [String: String] {
+    ProcessInfo.processInfo.environment["VTOURIST_SANITIZER_ENV"].map { ["VTOURIST_SANITIZER_ENV": $0] } ?? [:]
+}
+
 /// Every variable libcurl takes a proxy from (http_proxy only in lower case).
 let proxyVariables = ["http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"]
 
 /// The whole environment of a process an end-to-end test starts, built only
 /// here: a fixed PATH and locale, HOME, a database in it, both photo endpoints
 /// on the stand-in and every proxy variable on its trap, and no FLICKR_API_KEY,
-/// VTOURIST_SOURCE, XDG_*, NO_COLOR or proxy of the caller's. Without a
+/// VTOURIST_SOURCE, XDG_*, NO_COLOR or proxy of the caller's; a sanitized binary's options
+/// (`sanitizerEnvironment`) when the run names them. Without a
 /// stand-in, endpoints and proxies name a closed loopback port: a request
 /// fails at once and never leaves the machine. An override of nil removes
 /// that variable.
@@ -104,6 +141,7 @@ func processEnvironment(home: String, server: PhotoServer?, terminal: String = "
         "VTOURIST_FLICKR_ENDPOINT": server?.flickrEndpoint ?? nowhere + "/flickr/rest",
     ]
     for name in proxyVariables { env[name] = server?.proxy ?? nowhere }
+    env.merge(sanitizerEnvironment) { _, sanitizer in sanitizer }
     for (name, value) in overrides { env[name] = value }
     return env
 }

@@ -63,6 +63,16 @@ private func newestSource(under root: URL) -> (path: String, date: Date)? {
     return files.compactMap { path in modificationDate(path).map { (path, $0) } }.max { $0.1 < $1.1 }
 }
 
+/// How much longer every wait of these tests may take: VTOURIST_E2E_SLOW, a factor of 1 or more, for a
+/// binary built with a sanitizer (its debug code runs several times slower); 1 when unset.
+let waitScale: Double = {
+    guard let text = ProcessInfo.processInfo.environment["VTOURIST_E2E_SLOW"], !text.isEmpty else { return 1 }
+    guard let factor = Double(text), factor.isFinite, factor >= 1 else {
+        fatalError("VTOURIST_E2E_SLOW=\(text) is not a factor of 1 or more (3: every wait may take three times as long)")
+    }
+    return factor
+}()
+
 struct BinaryNotFound: Error, CustomStringConvertible {
     let reason: String
     var description: String {
@@ -147,7 +157,7 @@ final class TmuxSession {
 
     /// Waits until the screen differs from `before` (the limit only ends a wait for a key that changes nothing).
     private func waitForChange(from before: String, limit: Double = 3) {
-        let deadline = Date().addingTimeInterval(limit)
+        let deadline = Date().addingTimeInterval(limit * waitScale)
         while Date() < deadline, screen() == before { usleep(10_000) }
     }
 
@@ -169,7 +179,7 @@ final class TmuxSession {
     @discardableResult
     func wait(for description: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line,
               _ check: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * waitScale)
         var last = ""
         while Date() < deadline {
             last = screen()
@@ -214,7 +224,7 @@ final class TmuxSession {
     }
 
     func waitForExit(timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * waitScale)
         while Date() < deadline {
             if let s = exitStatus { return s }
             usleep(50_000)
@@ -236,7 +246,7 @@ final class TmuxSession {
             XCTFail("this session does not record its output", file: file, line: line)
             return Data()
         }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * waitScale)
         var data = Data()
         while Date() < deadline {
             data = FileManager.default.contents(atPath: outputFile) ?? Data()
