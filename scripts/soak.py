@@ -76,6 +76,10 @@ MIN_DRIVE = 1.0
 # By round number modulo 3; round 1 of a new database has no pin yet (the visit becomes a drop), so the
 # album visit, whose photo deletions other actions also make, takes that turn.
 OPENINGS = ["drag", "album", "delete"]
+# What acknowledges each opening (the album's opening deletes a photo first), and how long after its
+# last key the round waits for that.
+OPENING_ACKS = {"drag": "pins moved", "album": "photos deleted", "delete": "pins deleted"}
+OPENING_LIMIT = 5.0
 MIN_ROUND_ACKS = 1
 # The terminal the mouse drag runs in: its terminfo names X10 mouse reports (kmous=\E[M), as under screen
 # or tmux, the format this script writes. Under xterm-256color (kmous=\E[<) the app asks for SGR 1006
@@ -659,11 +663,18 @@ class Soak:
         queues = {id(t): [] for t in terms}
         # Each round opens with a drop, so every round that drives the app has one acknowledgment at least,
         # then, in turn, a drag, a pin deleted or an album visited: each kind happens in every few rounds.
-        queues[id(terms[0])] = self.action(terms[0], "drop") + self.action(terms[0], OPENINGS[number % len(OPENINGS)],
-                                                                              opening=True)
+        opening = OPENINGS[number % len(OPENINGS)]
+        known = bool(self.known_pins())  # with no pin yet, the opening becomes a drop
+        queues[id(terms[0])] = self.action(terms[0], "drop") + self.action(terms[0], opening, opening=True)
+        # The round goes on until the opening is acknowledged (or OPENING_LIMIT seconds after its last key):
+        # a round's random length alone often ended it first, and a short run then missed a kind at random.
+        awaited = ["pins added"] + ([OPENING_ACKS[opening]] if known else [])
+        opening_until = None
         terms = list(terms)
         next_look = time.monotonic() + 0.3
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline or self.opening_pending(awaited, opening_until):
+            if opening_until is None and not queues[id(terms[0])]:
+                opening_until = time.monotonic() + OPENING_LIMIT
             if first_kill is not None and len(terms) > 1 and time.monotonic() - start >= first_kill:
                 self.journal("the second app killed")
                 self.reap(terms.pop(), "the second app")
@@ -681,6 +692,15 @@ class Soak:
                 continue
             term.send(key)
             time.sleep(ESC_GAP if key == ESC else self.rng.uniform(0, 0.08))
+
+    def opening_pending(self, awaited, until):
+        """Whether the round's opening keys are still being sent, or sent and not yet acknowledged."""
+        if until is None:
+            return True
+        if time.monotonic() >= until:
+            return False
+        self.acks.read_trace()
+        return any(self.acks.round_counts.get(kind, 0) == 0 for kind in awaited)
 
     def look(self, when):
         """Reads the trace, then the database: every acknowledgment read before must be in it."""
