@@ -78,11 +78,10 @@ faults: deps
 	python3 bench/fault_matrix.py --binary $(RELEASE)/vtourist
 
 # The suite under AddressSanitizer (with LeakSanitizer) and then ThreadSanitizer, each in a build
-# folder of its own (docs/reliability.md, "Sanitizers"). check-address leaves the end-to-end tests
-# (EndToEndTests) to check-address-app, which runs them against the sanitized program itself: run
-# from a sanitized test process against the release binary they would check only the harness.
-# check-thread runs them against the release binary, then check-thread-app against the sanitized
-# one. Suppressions (scripts/sanitizers/) name only leaks and races outside our code. Each step
+# folder of its own (docs/reliability.md, "Sanitizers"). Both leave the end-to-end tests
+# (EndToEndTests) to check-address-app and check-thread-app, which run them against the sanitized
+# program itself: run from a sanitized test process against the release binary they would check
+# only the harness. Suppressions (scripts/sanitizers/) name only leaks and races outside our code. Each step
 # prints its duration.
 SANITIZERS := $(CURDIR)/scripts/sanitizers
 TIMED := sh $(SANITIZERS)/timed.sh
@@ -105,11 +104,10 @@ check-address: deps
 	python3 scripts/sanitizers/leaks.py --expect-leak /LeakProbeTests.swift --expect-leak /WeakLeakProbeTests.swift .build-asan/probe
 
 check-thread: deps
-	$(SWIFT) build -c release --product vtourist
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(TIMED) "the suite under ThreadSanitizer" env VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" \
+	$(TIMED) "build with ThreadSanitizer (tests and vtourist)" $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(TIMED) "the suite under ThreadSanitizer (but the end-to-end tests)" env \
 	  TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66 \
-	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip 'EndToEndTests\.'
 
 # The program people use, under the sanitizers: the `vtourist` each sanitized build makes along with
 # the tests (.build-asan/debug/vtourist, .build-tsan/debug/vtourist: debug, so VTOURIST_E2E_SLOW
@@ -132,10 +130,15 @@ TSAN_APP_E2E_SKIP ?= $(APP_E2E_SKIP)|testDropOnAFullDiskSaysSoAndChangesNothing
 APP_SOAK_ROUNDS ?= 20
 APP_SLOW ?= 3
 APP_SANITIZER_MIB ?= 1024
+# The program's reports, and the suppression files it reads, live in a folder every user can reach,
+# one per checkout: a permission test runs it as `nobody`, and a checkout may sit in a folder only its
+# owner can enter (a fresh clone in `mktemp -d`), where the sanitizer could neither read its options'
+# files nor write its report.
+APP_REPORTS_ROOT := /tmp/vtourist-sanitizer-reports-$(shell printf %s "$(CURDIR)" | cksum | cut -d' ' -f1)
 ASAN_APP := $(CURDIR)/.build-asan/debug/vtourist
-ASAN_APP_REPORTS := $(CURDIR)/.build-asan/app-reports
+ASAN_APP_REPORTS := $(APP_REPORTS_ROOT)/asan
 ASAN_APP_OPTIONS := detect_leaks=1:log_path=$(ASAN_APP_REPORTS)/asan
-ASAN_APP_LSAN := LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0
+ASAN_APP_LSAN := LSAN_OPTIONS=suppressions=$(APP_REPORTS_ROOT)/lsan.supp:print_suppressions=0:exitcode=0
 ASAN_APP_ENV := ASAN_OPTIONS=$(ASAN_APP_OPTIONS) $(ASAN_APP_LSAN)
 # The soak and the fault matrix add verbosity=1: every process then writes a log as it starts, and
 # says when it runs the leak check at exit, which leaks.py counts. Not for the end-to-end tests: one
@@ -143,13 +146,17 @@ ASAN_APP_ENV := ASAN_OPTIONS=$(ASAN_APP_OPTIONS) $(ASAN_APP_LSAN)
 # the program can ignore that signal.
 ASAN_APP_COUNTED_ENV := ASAN_OPTIONS=$(ASAN_APP_OPTIONS):verbosity=1 $(ASAN_APP_LSAN)
 TSAN_APP := $(CURDIR)/.build-tsan/debug/vtourist
-TSAN_APP_REPORTS := $(CURDIR)/.build-tsan/app-reports
-TSAN_APP_OPTIONS := suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66:log_path=$(TSAN_APP_REPORTS)/tsan
+TSAN_APP_REPORTS := $(APP_REPORTS_ROOT)/tsan
+TSAN_APP_OPTIONS := suppressions=$(APP_REPORTS_ROOT)/tsan.supp:halt_on_error=0:exitcode=66:log_path=$(TSAN_APP_REPORTS)/tsan
 TSAN_APP_ENV := TSAN_OPTIONS=$(TSAN_APP_OPTIONS)
 TSAN_APP_COUNTED_ENV := TSAN_OPTIONS=$(TSAN_APP_OPTIONS):verbosity=1
 
+MAKE_APP_REPORTS = mkdir -p $(APP_REPORTS_ROOT) && chmod 755 $(APP_REPORTS_ROOT) && \
+	  install -m 644 $(SANITIZERS)/lsan.supp $(SANITIZERS)/tsan.supp $(APP_REPORTS_ROOT)/
+
 check-address-app: deps
 	$(TIMED) "build with AddressSanitizer (tests and vtourist)" nice $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(MAKE_APP_REPORTS)
 	rm -rf $(ASAN_APP_REPORTS) && mkdir -p -m 1777 $(ASAN_APP_REPORTS)
 	# The test process's own leaks are `make check-address`'s to judge; its errors still stop it.
 	$(TIMED) "end-to-end tests against the AddressSanitizer vtourist" env VTOURIST_BIN=$(ASAN_APP) \
@@ -169,6 +176,7 @@ check-address-app: deps
 
 check-thread-app: deps
 	$(TIMED) "build with ThreadSanitizer (tests and vtourist)" nice $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(MAKE_APP_REPORTS)
 	rm -rf $(TSAN_APP_REPORTS) && mkdir -p -m 1777 $(TSAN_APP_REPORTS)
 	$(TIMED) "end-to-end tests against the ThreadSanitizer vtourist" env VTOURIST_BIN=$(TSAN_APP) \
 	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_E2E_SANITIZER_MIB=$(APP_SANITIZER_MIB) VTOURIST_SANITIZER_ENV="$(TSAN_APP_ENV)" \
