@@ -22,16 +22,23 @@ extension RuntimeTests {
         try otherProcess().write { db in try db.execute(sql: "DROP TRIGGER ballast") }
     }
 
-    func testAWriteOnAFullDiskIsTriedAgainOnceTheClockHasMovedOnByThePause() throws {
+    /// Starts the app, fills the disk and drops a pin: the write fails and says `message`. Returns how
+    /// many sleeps there were before it, and the deadline of the sleep it then waits in on the app's clock.
+    func dropOnAFullDisk(saying message: String) throws -> (sleeps: Int, deadline: Double?) {
         terminal = TestTerminal(width: 220)  // room for the whole message
         try start()
         XCTAssertNotNil(terminal.frame(showing: "0 pins"))
         try fillTheDisk()
         let sleeps = clock.sleepCount
-        var mark = terminal.frameCount
+        let mark = terminal.frameCount
         terminal.press(.char("p"))
-        XCTAssertNotNil(terminal.frame(after: mark, showing: "Not saved yet: the disk is full; trying again every second"))
-        let deadline = try XCTUnwrap(clock.waitForSleep(after: sleeps), "the write waits on the app's clock")
+        XCTAssertNotNil(terminal.frame(after: mark, showing: message))
+        return (sleeps, clock.waitForSleep(after: sleeps))
+    }
+
+    func testAWriteOnAFullDiskIsTriedAgainOnceTheClockHasMovedOnByThePause() throws {
+        let (sleeps, slept) = try dropOnAFullDisk(saying: "Not saved yet: the disk is full; trying again every second")
+        let deadline = try XCTUnwrap(slept, "the write waits on the app's clock")
         XCTAssertEqual(deadline, clock.now + WriteRetry.pause)
         try freeTheDisk()
 
@@ -41,7 +48,7 @@ extension RuntimeTests {
         XCTAssertEqual(try store.pins().count, 0)
 
         // The pause is over: the next try lands.
-        mark = terminal.frameCount
+        let mark = terminal.frameCount
         clock.advance(by: WriteRetry.pause / 2)
         XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin ", "Saved: the database takes writes again."))
         XCTAssertEqual(try store.pins().count, 1)
@@ -50,15 +57,8 @@ extension RuntimeTests {
     }
 
     func testQuittingWhileAWriteWaitsOnAFullDiskGivesItUpAtOnce() throws {
-        terminal = TestTerminal(width: 220)  // room for the whole message
-        try start()
-        XCTAssertNotNil(terminal.frame(showing: "0 pins"))
-        try fillTheDisk()
-        let sleeps = clock.sleepCount
-        let mark = terminal.frameCount
-        terminal.press(.char("p"))
-        XCTAssertNotNil(terminal.frame(after: mark, showing: "Not saved yet: the disk is full"))
-        XCTAssertNotNil(clock.waitForSleep(after: sleeps), "the write waits on the app's clock")
+        let (_, slept) = try dropOnAFullDisk(saying: "Not saved yet: the disk is full")
+        XCTAssertNotNil(slept, "the write waits on the app's clock")
 
         // The clock stands still: only quitting can end the wait.
         terminal.press(.char("q"))
