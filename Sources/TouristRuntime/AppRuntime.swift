@@ -49,9 +49,8 @@ public final class AppRuntime {
         terminal.detectInlinePictures()
         while loop.running {
             let animating = state.isAnimating
-            var actions = events(waitingMs: animating ? Int(LoopState.tickInterval * 1000) : 250)
-            for message in mailbox.drain() { actions += take(loop.receive(message, state)) }
-            actions += take(loop.due(now: clock.now(), animating: animating))
+            let read = events(waitingMs: animating ? Int(LoopState.tickInterval * 1000) : 250)
+            let actions = take(loop.turn(messages: mailbox.drain(), events: read, now: clock.now(), animating: animating, state))
             guard !actions.isEmpty || loop.needsDraw else { continue }
             let before = state
             for action in actions {

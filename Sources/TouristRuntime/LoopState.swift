@@ -134,6 +134,27 @@ struct LoopState: Sendable {
 
     // MARK: - Messages
 
+    /// One turn of the loop: the messages the workers posted, the events read and what the clock
+    /// makes due, as the actions to reduce in order and the work to run. The messages' actions come
+    /// first: each was judged stale or not against the writes issued so far, so it is reduced before
+    /// an event of this turn issues another write (a change read back before a second change on the
+    /// screen would undo it, and the reply that would mend it is dropped as stale once a later write
+    /// was issued).
+    mutating func turn(messages: [RuntimeMessage], events: [AppAction], now: Double, animating: Bool,
+                       _ state: AppState) -> Outcome {
+        var outcome = Outcome()
+        for message in messages {
+            let one = receive(message, state)
+            outcome.actions += one.actions
+            outcome.work += one.work
+        }
+        outcome.actions += events
+        let clock = due(now: now, animating: animating)
+        outcome.actions += clock.actions
+        outcome.work += clock.work
+        return outcome
+    }
+
     /// What a message from a worker means for the loop.
     mutating func receive(_ message: RuntimeMessage, _ state: AppState) -> Outcome {
         var outcome = take(message, state)

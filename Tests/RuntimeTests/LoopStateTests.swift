@@ -188,6 +188,48 @@ final class LoopStateTests: XCTestCase {
         XCTAssertEqual(loop.receive(.action(.settingsLoaded(commons), readBeforeWrite: 2), state).work, [], "told once")
     }
 
+    func testAReplyReadBeforeAChangeMadeInTheSameTurnCannotUndoIt() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let reducer = AppReducer(places: .none)
+        var state = mapState()
+        state.screen = .settings(SettingsScreen(selected: SettingsScreen.fields.firstIndex(of: .source)!))
+        var flickr = Settings(), commons = Settings()
+        flickr.source = .flickr
+        commons.source = .commons
+        /// The reducer over a turn's actions, each effect through the loop, as the runtime does.
+        func reduce(_ actions: [AppAction]) -> [Work] {
+            let before = state
+            var work: [Work] = []
+            for action in actions {
+                for effect in reducer.reduce(&state, action) { work += loop.perform(effect, state) }
+            }
+            return work + loop.settled(from: before, to: state, now: 0, terminal: noInline)
+        }
+        let enter = AppAction.event(.key(.enter), time: 0)
+        XCTAssertTrue(reduce([enter]).contains(.write(.saveSetting(.source, "flickr"), number: 1)), "automatic → Flickr")
+        // One turn brings write 1's reply (read before any other change) and a second Enter together.
+        let turn = loop.turn(messages: [.action(.settingsLoaded(flickr), readBeforeWrite: 1)], events: [enter],
+                             now: 0, animating: false, state)
+        XCTAssertEqual(turn.actions, [.settingsLoaded(flickr), enter], "the reply is reduced before the key's write")
+        let work = turn.work + reduce(turn.actions)
+        XCTAssertTrue(work.contains(.write(.saveSetting(.source, "commons"), number: 2)))
+        XCTAssertEqual(state.settings, commons, "the second change stands on the screen")
+        XCTAssertEqual(work.filter { if case .useSettings = $0 { true } else { false } }.last, .useSettings(commons),
+                       "and the albums search with it")
+        // Write 2's reply and a drop in one turn: the drop's album searches with the change.
+        let pin = Pin(id: 3, coordinate: Self.naples, name: nil)
+        state.go(to: .map)
+        state.pins = []  // nothing under the cursor: p drops a pin
+        let drop = loop.turn(messages: [.action(.settingsLoaded(commons), readBeforeWrite: 2)],
+                             events: [.event(.key(.char("p")), time: 0)], now: 0, animating: false, state)
+        XCTAssertEqual(drop.actions.first, .settingsLoaded(commons))
+        let dropped = reduce(drop.actions)
+        XCTAssertTrue(dropped.contains { if case .write(.insertPin, number: 3) = $0 { true } else { false } }, "\(dropped)")
+        XCTAssertEqual(state.settings, commons)
+        XCTAssertEqual(loop.receive(.pinInserted(pin), state).work, [.startAlbum(pin)])
+        XCTAssertEqual(loop.settled(from: state, to: state, now: 0, terminal: noInline), [], "no other settings since")
+    }
+
     func testADroppedPinIsShownAndItsAlbumStarted() {
         var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
         let pin = Pin(id: 9, coordinate: Self.naples, name: "Naples")
