@@ -55,7 +55,7 @@ let package = Package(
         // A lock the thread sanitizer sees (docs/reliability.md, "Sanitizers").
         .target(name: "Locking"),
         .target(name: "WorldMap", dependencies: ["Geo"]),
-        .target(name: "Gazetteer", dependencies: ["Geo", "WorldMap"]),
+        .target(name: "Gazetteer", dependencies: ["Geo", "WorldMap", "Locking"]),
         // GeoJSON and GPX pin files: what `export` writes and `import` reads.
         .target(name: "PinFiles", dependencies: ["Model", "Geo", "TextSafety"]),
         .target(name: "TouristCore", dependencies: ["Model", "Terminal", "TextSafety", "Geo", "WorldMap", "Gazetteer", "AlbumMachine"]),

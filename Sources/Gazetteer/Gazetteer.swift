@@ -12,13 +12,17 @@ public final class Gazetteer: Sendable {
 
     private let data: Data
     private let layout: PlacesLayout
+    private let lazyDestinations: LazyDestinations
 
-    private init(data: Data, layout: PlacesLayout) {
+    private init(data: Data, layout: PlacesLayout, destinations: LazyDestinations) {
         self.data = data
         self.layout = layout
+        self.lazyDestinations = destinations
     }
 
-    public static func load(from url: URL) throws -> Gazetteer {
+    /// The places file at `url`, and the destinations file at `destinations`
+    /// (nil or a missing file: no destinations), which is read at its first use.
+    public static func load(from url: URL, destinations: URL? = nil) throws -> Gazetteer {
         let data: Data
         do {
             data = try MappedFile.data(at: url)
@@ -26,18 +30,46 @@ public final class Gazetteer: Sendable {
             throw GazetteerError.unreadable(path: url.path, reason: error.description)
         }
         let layout = data.withUnsafeBytes { bytes in Result { () throws(PlacesLayoutError) in try PlacesLayout(bytes) } }
+        let present = destinations.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
         switch layout {
-        case .success(let layout): return Gazetteer(data: data, layout: layout)
+        case .success(let layout): return Gazetteer(data: data, layout: layout, destinations: LazyDestinations(url: present))
         case .failure(let error): throw GazetteerError.invalidFormat(path: url.path, reason: error.reason)
         }
     }
 
-    /// The copy shipped with the app, found by `ResourceLocator`.
-    public static func bundled() throws -> Gazetteer {
-        guard let url = ResourceLocator.url(for: resourceName) else {
+    /// The places file at `url` with these destinations (for tests and benchmarks).
+    public static func load(from url: URL, destinations: [Destination]) throws -> Gazetteer {
+        let places = try load(from: url)
+        return Gazetteer(data: places.data, layout: places.layout, destinations: LazyDestinations(destinations))
+    }
+
+    /// The copy shipped with the app, found by `ResourceLocator`, with the
+    /// destinations file beside it.
+    public static func bundled(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Gazetteer {
+        guard let url = ResourceLocator.url(for: resourceName, environment: environment) else {
             throw GazetteerError.missingResource(resourceName)
         }
-        return try load(from: url)
+        return try load(from: url, destinations: url.deletingLastPathComponent().appendingPathComponent(DestinationsFile.resourceName))
+    }
+
+    // MARK: Destinations
+
+    /// Why the destinations file could not be used, if it could not (reading it if not yet read).
+    public var destinationsProblem: GazetteerError? {
+        if case .failure(let error) = lazyDestinations.result { return error }
+        return nil
+    }
+
+    /// Every destination, heaviest first; none when the file is missing or damaged.
+    public var destinations: [Destination] { lazyDestinations.index.all }
+
+    /// Destinations whose point lies inside `box` (west > east: across the
+    /// antimeridian) with a weight of at least `minWeight`, heaviest first,
+    /// at most `limit` of them.
+    public func destinations(in box: GeoBox, minWeight: Int, limit: Int) -> [Destination] {
+        guard limit > 0, box.south <= box.north, box.south.isFinite, box.north.isFinite,
+              box.west.isFinite, box.east.isFinite else { return [] }
+        return lazyDestinations.index.inside(box, minWeight: minWeight, limit: limit)
     }
 
     /// Number of places.

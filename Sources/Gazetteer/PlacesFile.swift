@@ -5,12 +5,17 @@ public enum GazetteerError: Error, Equatable, CustomStringConvertible {
     case missingResource(String)
     case unreadable(path: String, reason: String)
     case invalidFormat(path: String, reason: String)
+    /// A line of the destinations file (0: the file as a whole) is not as docs/data-places.md says.
+    case invalidDestinations(path: String, line: Int, reason: String)
 
     public var description: String {
         switch self {
         case .missingResource(let name): "Gazetteer data \(name) not found (set VTOURIST_DATA_DIR)"
         case .unreadable(let path, let reason): "Cannot read gazetteer \(path): \(reason)"
         case .invalidFormat(let path, let reason): "Gazetteer \(path) is damaged or of another version: \(reason)"
+        case .invalidDestinations(let path, let line, let reason):
+            line > 0 ? "Destinations file \(path) is damaged at line \(line): \(reason)"
+                     : "Destinations file \(path) is damaged: \(reason)"
         }
     }
 }
