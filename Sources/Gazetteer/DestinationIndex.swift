@@ -1,42 +1,25 @@
 import Foundation
 import Locking
 
-/// The destinations in memory: heaviest first, and their names and
-/// alternates folded without spaces ("Machu Picchu" → "machupicchu"), sorted
-/// for prefix search.
-struct DestinationIndex: Sendable {
+/// Folded names without spaces ("Machu Picchu" → "machupicchu"), each with
+/// what it names, sorted for prefix search.
+struct CompactKeys: Sendable {
     struct Key: Sendable {
         var key: [UInt8]
-        /// Index into `all`.
+        /// A destination's index, or a place's rank.
         var id: Int32
         var isAlias: Bool
     }
 
-    let all: [Destination]
     let keys: [Key]
 
-    static let empty = DestinationIndex([])
-
-    init(_ destinations: [Destination]) {
-        all = destinations
-        var keys: [Key] = []
-        for (i, d) in destinations.enumerated() {
-            let own = compactFold(d.name)
-            keys.append(Key(key: own, id: Int32(i), isAlias: false))
-            var seen: Set<[UInt8]> = [own]
-            for alternate in d.alternates {
-                let folded = compactFold(alternate)
-                guard !folded.isEmpty, seen.insert(folded).inserted else { continue }
-                keys.append(Key(key: folded, id: Int32(i), isAlias: true))
-            }
-        }
-        keys.sort { a, b in
+    init(_ keys: [Key]) {
+        self.keys = keys.sorted { a, b in
             a.key.lexicographicallyPrecedes(b.key) || (a.key == b.key && a.id < b.id)
         }
-        self.keys = keys
     }
 
-    /// The range of `keys` that start with `prefix`.
+    /// The range of `keys` that start with `prefix`; those equal to it come first.
     func range(startingWith prefix: [UInt8]) -> Range<Int> {
         func firstIndex(_ isAtOrAfter: (Key) -> Bool) -> Int {
             var low = 0, high = keys.count
@@ -49,6 +32,30 @@ struct DestinationIndex: Sendable {
         let low = firstIndex { !$0.key.lexicographicallyPrecedes(prefix) }
         let high = firstIndex { comparePrefix($0.key, prefix) > 0 }
         return low..<max(low, high)
+    }
+}
+
+/// The destinations in memory: heaviest first, and their names and alternates as `CompactKeys`.
+struct DestinationIndex: Sendable {
+    let all: [Destination]
+    let names: CompactKeys
+
+    static let empty = DestinationIndex([])
+
+    init(_ destinations: [Destination]) {
+        all = destinations
+        var keys: [CompactKeys.Key] = []
+        for (i, d) in destinations.enumerated() {
+            let own = compactFold(d.name)
+            keys.append(.init(key: own, id: Int32(i), isAlias: false))
+            var seen: Set<[UInt8]> = [own]
+            for alternate in d.alternates {
+                let folded = compactFold(alternate)
+                guard !folded.isEmpty, seen.insert(folded).inserted else { continue }
+                keys.append(.init(key: folded, id: Int32(i), isAlias: true))
+            }
+        }
+        names = CompactKeys(keys)
     }
 
     /// Destinations inside `box` of at least `minWeight`, heaviest first.

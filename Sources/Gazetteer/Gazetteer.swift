@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Locking
 import WorldMap
 
 /// GeoNames places with at least 1000 inhabitants: nearest place to a point
@@ -10,9 +11,11 @@ import WorldMap
 public final class Gazetteer: Sendable {
     public static let resourceName = "places.vtgaz"
 
-    private let data: Data
-    private let layout: PlacesLayout
-    private let lazyDestinations: LazyDestinations
+    let data: Data
+    let layout: PlacesLayout
+    let lazyDestinations: LazyDestinations
+    /// The names of the bigger places without spaces, made at the first search (see `bigPlaceNames`).
+    let lazyBigPlaceNames = Locked<CompactKeys?>(nil)
 
     private init(data: Data, layout: PlacesLayout, destinations: LazyDestinations) {
         self.data = data
@@ -303,7 +306,7 @@ public final class Gazetteer: Sendable {
     /// The `limit` best index entries for a folded name: every entry whose key
     /// is the name, ranked by `NameMatch` then population, then those whose key
     /// starts with it (own names before alternate names, each by population).
-    private func ranked(_ prefix: [UInt8], _ qualifiers: [[UInt8]], limit: Int,
+    func ranked(_ prefix: [UInt8], _ qualifiers: [[UInt8]], limit: Int,
                         _ r: ByteReader) -> [(rank: Int, match: NameMatch)] {
         let low = partitionPoint { compareKey($0, prefix, r) >= 0 }
         let high = partitionPoint { compareKey($0, prefix, r) > 0 }
@@ -358,7 +361,7 @@ public final class Gazetteer: Sendable {
     }
 
     /// An index entry's place rank, and whether its key is an alternate name.
-    private func entry(_ entry: Int, _ r: ByteReader) -> (rank: Int, isAlias: Bool) {
+    func entry(_ entry: Int, _ r: ByteReader) -> (rank: Int, isAlias: Bool) {
         let value = r.u24(layout.index + entry * PlacesLayout.indexEntrySize + 3)
         return (Int(value & ~PlacesLayout.aliasFlag), value & PlacesLayout.aliasFlag != 0)
     }
@@ -389,13 +392,13 @@ public final class Gazetteer: Sendable {
 
     private func keyLength(_ entry: Int, _ r: ByteReader) -> Int { keyBytes(entry, r).length }
 
-    private func keyBytes(_ entry: Int, _ r: ByteReader) -> (start: Int, length: Int) {
+    func keyBytes(_ entry: Int, _ r: ByteReader) -> (start: Int, length: Int) {
         let offset = Int(r.u24(layout.index + entry * PlacesLayout.indexEntrySize))
         return stringBytes(offset, r) ?? (0, 0)
     }
 
     /// Does every qualifier start the place's region, its country's name, or equal its country code?
-    private func matches(_ rank: Int, _ qualifiers: [[UInt8]], _ r: ByteReader) -> Bool {
+    func matches(_ rank: Int, _ qualifiers: [[UInt8]], _ r: ByteReader) -> Bool {
         let base = layout.records + rank * PlacesLayout.recordSize
         let admin = r.u16(base + 16)
         let country = Int(r.u8(base + 18))
@@ -420,7 +423,7 @@ public final class Gazetteer: Sendable {
     // MARK: Decoding
 
     /// Start and length of the string at `offset` in the string section, if it fits there.
-    private func stringBytes(_ offset: Int, _ r: ByteReader) -> (start: Int, length: Int)? {
+    func stringBytes(_ offset: Int, _ r: ByteReader) -> (start: Int, length: Int)? {
         guard offset < layout.stringsLength else { return nil }
         let length = Int(r.u8(layout.strings + offset))
         guard offset + 1 + length <= layout.stringsLength else { return nil }
@@ -432,7 +435,7 @@ public final class Gazetteer: Sendable {
         return String(decoding: UnsafeRawBufferPointer(rebasing: r.bytes[start..<start + length]), as: UTF8.self)
     }
 
-    private func decode(_ rank: Int, _ r: ByteReader) -> Place? {
+    func decode(_ rank: Int, _ r: ByteReader) -> Place? {
         guard rank >= 0, rank < layout.count else { return nil }
         let base = layout.records + rank * PlacesLayout.recordSize
         let admin = r.u16(base + 16)
@@ -475,7 +478,7 @@ private struct TopRanks {
 }
 
 /// A go-to query split at commas: "Paris, Texas" → name "paris", qualifiers ["texas"].
-private struct NameQuery {
+struct NameQuery {
     var name: [UInt8]
     var qualifiers: [[UInt8]]
     var whole: [UInt8]

@@ -83,9 +83,10 @@ public struct GeoBox: Hashable, Sendable {
     }
 }
 
-/// How a place matches a typed name, best first. Places are ranked by this,
-/// then by population: the go-to prompt's list, its Enter and
-/// `vtourist drop PLACE` all read the same order.
+/// How a place or destination matches a typed name, best first. They are
+/// ranked by this, then by weight (a place's population, a destination's
+/// weight): the go-to prompt's list, its Enter and `vtourist drop PLACE`
+/// all read the same order (`Gazetteer.search`).
 public enum NameMatch: Int, Comparable, Sendable {
     /// Its own name, case, accents and punctuation aside: "Bogota" and "Bogotá" for both
     /// Bogotá, Colombia and Bogota, New Jersey (the bigger first), "St Louis" for St. Louis.
@@ -99,6 +100,11 @@ public enum NameMatch: Int, Comparable, Sendable {
     case namePrefix
     /// The start of an alternate name: "Sao Petersb" for Saint Petersburg.
     case alternatePrefix
+    /// One typo (a letter inserted, left out, replaced, or two swapped) from a name or alternate
+    /// name of a destination or big place, when nothing matches otherwise: "Santorni" for Santorini.
+    case typo
+    /// One typo from the start of such a name: "Eifel Tow" for Eiffel Tower.
+    case typoPrefix
 
     public static func < (a: NameMatch, b: NameMatch) -> Bool { a.rawValue < b.rawValue }
 }
