@@ -484,7 +484,8 @@ struct NameQuery {
     var whole: [UInt8]
 
     init?(_ text: String) {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
+        // A suggestion's own text reads back: "Santorini — island, GR" is "Santorini, island, GR".
+        let parts = text.replacingOccurrences(of: " \u{2014} ", with: ",").split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
         guard let first = parts.first, !first.isEmpty else { return nil }
         name = first
         qualifiers = parts.dropFirst().filter { !$0.isEmpty }

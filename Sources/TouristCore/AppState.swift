@@ -1,4 +1,5 @@
 import Foundation
+import Gazetteer
 import Terminal
 import Geo
 import Model
@@ -48,15 +49,24 @@ public enum MapMode: Equatable, Sendable {
 /// A place offered by the go-to prompt.
 public struct PlaceSuggestion: Equatable, Sendable {
     public var name: String
+    /// "Naples, Campania, IT"; "Santorini — island, GR".
     public var displayName: String
     public var coordinate: GeoPoint
+    /// A place's population, a destination's weight.
     public var population: Int
+    /// What sort of destination it is; nil for a populated place.
+    public var kind: DestinationKind?
+    /// What it covers (an island, a park, a region): going there shows all of it. Nil for a point.
+    public var extent: GeoBox?
 
-    public init(name: String, displayName: String, coordinate: GeoPoint, population: Int) {
+    public init(name: String, displayName: String, coordinate: GeoPoint, population: Int,
+                kind: DestinationKind? = nil, extent: GeoBox? = nil) {
         self.name = name
         self.displayName = displayName
         self.coordinate = coordinate
         self.population = population
+        self.kind = kind
+        self.extent = extent
     }
 }
 

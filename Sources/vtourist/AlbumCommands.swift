@@ -95,10 +95,11 @@ struct Drop: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let gazetteer = Result { try Gazetteer.bundled() }
-            let point = try locate(gazetteer)
+            let (point, destination) = try locate(gazetteer)
             let store = try database.open()
             defer { try? store.close() }
-            let name = (try? gazetteer.get()).flatMap { placeName(point, gazetteer: $0) }
+            // A destination names its pin; elsewhere the nearest place does, as on the map.
+            let name = destination ?? (try? gazetteer.get()).flatMap { placeName(point, gazetteer: $0) }
             let pin: Pin
             do {
                 // Saved with its search waiting, so an app takes it up if nobody waits here.
@@ -161,14 +162,15 @@ struct Drop: ParsableCommand {
     }
 
     /// The point the words name: coordinates in any form the go-to prompt
-    /// reads, else the gazetteer's best match for a place name, which is
-    /// named on stderr so a surprising match shows.
-    func locate(_ gazetteer: Result<Gazetteer, any Error>) throws -> GeoPoint {
+    /// reads, else the gazetteer's best match for a place or destination name
+    /// (the go-to prompt's first suggestion), which is named on stderr so a
+    /// surprising match shows; and the destination's name when it is one.
+    func locate(_ gazetteer: Result<Gazetteer, any Error>) throws -> (point: GeoPoint, destination: String?) {
         let words = placeWords
         let text = PinTable.sanitized(words.joined(separator: " ").trimmingCharacters(in: .whitespaces))
         switch parseCoordinates(words: words) {
         case let .coordinate(point):
-            return point
+            return (point, nil)
         case let .outOfRange(why):
             throw CommandFailure.badInput("bad coordinates \u{201C}\(text)\u{201D}: \(why.prefix(1).lowercased() + why.dropFirst())")
         case .notCoordinates:
@@ -179,12 +181,13 @@ struct Drop: ParsableCommand {
             do { places = try gazetteer.get() } catch {
                 throw CommandFailure("cannot look up \u{201C}\(text)\u{201D}: \(error)")
             }
-            guard let place = places.place(named: text) else {
+            guard let found = places.feature(named: text) else {
                 throw CommandFailure.badInput("no place called \u{201C}\(text)\u{201D}, and not LAT LON either (e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W)")
             }
-            let p = place.coordinate
-            StandardStream.error.write("\(PinTable.sanitized(place.displayName)) (\(p.formatted()))\n")
-            return p
+            let p = found.coordinate
+            StandardStream.error.write("\(PinTable.sanitized(found.displayName)) (\(p.formatted()))\n")
+            if case .destination(let d) = found { return (p, d.name) }
+            return (p, nil)
         }
     }
 

@@ -72,8 +72,9 @@ public struct PlaceLookup: Sendable {
     }
 
     public static func live(_ gazetteer: Gazetteer) -> PlaceLookup {
-        @Sendable func suggestion(_ p: Place) -> PlaceSuggestion {
-            PlaceSuggestion(name: p.name, displayName: p.displayName, coordinate: p.coordinate, population: p.population)
+        @Sendable func suggestion(_ f: Feature) -> PlaceSuggestion {
+            PlaceSuggestion(name: f.name, displayName: f.displayName, coordinate: f.coordinate, population: f.weight,
+                            kind: f.kind, extent: f.extent)
         }
         let countries = MapLabels.byArea(gazetteer.countries())
         let capitals = countries.compactMap { $0.capitalRank.flatMap(gazetteer.place(rank:)) }
@@ -81,8 +82,9 @@ public struct PlaceLookup: Sendable {
             nearest: { point in
                 gazetteer.nearest(to: point).map { (name: $0.place.displayName, distanceKm: $0.distanceKm) }
             },
-            complete: { text, limit in gazetteer.complete(text, limit: limit).map(suggestion) },
-            named: { text in gazetteer.place(named: text).map(suggestion) },
+            // One ranking for the list, its Enter and `vtourist drop` (`Gazetteer.search`).
+            complete: { text, limit in gazetteer.search(text, limit: limit).map { suggestion($0.feature) } },
+            named: { text in gazetteer.feature(named: text).map(suggestion) },
             labels: { viewport in
                 MapLabels.candidates(for: viewport, gazetteer: gazetteer, countries: countries, capitals: capitals)
             }

@@ -2,6 +2,7 @@ import Foundation
 import Gazetteer
 import Terminal
 import Geo
+import WorldMap
 
 /// The go-to prompt over the map: a place name (with completion) or `LAT, LON`.
 struct GoToReducer: Sendable {
@@ -93,6 +94,7 @@ struct GoToReducer: Sendable {
         var prompt = prompt
         let text = prompt.text.trimmingCharacters(in: .whitespaces)
         let target: GeoPoint
+        var extent: GeoBox?
         let arrived: String
         let remembered: String
         switch parseCoordinates(text) {
@@ -117,6 +119,7 @@ struct GoToReducer: Sendable {
                 return []
             }
             target = place.coordinate
+            extent = place.extent
             arrived = place.displayName
             // Its full name finds this very place again, whatever was typed.
             remembered = place.displayName
@@ -125,12 +128,47 @@ struct GoToReducer: Sendable {
         state.goToHistory.insert(remembered, at: 0)
         state.goToHistory = Array(state.goToHistory.prefix(GoToPrompt.historyLength))
         state.setMapMode(.browsing)
-        if state.camera.zoom < GoToReducer.goToZoom {
-            state.camera.zoom = GoToReducer.goToZoom
+        if let extent {
+            state.camera.show(extent, cursor: target, width: state.width, height: state.mapHeight)
+        } else {
+            if state.camera.zoom < GoToReducer.goToZoom {
+                state.camera.zoom = GoToReducer.goToZoom
+            }
+            state.camera.jump(to: target, width: state.width, height: state.mapHeight, recenter: true)
         }
-        state.camera.jump(to: target, width: state.width, height: state.mapHeight, recenter: true)
         state.message = StatusMessage("Went to \(arrived).")
         return []
+    }
+}
+
+extension MapCamera {
+    /// The largest zoom at which `box` fits a map of `width`×`height` cells
+    /// (the smallest zoom when it fits at none).
+    static func zoomToFit(_ box: GeoBox, width: Int, height: Int) -> Int {
+        var spanLon = box.east - box.west
+        if spanLon < 0 { spanLon += 360 }  // across the antimeridian
+        let spanX = spanLon / 360
+        let spanY = Mercator.y(latitude: box.south) - Mercator.y(latitude: box.north)
+        var zoom = Viewport.minZoom
+        while zoom < Viewport.maxZoom {
+            let dots = Viewport.baseWorldDots * Double(1 << (zoom + 1))
+            guard spanX * dots <= Double(width * Viewport.dotsPerCellX),
+                  spanY * dots <= Double(height * Viewport.dotsPerCellY) else { break }
+            zoom += 1
+        }
+        return zoom
+    }
+
+    /// Shows all of `box`, centred, as large as fits, with the cursor on `cursor`.
+    mutating func show(_ box: GeoBox, cursor: GeoPoint, width: Int, height: Int) {
+        zoom = MapCamera.zoomToFit(box, width: width, height: height)
+        var spanLon = box.east - box.west
+        if spanLon < 0 { spanLon += 360 }
+        let middleX = Mercator.x(longitude: box.west + spanLon / 2)
+        centerX = middleX - middleX.rounded(.down)
+        centerY = (Mercator.y(latitude: box.south) + Mercator.y(latitude: box.north)) / 2
+        clampCenter(height: height)
+        jump(to: cursor, width: width, height: height)
     }
 }
 

@@ -1,0 +1,126 @@
+import Gazetteer
+import Terminal
+import TestSupport
+@testable import TouristCore
+import Geo
+import WorldMap
+import XCTest
+
+/// The go-to prompt over the real places and the sample destinations: suggestions name the
+/// kind, Enter on a destination with an extent shows all of it, a point goes as a place does.
+final class GoToDestinationTests: XCTestCase {
+    static let gazetteer = Result {
+        try Gazetteer.load(from: SampleDestinations.placesURL, destinations: SampleDestinations.url)
+    }
+
+    func reducer() throws -> AppReducer { AppReducer(places: .live(try Self.gazetteer.get())) }
+
+    func go(_ reducer: AppReducer, _ state: inout AppState, typing text: String, keys: [Key] = [.enter]) {
+        _ = reducer.reduce(&state, .event(.key(.char("g")), time: 0))
+        for c in text { _ = reducer.reduce(&state, .event(.key(.char(c)), time: 0)) }
+        for key in keys { _ = reducer.reduce(&state, .event(.key(key), time: 0)) }
+    }
+
+    func suggestions(_ reducer: AppReducer, typing text: String) -> [String] {
+        var state = Sample.mapState()
+        go(reducer, &state, typing: text, keys: [])
+        guard case let .goTo(prompt)? = state.map?.mode else { return [] }
+        return prompt.suggestions.map(\.displayName)
+    }
+
+    /// Does the whole box lie on the map area, its corners on cells of the map?
+    func fits(_ box: GeoBox, _ state: AppState) -> Bool {
+        let vp = state.viewport
+        return [GeoPoint(latitude: box.north, longitude: box.west), GeoPoint(latitude: box.south, longitude: box.east)]
+            .allSatisfy { p in
+                let cell = vp.cell(for: p)
+                return cell.col >= 0 && cell.col < vp.width && cell.row >= 0 && cell.row < vp.height
+            }
+    }
+
+    func testSuggestionsShowTheKindAndPlacesTheirRegion() throws {
+        let reducer = try reducer()
+        XCTAssertEqual(suggestions(reducer, typing: "Santorini").first, "Santorini \u{2014} island, GR")
+        XCTAssertEqual(suggestions(reducer, typing: "Mount Fuji").first, "Mount Fuji \u{2014} mountain, JP")
+        XCTAssertEqual(suggestions(reducer, typing: "Himalaya").first, "Himalayas \u{2014} mountain range, NP")
+        XCTAssertEqual(suggestions(reducer, typing: "Naples").first, "Naples, Campania, IT")
+        // The panel draws them.
+        var state = Sample.mapState()
+        go(reducer, &state, typing: "Santorini", keys: [])
+        let screen = AppView.render(state, raster: nil)
+        XCTAssertTrue((0..<screen.height).contains { screen.rowText($0).contains("Santorini \u{2014} island, GR") })
+    }
+
+    func testGoingToAnIslandZoomsToFitIt() throws {
+        let reducer = try reducer()
+        var state = Sample.mapState()
+        go(reducer, &state, typing: "Santorini")
+        let santorini = GeoBox(south: 36.33, west: 25.33, north: 36.48, east: 25.49)
+        XCTAssertEqual(state.map?.mode, .browsing)
+        XCTAssertEqual(state.message?.text, "Went to Santorini \u{2014} island, GR.")
+        XCTAssertTrue(fits(santorini, state), "zoom \(state.camera.zoom)")
+        // The largest such zoom: one closer and it no longer fits.
+        var closer = state
+        closer.camera.zoom += 1
+        XCTAssertFalse(fits(santorini, closer))
+        XCTAssertEqual(state.camera.zoom, MapCamera.zoomToFit(santorini, width: state.width, height: state.mapHeight))
+        XCTAssertEqual(state.camera.cursor.latitude, 36.4, accuracy: 0.01)
+        XCTAssertEqual(state.camera.cursor.longitude, 25.43, accuracy: 0.01)
+    }
+
+    func testGoingToARegionZoomsOutToFitIt() throws {
+        let reducer = try reducer()
+        var state = Sample.mapState()
+        state.camera.zoom = 12
+        go(reducer, &state, typing: "Tuscany")
+        let tuscany = GeoBox(south: 42.24, west: 9.69, north: 44.47, east: 12.37)
+        XCTAssertLessThan(state.camera.zoom, 12)
+        XCTAssertTrue(fits(tuscany, state))
+        var closer = state
+        closer.camera.zoom += 1
+        XCTAssertFalse(fits(tuscany, closer))
+    }
+
+    func testAnExtentAcrossTheAntimeridianFits() throws {
+        let reducer = try reducer()
+        var state = Sample.mapState()
+        go(reducer, &state, typing: "Fiji Islands")
+        let fiji = GeoBox(south: -21.0, west: 176.8, north: -12.4, east: -178.2)
+        XCTAssertTrue(fits(fiji, state), "zoom \(state.camera.zoom)")
+        // Centred on the islands, not on the far side of the world.
+        XCTAssertGreaterThan(abs(state.viewport.center.longitude), 175)
+        var closer = state
+        closer.camera.zoom += 1
+        XCTAssertFalse(fits(fiji, closer))
+    }
+
+    func testAPointDestinationGoesAsAPlaceDoes() throws {
+        let reducer = try reducer()
+        var state = Sample.mapState()
+        state.camera.zoom = 3
+        go(reducer, &state, typing: "the Eiffel Tower")
+        XCTAssertEqual(state.message?.text, "Went to Eiffel Tower \u{2014} landmark, FR.")
+        XCTAssertEqual(state.camera.zoom, GoToReducer.goToZoom)
+        XCTAssertEqual(state.camera.cursor.latitude, 48.85826, accuracy: 0.001)
+        XCTAssertEqual(state.camera.cursor.longitude, 2.2945, accuracy: 0.001)
+    }
+
+    func testATypoStillGoesThere() throws {
+        let reducer = try reducer()
+        var state = Sample.mapState()
+        go(reducer, &state, typing: "Santorni")
+        XCTAssertEqual(state.message?.text, "Went to Santorini \u{2014} island, GR.")
+    }
+
+    /// The history keeps the suggestion's text, and that text finds the destination again.
+    func testARememberedDestinationGoesThereAgain() throws {
+        let reducer = try reducer()
+        var state = Sample.mapState()
+        go(reducer, &state, typing: "Bali")
+        XCTAssertEqual(state.goToHistory.first, "Bali \u{2014} island, ID")
+        state.camera = Sample.mapState().camera
+        go(reducer, &state, typing: "", keys: [.up, .enter])
+        XCTAssertEqual(state.message?.text, "Went to Bali \u{2014} island, ID.")
+        XCTAssertEqual(state.camera.cursor.latitude, -8.4, accuracy: 0.01)
+    }
+}
