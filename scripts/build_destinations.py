@@ -391,6 +391,13 @@ def ne_alts(rec):
     return [a for a in alts if a] + lang_names(rec)
 
 
+NPS_ABBR = (("NP", "National Park"), ("NM", "National Monument"),
+            ("NRA", "National Recreation Area"), ("NHP", "National Historical Park"),
+            ("NPres", "National Preserve"), ("NS", "National Seashore"),
+            ("NL", "National Lakeshore"), ("NMP", "National Military Park"),
+            ("NP & Pres", "National Park and Preserve"))
+
+
 def ne_point_rows(csv_dir, places):
     out = []
     for layer in ("ne_10m_geography_regions_elevation_points.csv",
@@ -462,6 +469,8 @@ def ne_poly_rows(csv_dir, gj_dir, places):
         nm = clean_name(p.get("unit_name") or p.get("name"))
         if not nm:
             continue
+        for abbr, full in NPS_ABBR:
+            nm = re.sub(r"\b" + abbr + r"$", full, nm)
         shp = shape_of(feat.get("geometry"))
         if shp is None:
             continue
@@ -530,6 +539,12 @@ def region_rows(csv_dir, places):
 
 
 # ---------------------------------------------------------------- merging
+def within_box(b, lat, lon, margin):
+    s, w, n, e = b
+    inside_lon = (w - margin <= lon <= e + margin) if w <= e else (lon >= w - margin or lon <= e + margin)
+    return s - margin <= lat <= n + margin and inside_lon
+
+
 def within(r, lat, lon, km):
     if r.extent:
         s, w, n, e = r.extent
@@ -551,6 +566,8 @@ def merge(rows):
         for k in sorted(r.keys()):
             for j in by_key.get(k, ()):
                 w = kept[j]
+                if not compatible(w.kind, r.kind):
+                    continue
                 if within(w, r.lat, r.lon, 300) or within(r, w.lat, w.lon, 300):
                     target = j
                     break
@@ -561,12 +578,28 @@ def merge(rows):
             kept.append(r)
             continue
         w = kept[target]
+        if r.extent is not None and not within_box(r.extent, w.lat, w.lon, 0.3):
+            # Natural Earth draws it elsewhere (its 10m lakes label Lago
+            # Maggiore "Lago di Como"): the curated row's position stands.
+            continue
         if r.extent is not None and w.kind not in POINT_ONLY:
             w.extent = r.extent if w.extent is None else union(w.extent, r.extent)
         for a in [r.name] + r.alts:
             w.add_alt(a)
         by_key_add(by_key, w, target)
     return kept
+
+
+# Kinds that can name one destination: an island that is also a province, a
+# volcano that Natural Earth calls a mountain, a park around a canyon.
+SAME_THING = ({"island", "archipelago", "region"},
+              {"mountain", "volcano", "range", "park"},
+              {"landmark", "park", "canyon", "waterfall", "bay", "desert", "region"},
+              {"lake"})
+
+
+def compatible(a, b):
+    return any(a in g and b in g for g in SAME_THING)
 
 
 POINT_ONLY = ("landmark", "mountain", "volcano", "waterfall")
