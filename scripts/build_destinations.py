@@ -391,11 +391,10 @@ def ne_alts(rec):
     return [a for a in alts if a] + lang_names(rec)
 
 
-NPS_ABBR = (("NP", "National Park"), ("NM", "National Monument"),
+NPS_ABBR = (("NP & Pres", "National Park and Preserve"), ("NP", "National Park"), ("NM", "National Monument"),
             ("NRA", "National Recreation Area"), ("NHP", "National Historical Park"),
             ("NPres", "National Preserve"), ("NS", "National Seashore"),
-            ("NL", "National Lakeshore"), ("NMP", "National Military Park"),
-            ("NP & Pres", "National Park and Preserve"))
+            ("NL", "National Lakeshore"), ("NMP", "National Military Park"))
 
 
 def ne_point_rows(csv_dir, places):
@@ -470,7 +469,7 @@ def ne_poly_rows(csv_dir, gj_dir, places):
         if not nm:
             continue
         for abbr, full in NPS_ABBR:
-            nm = re.sub(r"\b" + abbr + r"$", full, nm)
+            nm = re.sub(r"\b" + re.escape(abbr) + r"$", full, nm, flags=re.I)
         shp = shape_of(feat.get("geometry"))
         if shp is None:
             continue
@@ -489,14 +488,16 @@ def admin_key(rec, cc, lat, lon, places):
     label point."""
     code = (rec.get("gn_a1_code") or "").split(".", 1)[-1]
     if code and len(places.by_admin.get((cc, code), ())) >= 3:
-        return (cc, code)
+        box, _ = places.admin_box_people((cc, code))
+        if box and within_box(box, lat, lon, 0.3):
+            return (cc, code)
     k = places.admin_of(lat, lon)
     return k if k and k[0] == cc else None
 
 
 def region_rows(csv_dir, places):
     recs = read_csv(os.path.join(csv_dir, "ne_10m_admin_1_states_provinces.csv"))
-    out = []
+    out, firsts = [], []
     groups = defaultdict(list)
     for rec in recs:
         cc = rec["iso_a2"]
@@ -515,8 +516,12 @@ def region_rows(csv_dir, places):
         alts = ne_alts(rec)
         if not name:
             continue
-        key = admin_key(rec, cc, lat, lon, places)
-        box, people = places.admin_box_people(key) if key else (None, 0)
+        firsts.append((name, cc, lat, lon, alts, admin_key(rec, cc, lat, lon, places)))
+    # A GeoNames code claimed by two units (GeoNames has newer or older
+    # divisions there, as in Nepal) says nothing about either.
+    claims = Counter(f[5] for f in firsts if f[5])
+    for name, cc, lat, lon, alts, key in firsts:
+        box, people = places.admin_box_people(key) if key and claims[key] == 1 else (None, 0)
         w = max(REGION_MIN_WEIGHT, int(REGION_SHARE * people))
         out.append(Row(name, "region", cc, lat, lon, box, w, alts, "ne-admin1"))
     for (cc, region), members in sorted(groups.items()):
@@ -595,6 +600,7 @@ def merge(rows):
 SAME_THING = ({"island", "archipelago", "region"},
               {"mountain", "volcano", "range", "park"},
               {"landmark", "park", "canyon", "waterfall", "bay", "desert", "region"},
+              {"landmark", "mountain", "volcano"},
               {"lake"})
 
 
@@ -693,6 +699,8 @@ def main():
 
     lines = [HEADER]
     for r in rows:
+        if r.extent and not within_box(r.extent, r.lat, r.lon, 0.5):
+            r.extent = None  # a broken polygon (two Antarctic ones)
         cells = [r.name, r.kind, r.country, fmt_coord(round(r.lat, 5)), fmt_coord(round(r.lon, 5)),
                  fmt_extent(r.extent), str(r.weight), "|".join(r.alts)]
         for cell in cells:
