@@ -599,7 +599,7 @@ def merge(rows):
 # volcano that Natural Earth calls a mountain, a park around a canyon.
 SAME_THING = ({"island", "archipelago", "region"},
               {"mountain", "volcano", "range", "park"},
-              {"landmark", "park", "canyon", "waterfall", "bay", "desert", "region"},
+              {"landmark", "park", "canyon", "waterfall", "bay", "desert"},
               {"landmark", "mountain", "volcano"},
               {"lake"})
 
