@@ -256,6 +256,8 @@ def clean_name(s):
         return ""
     s = html.unescape(str(s)).replace("\t", " ").replace("\n", " ").replace("|", "/")
     s = " ".join(s.split())
+    if len(s) > 3 and s.isupper() and any("A" <= ch <= "Z" for ch in s):
+        s = s.title()  # Natural Earth's label forms ("TASMANIEN")
     return s
 
 
@@ -646,11 +648,18 @@ def settle(rows, places):
             kept.append(a)
         seen, dedup = {fold(r.name)}, []
         for a in kept:
-            if a in r.keep_alts or fold(a) not in seen or a != a.lower():
+            if a in r.keep_alts or fold(a) not in seen and not abbreviation(a):
                 if a not in dedup:
                     dedup.append(a)
             seen.add(fold(a))
         r.alts = dedup
+
+
+def abbreviation(a):
+    """Postal codes and map abbreviations ("CA", "N.Y.", "Calif.", "L. Ladoga")
+    and the odd mis-encoded name: not what a traveller types."""
+    return (a.isascii() and len(fold(a).replace(" ", "")) <= 3 or "." in a and len(a) <= 6
+            or a.startswith("L. ") or "¢" in a)
 
 
 # ---------------------------------------------------------------- output
