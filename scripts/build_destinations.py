@@ -174,6 +174,7 @@ class Places:
         self.grid = defaultdict(list)
         self.by_admin = defaultdict(list)
         self.biggest = {}
+        self.known_as = defaultdict(list)
         for c in self.items:
             lat, lon = c["latitude"], c["longitude"]
             self.grid[(int(math.floor(lat)), int(math.floor(lon)))].append(c)
@@ -181,6 +182,9 @@ class Places:
             key = (c["countrycode"], fold(c["name"]))
             if c["population"] > self.biggest.get(key, (0, None))[0]:
                 self.biggest[key] = (c["population"], c)
+            if c["population"] >= 10_000:
+                for alt in {fold(x) for x in c["alternatenames"] if x}:
+                    self.known_as[(c["countrycode"], alt)].append(c)
 
     def nearest(self, lat, lon, max_km, min_pop=0):
         best, best_d = None, max_km
@@ -630,7 +634,8 @@ def settle(rows, places):
     """Keep a city first for its own name: a non-curated destination weighs
     less than the biggest same-named place of its country when that place is
     within 30 km of it (or, for a region, inside it), and an alternate
-    naming a place of 1000+ people within 100 km is dropped."""
+    naming a place of 1000+ people within 100 km (or one of the names of a
+    place of 10,000+) is dropped."""
     for r in rows:
         c = places.biggest.get((r.country, fold(r.name))) if r.country else None
         near = c and (haversine_km(r.lat, r.lon, c[1]["latitude"], c[1]["longitude"]) <= CITY_KM
@@ -645,6 +650,9 @@ def settle(rows, places):
             c = places.biggest.get((r.country, fold(a))) if r.country else None
             if c and c[0] >= 1000 and haversine_km(r.lat, r.lon, c[1]["latitude"], c[1]["longitude"]) <= 100:
                 continue
+            if any(haversine_km(r.lat, r.lon, p["latitude"], p["longitude"]) <= 100
+                   for p in places.known_as.get((r.country, fold(a)), ())):
+                continue  # "Genève" for Lake Geneva: a name of the city
             kept.append(a)
         seen, dedup = {fold(r.name)}, []
         for a in kept:
