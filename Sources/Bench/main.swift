@@ -64,6 +64,9 @@ func frameBenchmark() throws {
         ("z12, the Ruhr", GeoPoint(latitude: 51.45, longitude: 7.0), 12),
         ("z12, the Nile delta", GeoPoint(latitude: 30.9, longitude: 31.2), 12),
         ("z12, Tokyo", GeoPoint(latitude: 35.68, longitude: 139.77), 12),
+        // Landmarks and peaks named beside the places.
+        ("z13, Paris's landmarks", GeoPoint(latitude: 48.86, longitude: 2.32), 13),
+        ("z9, the Alps' peaks", GeoPoint(latitude: 46.2, longitude: 7.8), 9),
     ]
     var places = PlaceLookup.none
     let setUp = milliseconds { places = PlaceLookup.live(gazetteer) }

@@ -10,7 +10,7 @@ public enum DestinationsFile {
     /// Longest name or alternate, in bytes.
     static let maxNameBytes = 200
     /// Most alternates one destination may have.
-    static let maxAlternates = 64
+    static let maxAlternates = 128
 
     /// The destinations in the file at `url`, heaviest first (then by name).
     public static func load(from url: URL) throws(GazetteerError) -> [Destination] {

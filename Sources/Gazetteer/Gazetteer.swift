@@ -226,6 +226,12 @@ public final class Gazetteer: Sendable {
         }
     }
 
+    /// The number of places with at least `population` inhabitants: the rank a place of that
+    /// population would have (map labels rank a destination's weight among places with it).
+    public func placeCount(atLeast population: Int) -> Int {
+        data.withUnsafeBytes { rankBound(minPopulation: population, ByteReader($0)) }
+    }
+
     /// The number of places with at least `minPopulation` inhabitants (records are sorted by population).
     private func rankBound(minPopulation: Int, _ r: ByteReader) -> Int {
         var low = 0, high = layout.count

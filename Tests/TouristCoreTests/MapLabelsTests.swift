@@ -250,3 +250,34 @@ final class MapLabelsTests: XCTestCase {
         for _ in 0..<20 { XCTAssertEqual(try labels(s, candidates: candidates), fresh) }
     }
 }
+
+extension MapLabelsTests {
+    func testLandmarksAndPeaksAreNamedWithTheirGlyphAtCityZoom() throws {
+        for (center, zoom, name, glyph) in [
+            (GeoPoint(latitude: 48.8584, longitude: 2.2945), 13, "Eiffel Tower", "\u{2302}"),
+            (GeoPoint(latitude: 41.8902, longitude: 12.4922), 14, "Colosseum", "\u{2302}"),
+            (GeoPoint(latitude: 45.9763, longitude: 7.6586), 10, "Matterhorn", "\u{25B2}"),
+        ] as [(GeoPoint, Int, String, Unicode.Scalar)] {
+            let s = state(center: center, zoom: zoom, cursor: GeoPoint(latitude: center.latitude - 0.3 / Double(1 << (zoom - 8)),
+                                                                       longitude: center.longitude))
+            let placed = try labels(s)
+            let label = try XCTUnwrap(placed.first { $0.text == name }, "z\(zoom): \(placed.map(\.text))")
+            // A long official name ("Historic Centre of Rome, the Properties of the Holy See…") is not a label.
+            let candidates = try lookup().labels(s.viewport).items.filter { if case .destination = $0.kind { true } else { false } }
+            XCTAssertFalse(candidates.isEmpty)
+            XCTAssertFalse(candidates.contains { $0.name.displayWidth > MapLabels.destinationMaxWidth }, "\(candidates.map(\.name))")
+            XCTAssertEqual(label.symbol, glyph)
+            let buffer = try render(s)
+            XCTAssertEqual(buffer[try XCTUnwrap(label.dotCol), try XCTUnwrap(label.dotRow)].symbol, glyph)
+            XCTAssertTrue(buffer.rowText(label.row).contains(name))
+            // Without UTF-8 the glyph is ASCII.
+            var ascii = s
+            ascii.capabilities.unicode = false
+            let plain = try XCTUnwrap(try labels(ascii).first { $0.text == name })
+            XCTAssertEqual(plain.symbol, glyph == "\u{2302}" ? "#" : "^")
+        }
+        // Below the destinations' zoom, none is named.
+        let region = state(center: GeoPoint(latitude: 45.9763, longitude: 7.6586), zoom: MapLabels.destinationMinZoom - 1)
+        XCTAssertFalse(try labels(region).contains { if case .destination = $0.kind { true } else { false } })
+    }
+}

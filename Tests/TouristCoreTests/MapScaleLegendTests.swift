@@ -111,7 +111,8 @@ final class MapScaleLegendTests: XCTestCase {
             XCTAssertTrue(text.contains("move the cursor"), text)
             do {
                 for words in ["land", "sea and lakes", "coast, lake shore", "river", "country border",
-                              "state/province border", "pin", "cursor", "scale at the cursor"] {
+                              "state/province border", "place, big place", "landmark, peak",
+                              "pin", "cursor", "scale at the cursor"] {
                     XCTAssertTrue(text.contains(words), "\(width)x\(height): \(words)\n\(text)")
                 }
             }
@@ -123,6 +124,15 @@ final class MapScaleLegendTests: XCTestCase {
         XCTAssertEqual(river.sample.first, MapWidget.stroke(.river, bits: 0x36, over: theme.land, theme: theme,
                                                             capabilities: s.capabilities))
         XCTAssertEqual(rows.first { $0.text == "pin" }?.sample.first?.symbol, PinsWidget.pinSymbol)
+        // Each destination's glyph as the labels draw it, in UTF-8 and without.
+        let unicodeGlyphs: [Unicode.Scalar] = [try XCTUnwrap(MapLabels.glyph(for: .landmark, unicode: true)),
+                                               try XCTUnwrap(MapLabels.glyph(for: .volcano, unicode: true))]
+        let glyphRow = try XCTUnwrap(rows.first { $0.text == "landmark, peak" })
+        XCTAssertEqual(glyphRow.sample.map(\.symbol), unicodeGlyphs)
+        let ascii = MapLegend.rows(theme: theme, capabilities: TerminalCapabilities(unicode: false, colors: .none))
+        let asciiRow = try XCTUnwrap(ascii.first { $0.text == "landmark, peak" })
+        XCTAssertEqual(asciiRow.sample.map(\.symbol), ["#", "^"] as [Unicode.Scalar])
+        XCTAssertEqual(rows.first { $0.text == "place, big place" }?.sample.map(\.symbol), [MapLabels.dot, MapLabels.majorDot])
     }
 
     func testHelpOnOtherScreensHasNoLegend() {
@@ -131,5 +141,20 @@ final class MapScaleLegendTests: XCTestCase {
         let text = AppView.render(s, raster: nil).text
         XCTAssertFalse(text.contains("Keys and map"), text)
         XCTAssertFalse(text.contains("country border"), text)
+    }
+}
+
+extension MapScaleLegendTests {
+    func testTheHelpsClosingLineNeverLandsOnItsFrame() {
+        var s = Sample.mapState()
+        s.overlay = .help
+        for height in 14...26 {
+            s.width = 80
+            s.height = height
+            let buffer = AppView.render(s, raster: nil)
+            for row in 0..<height where buffer.rowText(row).contains("\u{2514}") {
+                XCTAssertFalse(buffer.rowText(row).contains("Any key"), "80x\(height)\n\(buffer.text)")
+            }
+        }
     }
 }

@@ -47,7 +47,10 @@ struct HelpOverlay: Widget {
         }
         let legendTop = beside ? inner.y : inner.y + rows.count + 1
         let closingY = beside || legend.isEmpty ? inner.y + rows.count + (spaced ? 1 : 0) : legendTop + legendRows + (spaced ? 1 : 0)
-        buffer.put(fitting: HelpOverlay.closing, x: inner.x, y: closingY, style: theme.dim, width: keysRight - inner.x)
+        // Where the screen is too short for it, the closing line is left out rather than drawn over the frame.
+        if closingY < inner.bottom {
+            buffer.put(fitting: HelpOverlay.closing, x: inner.x, y: closingY, style: theme.dim, width: keysRight - inner.x)
+        }
         let legendX = beside ? keysRight + gap : inner.x
         for (i, entry) in legend.enumerated() {
             let column = i / legendRows, row = i % legendRows

@@ -5,9 +5,13 @@ import Geo
 import Model
 import WorldMap
 
-/// A name the map may show: a country, a capital or another place.
+/// A name the map may show: a country, a capital, another place, or a destination (a landmark, a peak).
 public struct LabelCandidate: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable { case country, capital, place }
+    public enum Kind: Equatable, Sendable {
+        case country, capital, place
+        /// Marked by its kind's glyph (`MapLabels.glyphs`) instead of a dot.
+        case destination(DestinationKind)
+    }
 
     public var name: String
     /// The name in plain ASCII, for terminals without UTF-8 (empty: none).
@@ -60,6 +64,8 @@ public struct MapLabel: Equatable, Sendable {
     public var dotRow: Int?
     public var kind: LabelCandidate.Kind
     public var isMajor: Bool
+    /// What marks its place: a dot, or a destination's glyph.
+    public var symbol: Unicode.Scalar = MapLabels.dot
 
     /// The cells it covers: its text, then its dot.
     public var cells: [(col: Int, row: Int)] {
@@ -106,6 +112,25 @@ public enum MapLabels {
     public static let cellsPerLabel = 160
     /// Most candidates a view asks for.
     public static let candidateLimit = 1500
+
+    /// Landmarks and peaks are named from this zoom on (a region's view), each as heavy as a place
+    /// of that zoom must be populous (`Destination.weight` is on the scale of population).
+    public static let destinationMinZoom = 7
+    /// Longer names of destinations are left off the map (a site's full official name would bar a
+    /// whole row); the go-to prompt still finds them.
+    public static let destinationMaxWidth = 24
+
+    /// The destinations named on the map and the glyph that marks each in place of a dot, with the
+    /// legend's words for it. The one table the labels and the legend read.
+    public static let glyphs: [(kinds: [DestinationKind], unicode: Unicode.Scalar, ascii: Unicode.Scalar, meaning: String)] = [
+        ([.landmark], "\u{2302}", "#", "landmark"),
+        ([.mountain, .volcano], "\u{25B2}", "^", "peak"),
+    ]
+
+    /// The glyph that marks a destination of this kind on the map; nil: not named on the map.
+    public static func glyph(for kind: DestinationKind, unicode: Bool) -> Unicode.Scalar? {
+        glyphs.first { $0.kinds.contains(kind) }.map { unicode ? $0.unicode : $0.ascii }
+    }
 
     /// The smallest population named at a zoom; nil: no places yet.
     public static func minPopulation(zoom: Int) -> Int? {
@@ -156,6 +181,16 @@ public enum MapLabels {
                 items.append(candidate(place))
             }
         }
+        if viewport.zoom >= destinationMinZoom, let least = minPopulation(zoom: viewport.zoom) {
+            for destination in gazetteer.destinations(in: box, minWeight: least, limit: candidateLimit)
+            where glyph(for: destination.kind, unicode: true) != nil && destination.name.displayWidth <= destinationMaxWidth {
+                // It ranks among places as a place of its weight would: after the places at least as
+                // populous, so a famous landmark is named before the suburbs around it.
+                items.append(LabelCandidate(name: destination.name, coordinate: destination.coordinate,
+                                            kind: .destination(destination.kind), isMajor: false,
+                                            priority: 1_000_000 + gazetteer.placeCount(atLeast: destination.weight)))
+            }
+        }
         items.sort { $0.priority < $1.priority }
         return LabelCandidates(viewport: viewport, items: items)
     }
@@ -201,6 +236,7 @@ public enum MapLabels {
                 let inside = label.cells.allSatisfy { $0.col >= margin && $0.col < margin + w && $0.row >= margin && $0.row < margin + h }
                 guard inside else { continue }
                 var shown = label
+                shown.symbol = symbol(for: candidate, unicode: unicode)
                 shown.col -= margin
                 shown.row -= margin
                 shown.dotCol = shown.dotCol.map { $0 - margin }
@@ -219,6 +255,17 @@ public enum MapLabels {
         }
         return placed
     }
+
+    /// What marks a candidate's place: its kind's glyph for a destination, else a dot (bigger for
+    /// major places).
+    static func symbol(for candidate: LabelCandidate, unicode: Bool) -> Unicode.Scalar {
+        if case let .destination(kind) = candidate.kind, let glyph = glyph(for: kind, unicode: unicode) { return glyph }
+        return candidate.isMajor ? majorDot : dot
+    }
+
+    /// The dots of places: capitals and places of a million or more get the bigger one.
+    public static let dot: Unicode.Scalar = "\u{00B7}"
+    public static let majorDot: Unicode.Scalar = "\u{2022}"
 
     /// The first free spot for a name around its place (right, left, above,
     /// below; a country's name centred on its point), marked taken.
@@ -327,11 +374,10 @@ struct LabelsWidget: Widget {
             let style: Style
             switch label.kind {
             case .country: style = theme.countryLabel
-            case .capital, .place: style = label.isMajor ? theme.labelMajor : theme.label
+            case .capital, .place, .destination: style = label.isMajor ? theme.labelMajor : theme.label
             }
             if let dotCol = label.dotCol, let dotRow = label.dotRow {
-                paint(label.isMajor ? "\u{2022}" : "\u{00B7}", col: dotCol, row: dotRow, style: theme.labelDot,
-                      area: area, into: &buffer)
+                paint(label.symbol, col: dotCol, row: dotRow, style: theme.labelDot, area: area, into: &buffer)
             }
             for (i, scalar) in label.text.unicodeScalars.enumerated() {
                 paint(scalar, col: label.col + i, row: label.row, style: style, area: area, into: &buffer)

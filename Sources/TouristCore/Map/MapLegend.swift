@@ -38,6 +38,11 @@ enum MapLegend {
         var cursor = theme.land
         cursor.fg = theme.cursor.fg
         cursor.attributes = theme.cursor.attributes
+        // Marks of places and destinations, as the labels draw them over land.
+        var dot = theme.land
+        dot.fg = theme.labelDot.fg
+        dot.attributes = theme.labelDot.attributes
+        let unicode = capabilities.unicode
         let rows = [
             LegendRow(land, "land"),
             LegendRow([sea, sea, sea, sea], "sea and lakes"),
@@ -45,6 +50,10 @@ enum MapLegend {
             LegendRow(line(.river, over: theme.land), "river (big ones first)"),
             LegendRow(line(.border, over: theme.land), "country border"),
             LegendRow(line(.province, over: theme.land), "state/province border"),
+            LegendRow([Cell(MapLabels.dot, style: dot), Cell(MapLabels.majorDot, style: dot)], "place, big place"),
+            // The destinations' glyphs share a row: the legend stays short enough for 80x24.
+            LegendRow(MapLabels.glyphs.map { Cell(Cell.displayable(unicode ? $0.unicode : $0.ascii), style: dot) },
+                      MapLabels.glyphs.map(\.meaning).joined(separator: ", ")),
             LegendRow([Cell(PinsWidget.pinSymbol, style: pin)], "pin"),
             LegendRow(PinLayout.countLabel(12).unicodeScalars.map { Cell($0, style: theme.cluster) },
                       "pins too close: how many"),
