@@ -146,12 +146,30 @@ final class TmuxSession {
 
     /// Sends tmux key names: "Up", "Enter", "Escape", "BTab", "S-Left", "q"…
     /// An Esc with another key right behind it in one read is Alt+key, as a terminal sends it; a
-    /// person pauses after Esc, so an Esc followed by more keys waits until the screen shows it was read.
+    /// person pauses after Esc, so an Esc followed by more keys waits until the screen shows it was read:
+    /// changed, then still (a screen that changed only because a picture arrived is still being drawn,
+    /// and the app may not have read the Esc yet; a still screen is an app waiting for input).
     func keys(_ names: String...) throws {
         for (i, n) in names.enumerated() {
             let before = n == "Escape" && i < names.count - 1 ? screen() : nil
             try tmux(["send-keys", "-t", name, n])
-            if let before { waitForChange(from: before) }
+            if let before {
+                waitForChange(from: before)
+                waitForStillness()
+            }
+        }
+    }
+
+    /// Waits until two captures 50 ms apart are the same (the limit only ends a wait on a screen
+    /// that keeps changing, such as an animation).
+    private func waitForStillness(limit: Double = 3) {
+        let deadline = Date().addingTimeInterval(limit * waitScale)
+        var last = screen()
+        while Date() < deadline {
+            usleep(50_000)
+            let now = screen()
+            if now == last { return }
+            last = now
         }
     }
 
