@@ -58,7 +58,7 @@ CITY_KM = 30                   # a same-named place this near is "the city"
 
 # Countries whose Natural Earth admin-1 units are second-level (provinces,
 # departments, counties): their first-level regions are the units' `region`.
-SECOND_LEVEL = {"IT", "FR", "ES", "GB", "IE", "PT"}
+SECOND_LEVEL = {"IT", "FR", "ES", "GB"}
 
 SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(SCRIPT_DIR)
@@ -235,7 +235,7 @@ class Row:
     def __init__(self, name, kind, country, lat, lon, extent, weight, alts,
                  source, curated=False):
         assert kind in KINDS, kind
-        self.name, self.kind, self.country = name.strip(), kind, country
+        self.name, self.kind, self.country = clean_name(name), kind, country
         self.lat, self.lon, self.extent = lat, lon, extent
         self.weight, self.source, self.curated = int(weight), source, curated
         self.alts = []
@@ -262,7 +262,15 @@ def clean_name(s):
     s = " ".join(s.split())
     if len(s) > 3 and s.isupper() and any("A" <= ch <= "Z" for ch in s):
         s = s.title()  # Natural Earth's label forms ("TASMANIEN")
+    for pat, full in MAP_ABBR:
+        s = re.sub(pat, full, s)
     return s
+
+
+# Map-label abbreviations in Natural Earth names: "Canary Is.", "Mt. Oku".
+MAP_ABBR = ((r"\bIs\.?$", "Islands"), (r"\bI\.$", "Island"), (r"\bMts\.?$", "Mountains"),
+            (r"^Mt\.? ", "Mount "), (r"^Mte\.? ", "Monte "), (r"\bPen\.$", "Peninsula"),
+            (r"\bNat\. Park$", "National Park"))
 
 
 def read_csv(path):
@@ -530,6 +538,14 @@ def region_rows(csv_dir, places):
         box, people = places.admin_box_people(key) if key and claims[key] == 1 else (None, 0)
         w = max(REGION_MIN_WEIGHT, int(REGION_SHARE * people))
         out.append(Row(name, "region", cc, lat, lon, box, w, alts, "ne-admin1"))
+    # Codes claimed by two groups say nothing about either.
+    group_votes = {}
+    for (cc, region), members in sorted(groups.items()):
+        v = Counter(k for k in (admin_key(rec, cc, lat, lon, places) for rec, lat, lon in members) if k)
+        if v:
+            group_votes[(cc, region)] = sorted(v.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+    claimed = Counter(group_votes.values())
+    group_keys = {k for k, n in claimed.items() if n > 1}
     for (cc, region), members in sorted(groups.items()):
         votes = Counter()
         for rec, lat, lon in members:
@@ -541,7 +557,8 @@ def region_rows(csv_dir, places):
         box, people = None, 0
         if votes:
             key = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-            box, people = places.admin_box_people(key)
+            if key not in group_keys:
+                box, people = places.admin_box_people(key)
         if box:
             lat, lon = bbox_center(box)
         w = max(REGION_MIN_WEIGHT, int(REGION_SHARE * people))
