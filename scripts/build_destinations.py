@@ -309,11 +309,15 @@ def load_geojson(d, rel):
         with open(path + ".json", encoding="utf-8") as f:
             return json.load(f)
     import py7zr  # only when a layer is present as .7z alone
-    with py7zr.SevenZipFile(path + ".7z") as z:
-        files = z.readall()
-    for name in sorted(files):
-        if name.endswith(".json"):
-            return json.loads(files[name].read().decode("utf-8"))
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        with py7zr.SevenZipFile(path + ".7z") as z:
+            z.extractall(tmp)
+        for root, _, names in sorted(os.walk(tmp)):
+            for name in sorted(names):
+                if name.endswith(".json"):
+                    with open(os.path.join(root, name), encoding="utf-8") as f:
+                        return json.load(f)
     raise SystemExit(f"no GeoJSON in {path}.7z")
 
 
