@@ -358,12 +358,33 @@ def decode_unesco(raw):
 _CP1252_HOLES = {0x81, 0x8D, 0x8F, 0x90, 0x9D}
 
 
+# Letters outside Windows-1252 that the 2019 export turned into "?".
+UNESCO_SPELLING = {
+    "?Khomani": "ǂKhomani", "?al Saflieni": "Ħal Saflieni", "Bia?owie?a": "Białowieża",
+    "Cumal?k?z?k": "Cumalıkızık", "Wroc?aw": "Wrocław", "?widnica": "Świdnica",
+    "Diyarbak?r": "Diyarbakır", "Pore?": "Poreč", "Krušnoho?í": "Krušnohoří",
+    "Krom??íž": "Kroměříž", "Q?bus": "Qābus", "Divri?i": "Divriği", "?eský": "Český",
+    "Sighi?oara": "Sighișoara", "Tel?": "Telč", "T?ebí?": "Třebíč", "Kernav?": "Kernavė",
+    "Levo?a": "Levoča", "J?mé": "Jāmé", "Toru?": "Toruń", "Sokolovi?": "Sokolović",
+    "Mu?akowski": "Mużakowski", "Da?": "Dağ", "Zamo??": "Zamość", "Hollók?": "Hollókő",
+    "Papah?naumoku?kea": "Papahānaumokuākea", "Kh?neg?h": "Khānegāh",
+    "Sopo?ani": "Sopoćani", "Ste?ci": "Stećci", "Taputapu?tea": "Taputapuātea",
+    "Maramure?": "Maramureș", "Ma?opolska": "Małopolska",
+}
+
+
+def unesco_spelling(name):
+    for broken, fixed in UNESCO_SPELLING.items():
+        name = name.replace(broken, fixed)
+    return name
+
+
 def unesco_rows(path, by_id):
     with open(path, "rb") as f:
         text = decode_unesco(f.read())
     out = []
     for rec in csv.DictReader(io.StringIO(text)):
-        name = clean_name(re.sub(r"<[^>]+>", "", rec["name_en"]))
+        name = unesco_spelling(clean_name(re.sub(r"<[^>]+>", "", rec["name_en"])))
         try:
             lat, lon = float(rec["latitude"]), float(rec["longitude"])
         except ValueError:
@@ -688,7 +709,7 @@ def abbreviation(a):
     """Postal codes and map abbreviations ("CA", "N.Y.", "Calif.", "L. Ladoga")
     and the odd mis-encoded name: not what a traveller types."""
     return (a.isascii() and len(fold(a).replace(" ", "")) <= 3 or "." in a and len(a) <= 6
-            or a.startswith("L. ") or "¢" in a)
+            or a.startswith("L. ") or "¢" in a or "?" in a)
 
 
 # ---------------------------------------------------------------- output
