@@ -430,7 +430,9 @@ def ne_alts(rec):
     return [a for a in alts if a] + lang_names(rec)
 
 
-NPS_ABBR = (("NP & Pres", "National Park and Preserve"), ("NP", "National Park"), ("NM", "National Monument"),
+NPS_ABBR = (("NP & Pres", "National Park and Preserve"), ("NM & Pres", "National Monument and Preserve"),
+            ("N Pres", "National Preserve"), ("NRRA", "National River and Recreation Area"),
+            ("NP", "National Park"), ("NM", "National Monument"),
             ("NRA", "National Recreation Area"), ("NHP", "National Historical Park"),
             ("NPres", "National Preserve"), ("NS", "National Seashore"),
             ("NL", "National Lakeshore"), ("NMP", "National Military Park"))
@@ -709,7 +711,8 @@ def abbreviation(a):
     """Postal codes and map abbreviations ("CA", "N.Y.", "Calif.", "L. Ladoga")
     and the odd mis-encoded name: not what a traveller types."""
     return (a.isascii() and len(fold(a).replace(" ", "")) <= 3 or "." in a and len(a) <= 6
-            or a.startswith("L. ") or "¢" in a or "?" in a)
+            or re.search(r"\b(?!St\.)[A-Za-z]{1,3}\.(\s|$)", a) is not None
+            or "¢" in a or "?" in a)
 
 
 # ---------------------------------------------------------------- output
