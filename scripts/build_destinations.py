@@ -523,6 +523,19 @@ def ne_poly_rows(csv_dir, gj_dir, places):
     return out
 
 
+# English names of the regions Natural Earth names in their own language.
+REGION_EN = {
+    "Lombardia": "Lombardy", "Piemonte": "Piedmont", "Valle d'Aosta": "Aosta Valley",
+    "Trentino-Alto Adige": "Trentino-South Tyrol", "Toscana": "Tuscany", "Puglia": "Apulia",
+    "Sicilia": "Sicily", "Sardegna": "Sardinia", "País Vasco": "Basque Country",
+    "Valenciana": "Valencian Community", "Castilla y León": "Castile and León",
+    "Castilla-La Mancha": "Castile-La Mancha", "Foral de Navarra": "Navarre",
+    "Aragón": "Aragon", "Cataluña": "Catalonia", "Andalucía": "Andalusia",
+    "Islas Baleares": "Balearic Islands", "Bretagne": "Brittany", "Normandie": "Normandy",
+    "Corse": "Corsica", "Guyane française": "French Guiana",
+}
+
+
 def admin_key(rec, cc, lat, lon, places):
     """The GeoNames admin-1 code of a Natural Earth unit: its `gn_a1_code`
     when GeoNames places carry that code, else that of the place nearest its
@@ -589,7 +602,8 @@ def region_rows(csv_dir, places):
         if box:
             lat, lon = bbox_center(box)
         w = max(REGION_MIN_WEIGHT, int(REGION_SHARE * people))
-        out.append(Row(region, "region", cc, lat, lon, box, w, [], "ne-admin1"))
+        en = REGION_EN.get(region)
+        out.append(Row(en or region, "region", cc, lat, lon, box, w, [region] if en else [], "ne-admin1"))
     return out
 
 
