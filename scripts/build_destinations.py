@@ -39,7 +39,6 @@ import json
 import math
 import os
 import re
-import sys
 import unicodedata
 import zipfile
 from collections import Counter, defaultdict
@@ -284,7 +283,7 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
-def lang_names(rec, upper=False):
+def lang_names(rec):
     out = []
     for k in sorted(rec):
         if k.lower().startswith("name_") and len(k) in (7, 8) and k.lower() not in ("name_len", "name_alt"):
