@@ -9,6 +9,11 @@ import Foundation
 /// scripts/build_places.py folds the file's keys the same way, so the two
 /// must change together. (Foundation's `folding(options:)` leaves ø and ł.)
 func searchFold(_ text: String) -> String {
+    asciiSearchFold(text) ?? unicodeSearchFold(text)
+}
+
+/// `searchFold` of any text, through Unicode normalisation.
+func unicodeSearchFold(_ text: String) -> String {
     var out = String.UnicodeScalarView()
     var lastWasSpace = true  // no leading space
     for scalar in text.decomposedStringWithCompatibilityMapping.unicodeScalars {
@@ -30,6 +35,32 @@ func searchFold(_ text: String) -> String {
     }
     if out.last == " " { out.removeLast() }
     return String(out)
+}
+
+/// `searchFold` of plain ASCII text without Unicode normalisation (most names, and
+/// every typed letter of them): nil when the text is not all ASCII.
+func asciiSearchFold(_ text: String) -> String? {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count)
+    var lastWasSpace = true
+    for b in text.utf8 {
+        switch b {
+        case 0x80...: return nil
+        case 0x41...0x5A:
+            out.append(b + 0x20)
+            lastWasSpace = false
+        case UInt8(ascii: "'"), UInt8(ascii: "`"), UInt8(ascii: "."):
+            continue
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "/"), UInt8(ascii: " "), UInt8(ascii: "\t"):
+            if !lastWasSpace { out.append(0x20) }
+            lastWasSpace = true
+        default:
+            out.append(b)
+            lastWasSpace = false
+        }
+    }
+    if out.last == 0x20 { out.removeLast() }
+    return String(decoding: out, as: UTF8.self)
 }
 
 private let foldSpecial: [Unicode.Scalar: String] = [

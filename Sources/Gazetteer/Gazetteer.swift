@@ -63,6 +63,13 @@ public final class Gazetteer: Sendable {
         return nil
     }
 
+    /// Starts reading the destinations file on a thread of its own, so that
+    /// their first use (a label, a keystroke) finds them read or waits less.
+    public func readDestinationsInBackground() {
+        let destinations = lazyDestinations
+        Thread.detachNewThread { _ = destinations.result }
+    }
+
     /// Every destination, heaviest first; none when the file is missing or damaged.
     public var destinations: [Destination] { lazyDestinations.index.all }
 

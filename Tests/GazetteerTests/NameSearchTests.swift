@@ -131,7 +131,9 @@ final class NameSearchTests: XCTestCase {
     }
 
     func testOneEditApart() {
-        func apart(_ a: String, _ b: String) -> Bool { oneEditApart(Array(a.utf8)[...], Array(b.utf8)[...]) }
+        func apart(_ a: String, _ b: String) -> Bool {
+            Array(a.utf8).withUnsafeBufferPointer { a in Array(b.utf8).withUnsafeBufferPointer { b in oneEditApart(a, b) } }
+        }
         XCTAssertTrue(apart("abc", "abd"))
         XCTAssertTrue(apart("abc", "acb"))
         XCTAssertTrue(apart("abc", "abcd"))
@@ -168,5 +170,16 @@ final class NameSearchTests: XCTestCase {
         XCTAssertEqual(g.feature(named: "Naples")?.displayName, "Naples, Campania, IT")
         XCTAssertEqual(g.search("", limit: 5), [])
         XCTAssertEqual(g.search("Naples", limit: 0), [])
+    }
+
+    /// The quick fold of ASCII text is the Unicode fold, character for character.
+    func testTheASCIIFoldIsTheUnicodeFold() {
+        let every = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        var samples = [every, "  Machu-Picchu  ", "St. John's", "a__b//c", "Ra's al Khaymah", "-", "", "O'Hare--Field"]
+        for c in every { samples.append("x\(c)y \(c)") }
+        for text in samples {
+            XCTAssertEqual(asciiSearchFold(text), unicodeSearchFold(text), text.debugDescription)
+        }
+        XCTAssertNil(asciiSearchFold("São Paulo"))
     }
 }
