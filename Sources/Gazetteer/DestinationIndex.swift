@@ -108,13 +108,16 @@ struct DestinationIndex: Sendable {
     init(_ destinations: [Destination]) {
         all = destinations
         var keys: [CompactKeys.Entry] = []
+        var folder = SearchFolder()
+        func compactFold(_ text: String) -> [UInt8] { folder.foldBytes(text).filter { $0 != 0x20 } }
         for (i, d) in destinations.enumerated() {
             let own = compactFold(d.name)
             keys.append(.init(key: own, id: Int32(i), isAlias: false))
-            var seen: Set<[UInt8]> = [own]
+            var seen = [own]  // a few names each: a list is quicker than a set
             for alternate in d.alternates {
                 let folded = compactFold(alternate)
-                guard !folded.isEmpty, seen.insert(folded).inserted else { continue }
+                guard !folded.isEmpty, !seen.contains(folded) else { continue }
+                seen.append(folded)
                 keys.append(.init(key: folded, id: Int32(i), isAlias: true))
             }
         }
@@ -130,11 +133,6 @@ struct DestinationIndex: Sendable {
         }
         return out
     }
-}
-
-/// The search form of a name with its spaces taken out: "Machu Picchu" and "Machupicchu" meet.
-func compactFold(_ text: String) -> [UInt8] {
-    searchFold(text).utf8.filter { $0 != 0x20 }
 }
 
 /// The destinations file, read at its first use so that starting the app never waits for it.

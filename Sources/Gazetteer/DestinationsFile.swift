@@ -9,8 +9,8 @@ public enum DestinationsFile {
     public static let maxBytes = 32 << 20
     /// Longest name or alternate, in bytes.
     static let maxNameBytes = 200
-    /// Most alternates one destination may have.
-    static let maxAlternates = 64
+    /// Most alternates one destination may have (a lake has 93 in the shipped file).
+    static let maxAlternates = 1000
 
     /// The destinations in the file at `url`, heaviest first (then by name).
     public static func load(from url: URL) throws(GazetteerError) -> [Destination] {
@@ -41,6 +41,7 @@ public enum DestinationsFile {
         let parsed = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<[Destination], GazetteerError> in
             let bytes = raw.bindMemory(to: UInt8.self)
             var out: [Destination] = []
+            var folder = SearchFolder()
             var lineNumber = 0
             // Split on bytes: as Characters, "\r\n" would be one and hide a CRLF file. A tab or
             // line feed byte is never part of a longer UTF-8 sequence.
@@ -51,7 +52,7 @@ public enum DestinationsFile {
                 }
                 if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
                 do throws(LineError) {
-                    out.append(try destination(line))
+                    out.append(try destination(line, &folder))
                 } catch {
                     return .failure(.invalidDestinations(path: path, line: lineNumber, reason: error.reason))
                 }
@@ -78,7 +79,7 @@ public enum DestinationsFile {
         return String(decoding: column, as: UTF8.self)
     }
 
-    private static func destination(_ line: Slice<UnsafeBufferPointer<UInt8>>) throws(LineError) -> Destination {
+    private static func destination(_ line: Slice<UnsafeBufferPointer<UInt8>>, _ folder: inout SearchFolder) throws(LineError) -> Destination {
         if line.last == UInt8(ascii: "\r") { throw LineError("ends in a carriage return (the file must use LF line ends)") }
         let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
         let columns = fields.map(text)
@@ -86,7 +87,7 @@ public enum DestinationsFile {
         let name = columns[0]
         guard !name.isEmpty else { throw LineError("empty name") }
         guard name.utf8.count <= maxNameBytes else { throw LineError("name longer than \(maxNameBytes) bytes") }
-        guard !searchFold(name).isEmpty else { throw LineError("name \u{201C}\(name)\u{201D} has no letters to search by") }
+        guard !folder.fold(name).isEmpty else { throw LineError("name \u{201C}\(name)\u{201D} has no letters to search by") }
         guard let kind = DestinationKind(rawValue: columns[1]) else {
             throw LineError("unknown kind \u{201C}\(columns[1])\u{201D} (one of "
                             + DestinationKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")

@@ -492,7 +492,8 @@ struct NameQuery {
 
     init?(_ text: String) {
         // A suggestion's own text reads back: "Santorini — island, GR" is "Santorini, island, GR".
-        let parts = text.replacingOccurrences(of: " \u{2014} ", with: ",").split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
+        let readBack = text.unicodeScalars.contains("\u{2014}") ? text.replacingOccurrences(of: " \u{2014} ", with: ",") : text
+        let parts = readBack.split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
         guard let first = parts.first, !first.isEmpty else { return nil }
         name = first
         qualifiers = parts.dropFirst().filter { !$0.isEmpty }

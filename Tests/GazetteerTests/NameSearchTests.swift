@@ -182,4 +182,16 @@ final class NameSearchTests: XCTestCase {
         }
         XCTAssertNil(asciiSearchFold("São Paulo"))
     }
+
+    /// Folding many names scalar by scalar gives what folding each whole name gives.
+    func testTheBulkFoldIsTheFold() throws {
+        var folder = SearchFolder()
+        var names = ["São Paulo", "Zürich", "Ra's al Khaymah", "Saint-Étienne", "Łódź", "Straße", "Ærø", "  Ha\u{A0}Long  ",
+                     "Vịnh Hạ Long", "富士山", "Σαντορίνη", "Ακρόπολη", "Москва", "서울", "ﬁnland", "Ⅻ", "e\u{301}\u{323}", "Ḝ"]
+        for d in try DestinationsFile.load(from: SampleDestinations.url) { names += [d.name] + d.alternates }
+        for name in names {
+            XCTAssertEqual(folder.fold(name), unicodeSearchFold(name), name)
+            XCTAssertEqual(folder.fold(name), searchFold(name), name)
+        }
+    }
 }
