@@ -10,6 +10,8 @@ struct CompactKeys: Sendable {
         /// A destination's index, or a place's rank.
         var id: Int32
         var isAlias: Bool
+        /// The name had spaces before they were taken out.
+        var hadSpaces = false
     }
 
     private let bytes: [UInt8]
@@ -17,6 +19,7 @@ struct CompactKeys: Sendable {
     private let starts: [Int32]
     let ids: [Int32]
     let aliases: [Bool]
+    let spaced: [Bool]
 
     var count: Int { ids.count }
 
@@ -25,7 +28,7 @@ struct CompactKeys: Sendable {
             let order = compareBytes(entries[a].key, entries[b].key)
             return order != 0 ? order < 0 : entries[a].id < entries[b].id
         }
-        var bytes: [UInt8] = [], starts: [Int32] = [0], ids: [Int32] = [], aliases: [Bool] = []
+        var bytes: [UInt8] = [], starts: [Int32] = [0], ids: [Int32] = [], aliases: [Bool] = [], spaced: [Bool] = []
         bytes.reserveCapacity(entries.reduce(0) { $0 + $1.key.count })
         starts.reserveCapacity(entries.count + 1)
         ids.reserveCapacity(entries.count)
@@ -35,11 +38,13 @@ struct CompactKeys: Sendable {
             starts.append(Int32(bytes.count))
             ids.append(entries[i].id)
             aliases.append(entries[i].isAlias)
+            spaced.append(entries[i].hadSpaces)
         }
         self.bytes = bytes
         self.starts = starts
         self.ids = ids
         self.aliases = aliases
+        self.spaced = spaced
     }
 
     /// The length of key `i`.

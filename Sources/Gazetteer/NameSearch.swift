@@ -165,11 +165,14 @@ extension Gazetteer {
                 for hit in ranked(text, qualifiers, limit: limit, r) {
                     add(Hit(match: hit.match, withoutArticle: bare, weight: population(hit.rank), isDestination: false, id: hit.rank))
                 }
+                let spacedQuery = compact.count != text.count
                 for (keys, isDestination) in [(destinations.names, true), (bigPlaces, false)] {
                     // A short prefix starts many names: only the best few can make the list.
                     var found: [Hit] = []
                     found.reserveCapacity(limit + 1)
                     for i in keys.range(startingWith: compact) {
+                        // Where spaces play no part, `ranked` has found the place, telling a city listed twice.
+                        if !isDestination && !spacedQuery && !keys.spaced[i] { continue }
                         let id = Int(keys.ids[i]), isAlias = keys.aliases[i]
                         let whole = keys.length(i) == compact.count
                         let match: NameMatch = whole ? (isAlias ? .alternateName : .name)
@@ -239,7 +242,9 @@ extension Gazetteer {
                         if b >= 0x41 && b <= 0x5A { b += 0x20 }
                         key.append(b)
                     }
-                    if !key.isEmpty { keys.append(.init(key: key, id: Int32(rank), isAlias: isAlias)) }
+                    if !key.isEmpty {
+                        keys.append(.init(key: key, id: Int32(rank), isAlias: isAlias, hadSpaces: key.count != length))
+                    }
                 }
                 return CompactKeys(keys)
             }

@@ -29,6 +29,8 @@ final class NameSearchTests: XCTestCase {
             ("Alhambra", "Alhambra \u{2014} landmark, ES"),
             ("Niagara Falls", "Niagara Falls \u{2014} waterfall, CA"),
             ("Naples", "Naples, Campania, IT"),
+            // A city listed twice stays behind its namesakes, as without destinations.
+            ("Victoria", "Victoria, British Columbia, CA"),
             ("Santorini", "Santorini \u{2014} island, GR"),
             ("Mount Fuji", "Mount Fuji \u{2014} mountain, JP"),
             // Case, accents, punctuation.
@@ -163,6 +165,20 @@ final class NameSearchTests: XCTestCase {
     }
 
     // MARK: Without destinations
+
+    /// Among places, `search` keeps the places' own order (`rankedMatches`) wherever spaces,
+    /// articles and typos play no part: Victoria, Canada before the Victoria listed twice.
+    func testSearchKeepsThePlacesOrder() throws {
+        let g = try Gazetteer.load(from: SampleDestinations.placesURL)
+        for query in ["Bath", "Porto", "Venice", "Victoria", "bat", "por", "sao p", "paris, tex", "napol", "Cologne",
+                      "Bogota", "St Petersburg", "zuri", "new york", "Springfield", "San Jose"] {
+            let places = g.search(query, limit: 6).compactMap { m -> PlaceMatch? in
+                if case .place(let p) = m.feature { return PlaceMatch(place: p, match: m.match) }
+                return nil
+            }
+            XCTAssertEqual(places, g.rankedMatches(query, limit: 6), query)
+        }
+    }
 
     func testPlacesAloneWhenThereAreNoDestinations() throws {
         let g = try Gazetteer.load(from: SampleDestinations.placesURL)
