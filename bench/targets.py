@@ -8,7 +8,8 @@ every verdict again, one per target, and exits 1 if any failed (or a target was 
 measured), so a FAIL never hides behind the output of the scripts after it.
 
 `python3 bench/targets.py frame BENCH_BINARY` runs `vtourist-bench` (the map frame) and
-judges its per-view medians.
+judges its per-view medians; `python3 bench/targets.py completion BENCH_BINARY` runs
+`vtourist-bench completion` (the go-to prompt's suggestions, letter by letter) and judges its p95.
 """
 import os
 import re
@@ -22,11 +23,13 @@ TARGETS = {
     "album first paint": "Enter to every picture drawn, median under 50 ms",
     "map frame": "rasterise, label and render a 200x60 map frame, median under 4 ms in every view",
     "cold start": "start to the first drawn map frame with 10,000 pins, median under 60 ms",
+    "completion": "go-to suggestions after each letter typed, places and destinations, p95 under 5 ms",
 }
 RENDER_SPEED_RATIO = 0.8
 ALBUM_FIRST_PAINT_MS = 50.0
 MAP_FRAME_MS = 4.0
 COLD_START_MS = 60.0
+COMPLETION_P95_MS = 5.0
 
 
 def verdict(name, ok, detail):
@@ -78,9 +81,28 @@ def frame(bench_binary):
     return ok
 
 
+COMPLETION_LINE = re.compile(r"^\s+completion p95 ([0-9.]+) ms .*n=([0-9]+)")
+
+
+def completion(bench_binary):
+    """Runs the completion benchmark, echoing it, and judges its 95th percentile."""
+    r = subprocess.run([bench_binary, "completion"], stdout=subprocess.PIPE, text=True)
+    sys.stdout.write(r.stdout)
+    if r.returncode != 0:
+        return verdict("completion", False, f"{bench_binary} completion failed with status {r.returncode}")
+    found = [m for m in map(COMPLETION_LINE.match, r.stdout.splitlines()) if m]
+    if not found:
+        return verdict("completion", False, "no p95 in the output")
+    p95, n = float(found[0].group(1)), int(found[0].group(2))
+    return verdict("completion", p95 < COMPLETION_P95_MS,
+                   f"p95 {p95:.3f} ms over {n} keystrokes (target < {COMPLETION_P95_MS:g} ms)")
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "summary":
         sys.exit(summary(sys.argv[2]))
     if len(sys.argv) == 3 and sys.argv[1] == "frame":
         sys.exit(0 if frame(sys.argv[2]) else 1)
-    sys.exit("usage: targets.py summary FILE | frame BENCH_BINARY")
+    if len(sys.argv) == 3 and sys.argv[1] == "completion":
+        sys.exit(0 if completion(sys.argv[2]) else 1)
+    sys.exit("usage: targets.py summary FILE | frame BENCH_BINARY | completion BENCH_BINARY")

@@ -39,7 +39,6 @@ import json
 import math
 import os
 import re
-import sys
 import unicodedata
 import zipfile
 from collections import Counter, defaultdict
@@ -58,7 +57,7 @@ CITY_KM = 30                   # a same-named place this near is "the city"
 
 # Countries whose Natural Earth admin-1 units are second-level (provinces,
 # departments, counties): their first-level regions are the units' `region`.
-SECOND_LEVEL = {"IT", "FR", "ES", "GB", "IE", "PT"}
+SECOND_LEVEL = {"IT", "FR", "ES", "GB"}
 
 SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(SCRIPT_DIR)
@@ -235,7 +234,7 @@ class Row:
     def __init__(self, name, kind, country, lat, lon, extent, weight, alts,
                  source, curated=False):
         assert kind in KINDS, kind
-        self.name, self.kind, self.country = name.strip(), kind, country
+        self.name, self.kind, self.country = clean_name(name), kind, country
         self.lat, self.lon, self.extent = lat, lon, extent
         self.weight, self.source, self.curated = int(weight), source, curated
         self.alts = []
@@ -262,7 +261,15 @@ def clean_name(s):
     s = " ".join(s.split())
     if len(s) > 3 and s.isupper() and any("A" <= ch <= "Z" for ch in s):
         s = s.title()  # Natural Earth's label forms ("TASMANIEN")
+    for pat, full in MAP_ABBR:
+        s = re.sub(pat, full, s)
     return s
+
+
+# Map-label abbreviations in Natural Earth names: "Canary Is.", "Mt. Oku".
+MAP_ABBR = ((r"\bIs\.?$", "Islands"), (r"\bI\.$", "Island"), (r"\bMts\.?$", "Mountains"),
+            (r"^Mt\.? ", "Mount "), (r"^Mte\.? ", "Monte "), (r"\bPen\.$", "Peninsula"),
+            (r"\bNat\. Park$", "National Park"))
 
 
 def read_csv(path):
@@ -276,7 +283,7 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
-def lang_names(rec, upper=False):
+def lang_names(rec):
     out = []
     for k in sorted(rec):
         if k.lower().startswith("name_") and len(k) in (7, 8) and k.lower() not in ("name_len", "name_alt"):
@@ -301,11 +308,15 @@ def load_geojson(d, rel):
         with open(path + ".json", encoding="utf-8") as f:
             return json.load(f)
     import py7zr  # only when a layer is present as .7z alone
-    with py7zr.SevenZipFile(path + ".7z") as z:
-        files = z.readall()
-    for name in sorted(files):
-        if name.endswith(".json"):
-            return json.loads(files[name].read().decode("utf-8"))
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        with py7zr.SevenZipFile(path + ".7z") as z:
+            z.extractall(tmp)
+        for root, _, names in sorted(os.walk(tmp)):
+            for name in sorted(names):
+                if name.endswith(".json"):
+                    with open(os.path.join(root, name), encoding="utf-8") as f:
+                        return json.load(f)
     raise SystemExit(f"no GeoJSON in {path}.7z")
 
 
@@ -346,12 +357,33 @@ def decode_unesco(raw):
 _CP1252_HOLES = {0x81, 0x8D, 0x8F, 0x90, 0x9D}
 
 
+# Letters outside Windows-1252 that the 2019 export turned into "?".
+UNESCO_SPELLING = {
+    "?Khomani": "ǂKhomani", "?al Saflieni": "Ħal Saflieni", "Bia?owie?a": "Białowieża",
+    "Cumal?k?z?k": "Cumalıkızık", "Wroc?aw": "Wrocław", "?widnica": "Świdnica",
+    "Diyarbak?r": "Diyarbakır", "Pore?": "Poreč", "Krušnoho?í": "Krušnohoří",
+    "Krom??íž": "Kroměříž", "Q?bus": "Qābus", "Divri?i": "Divriği", "?eský": "Český",
+    "Sighi?oara": "Sighișoara", "Tel?": "Telč", "T?ebí?": "Třebíč", "Kernav?": "Kernavė",
+    "Levo?a": "Levoča", "J?mé": "Jāmé", "Toru?": "Toruń", "Sokolovi?": "Sokolović",
+    "Mu?akowski": "Mużakowski", "Da?": "Dağ", "Zamo??": "Zamość", "Hollók?": "Hollókő",
+    "Papah?naumoku?kea": "Papahānaumokuākea", "Kh?neg?h": "Khānegāh",
+    "Sopo?ani": "Sopoćani", "Ste?ci": "Stećci", "Taputapu?tea": "Taputapuātea",
+    "Maramure?": "Maramureș", "Ma?opolska": "Małopolska",
+}
+
+
+def unesco_spelling(name):
+    for broken, fixed in UNESCO_SPELLING.items():
+        name = name.replace(broken, fixed)
+    return name
+
+
 def unesco_rows(path, by_id):
     with open(path, "rb") as f:
         text = decode_unesco(f.read())
     out = []
     for rec in csv.DictReader(io.StringIO(text)):
-        name = clean_name(re.sub(r"<[^>]+>", "", rec["name_en"]))
+        name = unesco_spelling(clean_name(re.sub(r"<[^>]+>", "", rec["name_en"])))
         try:
             lat, lon = float(rec["latitude"]), float(rec["longitude"])
         except ValueError:
@@ -397,7 +429,9 @@ def ne_alts(rec):
     return [a for a in alts if a] + lang_names(rec)
 
 
-NPS_ABBR = (("NP & Pres", "National Park and Preserve"), ("NP", "National Park"), ("NM", "National Monument"),
+NPS_ABBR = (("NP & Pres", "National Park and Preserve"), ("NM & Pres", "National Monument and Preserve"),
+            ("N Pres", "National Preserve"), ("NRRA", "National River and Recreation Area"),
+            ("NP", "National Park"), ("NM", "National Monument"),
             ("NRA", "National Recreation Area"), ("NHP", "National Historical Park"),
             ("NPres", "National Preserve"), ("NS", "National Seashore"),
             ("NL", "National Lakeshore"), ("NMP", "National Military Park"))
@@ -488,6 +522,19 @@ def ne_poly_rows(csv_dir, gj_dir, places):
     return out
 
 
+# English names of the regions Natural Earth names in their own language.
+REGION_EN = {
+    "Lombardia": "Lombardy", "Piemonte": "Piedmont", "Valle d'Aosta": "Aosta Valley",
+    "Trentino-Alto Adige": "Trentino-South Tyrol", "Toscana": "Tuscany", "Puglia": "Apulia",
+    "Sicilia": "Sicily", "Sardegna": "Sardinia", "País Vasco": "Basque Country",
+    "Valenciana": "Valencian Community", "Castilla y León": "Castile and León",
+    "Castilla-La Mancha": "Castile-La Mancha", "Foral de Navarra": "Navarre",
+    "Aragón": "Aragon", "Cataluña": "Catalonia", "Andalucía": "Andalusia",
+    "Islas Baleares": "Balearic Islands", "Bretagne": "Brittany", "Normandie": "Normandy",
+    "Corse": "Corsica", "Guyane française": "French Guiana",
+}
+
+
 def admin_key(rec, cc, lat, lon, places):
     """The GeoNames admin-1 code of a Natural Earth unit: its `gn_a1_code`
     when GeoNames places carry that code, else that of the place nearest its
@@ -530,6 +577,14 @@ def region_rows(csv_dir, places):
         box, people = places.admin_box_people(key) if key and claims[key] == 1 else (None, 0)
         w = max(REGION_MIN_WEIGHT, int(REGION_SHARE * people))
         out.append(Row(name, "region", cc, lat, lon, box, w, alts, "ne-admin1"))
+    # Codes claimed by two groups say nothing about either.
+    group_votes = {}
+    for (cc, region), members in sorted(groups.items()):
+        v = Counter(k for k in (admin_key(rec, cc, lat, lon, places) for rec, lat, lon in members) if k)
+        if v:
+            group_votes[(cc, region)] = sorted(v.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+    claimed = Counter(group_votes.values())
+    group_keys = {k for k, n in claimed.items() if n > 1}
     for (cc, region), members in sorted(groups.items()):
         votes = Counter()
         for rec, lat, lon in members:
@@ -541,11 +596,13 @@ def region_rows(csv_dir, places):
         box, people = None, 0
         if votes:
             key = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-            box, people = places.admin_box_people(key)
+            if key not in group_keys:
+                box, people = places.admin_box_people(key)
         if box:
             lat, lon = bbox_center(box)
         w = max(REGION_MIN_WEIGHT, int(REGION_SHARE * people))
-        out.append(Row(region, "region", cc, lat, lon, box, w, [], "ne-admin1"))
+        en = REGION_EN.get(region)
+        out.append(Row(en or region, "region", cc, lat, lon, box, w, [region] if en else [], "ne-admin1"))
     return out
 
 
@@ -667,7 +724,8 @@ def abbreviation(a):
     """Postal codes and map abbreviations ("CA", "N.Y.", "Calif.", "L. Ladoga")
     and the odd mis-encoded name: not what a traveller types."""
     return (a.isascii() and len(fold(a).replace(" ", "")) <= 3 or "." in a and len(a) <= 6
-            or a.startswith("L. ") or "¢" in a)
+            or re.search(r"\b(?!St\.)[A-Za-z]{1,3}\.(\s|$)", a) is not None
+            or "¢" in a or "?" in a)
 
 
 # ---------------------------------------------------------------- output

@@ -2,37 +2,105 @@ import Foundation
 import Locking
 
 /// Folded names without spaces ("Machu Picchu" → "machupicchu"), each with
-/// what it names, sorted for prefix search.
+/// what it names, sorted for prefix search. The keys lie end to end in one
+/// buffer, so a scan over all of them touches no reference counts.
 struct CompactKeys: Sendable {
-    struct Key: Sendable {
+    struct Entry: Sendable {
         var key: [UInt8]
         /// A destination's index, or a place's rank.
         var id: Int32
         var isAlias: Bool
+        /// The name had spaces before they were taken out.
+        var hadSpaces = false
     }
 
-    let keys: [Key]
+    private let bytes: [UInt8]
+    /// Key `i` is `bytes[starts[i]..<starts[i + 1]]`.
+    private let starts: [Int32]
+    let ids: [Int32]
+    let aliases: [Bool]
+    let spaced: [Bool]
 
-    init(_ keys: [Key]) {
-        self.keys = keys.sorted { a, b in
-            a.key.lexicographicallyPrecedes(b.key) || (a.key == b.key && a.id < b.id)
+    var count: Int { ids.count }
+
+    init(_ entries: [Entry]) {
+        let order = entries.indices.sorted { a, b in
+            let order = compareBytes(entries[a].key, entries[b].key)
+            return order != 0 ? order < 0 : entries[a].id < entries[b].id
         }
+        var bytes: [UInt8] = [], starts: [Int32] = [0], ids: [Int32] = [], aliases: [Bool] = [], spaced: [Bool] = []
+        bytes.reserveCapacity(entries.reduce(0) { $0 + $1.key.count })
+        starts.reserveCapacity(entries.count + 1)
+        ids.reserveCapacity(entries.count)
+        aliases.reserveCapacity(entries.count)
+        for i in order {
+            bytes += entries[i].key
+            starts.append(Int32(bytes.count))
+            ids.append(entries[i].id)
+            aliases.append(entries[i].isAlias)
+            spaced.append(entries[i].hadSpaces)
+        }
+        self.bytes = bytes
+        self.starts = starts
+        self.ids = ids
+        self.aliases = aliases
+        self.spaced = spaced
     }
 
-    /// The range of `keys` that start with `prefix`; those equal to it come first.
-    func range(startingWith prefix: [UInt8]) -> Range<Int> {
-        func firstIndex(_ isAtOrAfter: (Key) -> Bool) -> Int {
-            var low = 0, high = keys.count
-            while low < high {
-                let mid = (low + high) / 2
-                if isAtOrAfter(keys[mid]) { high = mid } else { low = mid + 1 }
+    /// The length of key `i`.
+    func length(_ i: Int) -> Int { Int(starts[i + 1] - starts[i]) }
+
+    /// Calls `body` with each key's index and bytes, in key order.
+    func scan(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        bytes.withUnsafeBufferPointer { all in
+            starts.withUnsafeBufferPointer { starts in
+                for i in 0..<(starts.count - 1) {
+                    let start = Int(starts[i])
+                    body(i, UnsafeBufferPointer(rebasing: all[start..<Int(starts[i + 1])]))
+                }
             }
-            return low
         }
-        let low = firstIndex { !$0.key.lexicographicallyPrecedes(prefix) }
-        let high = firstIndex { comparePrefix($0.key, prefix) > 0 }
-        return low..<max(low, high)
     }
+
+    /// The range of keys that start with `prefix`; those equal to it come first.
+    func range(startingWith prefix: [UInt8]) -> Range<Int> {
+        bytes.withUnsafeBufferPointer { all in
+            func key(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: all[Int(starts[i])..<Int(starts[i + 1])])
+            }
+            func firstIndex(_ isAtOrAfter: (UnsafeBufferPointer<UInt8>) -> Bool) -> Int {
+                var low = 0, high = count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if isAtOrAfter(key(mid)) { high = mid } else { low = mid + 1 }
+                }
+                return low
+            }
+            let low = firstIndex { compareBytes($0, prefix) >= 0 }
+            let high = firstIndex { comparePrefix($0, prefix) > 0 }
+            return low..<max(low, high)
+        }
+    }
+}
+
+/// −1, 0 or 1 as `a` sorts before, with or after `b`, byte by byte.
+private func compareBytes<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B) -> Int {
+    var i = a.startIndex, j = b.startIndex
+    while i < a.endIndex, j < b.endIndex {
+        if a[i] != b[j] { return a[i] < b[j] ? -1 : 1 }
+        i = a.index(after: i)
+        j = b.index(after: j)
+    }
+    return i < a.endIndex ? 1 : (j < b.endIndex ? -1 : 0)
+}
+
+/// −1, 0 (the key starts with the prefix) or 1, comparing the key cut to the prefix's length.
+private func comparePrefix(_ key: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Int {
+    let n = min(key.count, prefix.count)
+    for i in 0..<n where key[i] != prefix[i] {
+        return key[i] < prefix[i] ? -1 : 1
+    }
+    return key.count < prefix.count ? -1 : 0
 }
 
 /// The destinations in memory: heaviest first, and their names and alternates as `CompactKeys`.
@@ -44,14 +112,17 @@ struct DestinationIndex: Sendable {
 
     init(_ destinations: [Destination]) {
         all = destinations
-        var keys: [CompactKeys.Key] = []
+        var keys: [CompactKeys.Entry] = []
+        var folder = SearchFolder()
+        func compactFold(_ text: String) -> [UInt8] { folder.foldBytes(text).filter { $0 != 0x20 } }
         for (i, d) in destinations.enumerated() {
             let own = compactFold(d.name)
             keys.append(.init(key: own, id: Int32(i), isAlias: false))
-            var seen: Set<[UInt8]> = [own]
+            var seen = [own]  // a few names each: a list is quicker than a set
             for alternate in d.alternates {
                 let folded = compactFold(alternate)
-                guard !folded.isEmpty, seen.insert(folded).inserted else { continue }
+                guard !folded.isEmpty, !seen.contains(folded) else { continue }
+                seen.append(folded)
                 keys.append(.init(key: folded, id: Int32(i), isAlias: true))
             }
         }
@@ -67,20 +138,6 @@ struct DestinationIndex: Sendable {
         }
         return out
     }
-}
-
-/// −1, 0 (the key starts with the prefix) or 1, comparing the key cut to the prefix's length.
-private func comparePrefix(_ key: [UInt8], _ prefix: [UInt8]) -> Int {
-    let n = min(key.count, prefix.count)
-    for i in 0..<n where key[i] != prefix[i] {
-        return key[i] < prefix[i] ? -1 : 1
-    }
-    return key.count < prefix.count ? -1 : 0
-}
-
-/// The search form of a name with its spaces taken out: "Machu Picchu" and "Machupicchu" meet.
-func compactFold(_ text: String) -> [UInt8] {
-    searchFold(text).utf8.filter { $0 != 0x20 }
 }
 
 /// The destinations file, read at its first use so that starting the app never waits for it.

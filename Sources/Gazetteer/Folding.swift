@@ -9,6 +9,11 @@ import Foundation
 /// scripts/build_places.py folds the file's keys the same way, so the two
 /// must change together. (Foundation's `folding(options:)` leaves ø and ł.)
 func searchFold(_ text: String) -> String {
+    asciiSearchFold(text) ?? unicodeSearchFold(text)
+}
+
+/// `searchFold` of any text, through Unicode normalisation.
+func unicodeSearchFold(_ text: String) -> String {
     var out = String.UnicodeScalarView()
     var lastWasSpace = true  // no leading space
     for scalar in text.decomposedStringWithCompatibilityMapping.unicodeScalars {
@@ -30,6 +35,108 @@ func searchFold(_ text: String) -> String {
     }
     if out.last == " " { out.removeLast() }
     return String(out)
+}
+
+/// `searchFold` for many names at once: each scalar's fold is worked out
+/// once and remembered (normalising one string at a time costs microseconds).
+/// Decomposing scalar by scalar is NFKD without its reordering of marks, which
+/// only moves marks of nonzero combining class, nearly all nonspacing and so dropped.
+struct SearchFolder {
+    /// A scalar's fold in UTF-8; 0x20 for a separator.
+    private var cache: [Unicode.Scalar: [UInt8]] = [:]
+
+    mutating func fold(_ text: String) -> String {
+        String(decoding: foldBytes(text), as: UTF8.self)
+    }
+
+    /// The fold in UTF-8.
+    mutating func foldBytes(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var lastWasSpace = true  // no leading space
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            for b in text.utf8 { append(asciiPiece(b), &out, &lastWasSpace) }
+        } else {
+            for scalar in text.unicodeScalars {
+                if scalar.isASCII {
+                    append(asciiPiece(UInt8(scalar.value)), &out, &lastWasSpace)
+                } else {
+                    for b in piece(scalar) { append(b, &out, &lastWasSpace) }
+                }
+            }
+        }
+        if out.last == 0x20 { out.removeLast() }
+        return out
+    }
+
+    /// An ASCII byte's fold: itself lowered, 0x20 for a separator, nil when dropped.
+    private func asciiPiece(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x41...0x5A: b + 0x20
+        case UInt8(ascii: "'"), UInt8(ascii: "`"), UInt8(ascii: "."): nil
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "/"), UInt8(ascii: " "), UInt8(ascii: "\t"): 0x20
+        default: b
+        }
+    }
+
+    private func append(_ b: UInt8?, _ out: inout [UInt8], _ lastWasSpace: inout Bool) {
+        guard let b else { return }
+        if b == 0x20 {
+            if !lastWasSpace { out.append(0x20) }
+            lastWasSpace = true
+        } else {
+            out.append(b)
+            lastWasSpace = false
+        }
+    }
+
+    private mutating func piece(_ scalar: Unicode.Scalar) -> [UInt8] {
+        if let known = cache[scalar] { return known }
+        var out = String.UnicodeScalarView()
+        for part in String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars {
+            if part.properties.generalCategory == .nonspacingMark { continue }
+            for lower in part.properties.lowercaseMapping.unicodeScalars {
+                if let spelled = foldSpecial[lower] {
+                    out += spelled.unicodeScalars
+                } else if foldDropped.contains(lower) {
+                    continue
+                } else if foldSpaces.contains(lower) {
+                    out.append(" ")
+                } else {
+                    out.append(lower)
+                }
+            }
+        }
+        let bytes = Array(String(out).utf8)
+        cache[scalar] = bytes
+        return bytes
+    }
+}
+
+/// `searchFold` of plain ASCII text without Unicode normalisation (most names, and
+/// every typed letter of them): nil when the text is not all ASCII.
+func asciiSearchFold(_ text: String) -> String? {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count)
+    var lastWasSpace = true
+    for b in text.utf8 {
+        switch b {
+        case 0x80...: return nil
+        case 0x41...0x5A:
+            out.append(b + 0x20)
+            lastWasSpace = false
+        case UInt8(ascii: "'"), UInt8(ascii: "`"), UInt8(ascii: "."):
+            continue
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "/"), UInt8(ascii: " "), UInt8(ascii: "\t"):
+            if !lastWasSpace { out.append(0x20) }
+            lastWasSpace = true
+        default:
+            out.append(b)
+            lastWasSpace = false
+        }
+    }
+    if out.last == 0x20 { out.removeLast() }
+    return String(decoding: out, as: UTF8.self)
 }
 
 private let foldSpecial: [Unicode.Scalar: String] = [

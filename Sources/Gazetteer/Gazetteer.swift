@@ -63,6 +63,13 @@ public final class Gazetteer: Sendable {
         return nil
     }
 
+    /// Starts reading the destinations file on a thread of its own, so that
+    /// their first use (a label, a keystroke) finds them read or waits less.
+    public func readDestinationsInBackground() {
+        let destinations = lazyDestinations
+        Thread.detachNewThread { _ = destinations.result }
+    }
+
     /// Every destination, heaviest first; none when the file is missing or damaged.
     public var destinations: [Destination] { lazyDestinations.index.all }
 
@@ -491,7 +498,8 @@ struct NameQuery {
 
     init?(_ text: String) {
         // A suggestion's own text reads back: "Santorini — island, GR" is "Santorini, island, GR".
-        let parts = text.replacingOccurrences(of: " \u{2014} ", with: ",").split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
+        let readBack = text.unicodeScalars.contains("\u{2014}") ? text.replacingOccurrences(of: " \u{2014} ", with: ",") : text
+        let parts = readBack.split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
         guard let first = parts.first, !first.isEmpty else { return nil }
         name = first
         qualifiers = parts.dropFirst().filter { !$0.isEmpty }

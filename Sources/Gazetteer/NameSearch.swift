@@ -146,37 +146,43 @@ extension Gazetteer {
                 }
                 if typos {
                     guard compact.count >= Self.typoMinimumLength else { continue }
-                    for key in destinations.names.keys {
-                        guard let match = typoMatch(compact, key.key), destinationFits(Int(key.id)) else { continue }
-                        let id = Int(key.id)
-                        add(Hit(match: match, withoutArticle: bare, weight: destinations.all[id].weight, isDestination: true, id: id))
-                    }
-                    for key in bigPlaces.keys {
-                        guard let match = typoMatch(compact, key.key), placeFits(Int(key.id)) else { continue }
-                        let rank = Int(key.id)
-                        add(Hit(match: match, withoutArticle: bare, weight: population(rank), isDestination: false, id: rank))
+                    compact.withUnsafeBufferPointer { query in
+                        destinations.names.scan { i, key in
+                            guard let match = typoMatch(query, key) else { return }
+                            let id = Int(destinations.names.ids[i])
+                            guard destinationFits(id) else { return }
+                            add(Hit(match: match, withoutArticle: bare, weight: destinations.all[id].weight, isDestination: true, id: id))
+                        }
+                        bigPlaces.scan { i, key in
+                            guard let match = typoMatch(query, key) else { return }
+                            let rank = Int(bigPlaces.ids[i])
+                            guard placeFits(rank) else { return }
+                            add(Hit(match: match, withoutArticle: bare, weight: population(rank), isDestination: false, id: rank))
+                        }
                     }
                     continue
                 }
                 for hit in ranked(text, qualifiers, limit: limit, r) {
                     add(Hit(match: hit.match, withoutArticle: bare, weight: population(hit.rank), isDestination: false, id: hit.rank))
                 }
+                let spacedQuery = compact.count != text.count
                 for (keys, isDestination) in [(destinations.names, true), (bigPlaces, false)] {
-                    var found: [Hit] = []
-                    for i in keys.range(startingWith: compact) {
-                        let key = keys.keys[i]
-                        let id = Int(key.id)
-                        guard isDestination ? destinationFits(id) : placeFits(id) else { continue }
-                        let whole = key.key.count == compact.count
-                        let match: NameMatch = whole ? (key.isAlias ? .alternateName : .name)
-                                                     : (key.isAlias ? .alternatePrefix : .namePrefix)
-                        let weight = isDestination ? destinations.all[id].weight : population(id)
-                        found.append(Hit(match: match, withoutArticle: bare, weight: weight, isDestination: isDestination, id: id))
-                    }
                     // A short prefix starts many names: only the best few can make the list.
-                    if found.count > limit {
-                        found.sort(by: Hit.precedes)
-                        found.removeLast(found.count - limit)
+                    var found: [Hit] = []
+                    found.reserveCapacity(limit + 1)
+                    for i in keys.range(startingWith: compact) {
+                        // Where spaces play no part, `ranked` has found the place, telling a city listed twice.
+                        if !isDestination && !spacedQuery && !keys.spaced[i] { continue }
+                        let id = Int(keys.ids[i]), isAlias = keys.aliases[i]
+                        let whole = keys.length(i) == compact.count
+                        let match: NameMatch = whole ? (isAlias ? .alternateName : .name)
+                                                     : (isAlias ? .alternatePrefix : .namePrefix)
+                        let weight = isDestination ? destinations.all[id].weight : population(id)
+                        let hit = Hit(match: match, withoutArticle: bare, weight: weight, isDestination: isDestination, id: id)
+                        if found.count == limit, let worst = found.last, !Hit.precedes(hit, worst) { continue }
+                        guard isDestination ? destinationFits(id) : placeFits(id) else { continue }
+                        found.insert(hit, at: found.firstIndex { Hit.precedes(hit, $0) } ?? found.count)
+                        if found.count > limit { found.removeLast() }
                     }
                     found.forEach(add)
                 }
@@ -222,7 +228,7 @@ extension Gazetteer {
                     }
                 }
                 let bound = low
-                var keys: [CompactKeys.Key] = []
+                var keys: [CompactKeys.Entry] = []
                 keys.reserveCapacity(bound * 2)
                 for e in 0..<layout.indexCount {
                     let (rank, isAlias) = entry(e, r)
@@ -236,7 +242,9 @@ extension Gazetteer {
                         if b >= 0x41 && b <= 0x5A { b += 0x20 }
                         key.append(b)
                     }
-                    if !key.isEmpty { keys.append(.init(key: key, id: Int32(rank), isAlias: isAlias)) }
+                    if !key.isEmpty {
+                        keys.append(.init(key: key, id: Int32(rank), isAlias: isAlias, hadSpaces: key.count != length))
+                    }
                 }
                 return CompactKeys(keys)
             }
@@ -260,30 +268,40 @@ func withoutArticle(_ name: [UInt8]) -> [UInt8]? {
 
 /// How a key one typo away from the query matches it: `.typo` when the
 /// whole key is, `.typoPrefix` when a start of it is; nil otherwise.
-func typoMatch(_ query: [UInt8], _ key: [UInt8]) -> NameMatch? {
+func typoMatch(_ query: UnsafeBufferPointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
     let n = query.count
-    if abs(key.count - n) <= 1, oneEditApart(query[...], key[...]) { return .typo }
-    for length in [n, n + 1, n - 1] where length >= 1 && length < key.count {
-        if oneEditApart(query[...], key[0..<length]) { return .typoPrefix }
+    // One edit leaves the first letter, or the second, where it was or one place off.
+    guard n >= 2, key.count >= 2,
+          key[0] == query[0] || key[0] == query[1] || key[1] == query[0] || key[1] == query[1] else { return nil }
+    if abs(key.count - n) <= 1, oneEditApart(query, key) { return .typo }
+    for length in (n - 1)...(n + 1) where length >= 1 && length < key.count {
+        if oneEditApart(query, UnsafeBufferPointer(rebasing: key[0..<length])) { return .typoPrefix }
     }
     return nil
 }
 
 /// Are `a` and `b` one edit apart: a letter inserted, deleted, replaced, or two neighbours swapped?
-func oneEditApart(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
-    var i = a.startIndex, j = b.startIndex
-    while i < a.endIndex, j < b.endIndex, a[i] == b[j] {
-        i += 1
-        j += 1
+func oneEditApart(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    var i = 0
+    while i < a.count, i < b.count, a[i] == b[i] { i += 1 }
+    func same(_ from: Int, _ to: Int) -> Bool {
+        // a[from...] equals b[to...]
+        guard a.count - from == b.count - to else { return false }
+        var x = from, y = to
+        while x < a.count {
+            if a[x] != b[y] { return false }
+            x += 1
+            y += 1
+        }
+        return true
     }
-    let restA = a.endIndex - i, restB = b.endIndex - j
-    switch restA - restB {
+    switch a.count - b.count {
     case 0:
-        guard restA > 0 else { return false }  // equal
-        if a[(i + 1)...].elementsEqual(b[(j + 1)...]) { return true }  // replaced
-        return restA >= 2 && a[i] == b[j + 1] && a[i + 1] == b[j] && a[(i + 2)...].elementsEqual(b[(j + 2)...])
-    case 1: return a[(i + 1)...].elementsEqual(b[j...])  // a letter too many
-    case -1: return a[i...].elementsEqual(b[(j + 1)...])  // a letter missing
+        guard i < a.count else { return false }  // equal
+        if same(i + 1, i + 1) { return true }  // replaced
+        return i + 1 < a.count && a[i] == b[i + 1] && a[i + 1] == b[i] && same(i + 2, i + 2)  // swapped
+    case 1: return same(i + 1, i)  // a letter too many
+    case -1: return same(i, i + 1)  // a letter missing
     default: return false
     }
 }

@@ -46,8 +46,9 @@ struct Drop: ParsableCommand {
         discussion: """
             The place is read as the map's go-to prompt reads it: negative numbers as written \
             (drop -33.9 151.2), "LAT, LON" as one word, hemisphere letters (drop 51.5N 0.12W), \
-            degrees and minutes (drop 40°51′N 14°16′E), or a place name (drop Naples, drop New York, \
-            drop Paris, Texas): the gazetteer's best match, named on stderr.
+            degrees and minutes (drop 40°51′N 14°16′E), or the name of a place or destination (drop Naples, \
+            drop New York, drop Paris, Texas, drop Santorini, drop the Eiffel Tower): the gazetteer's best \
+            match, as the go-to prompt's first suggestion, named on stderr; a destination also names the pin.
             Without --wait the album is left downloading: an open app takes it up within a few \
             seconds, else the app fetches it when it next starts.
             A place that already has a pin (within \(CoordinateNumber.text(samePlace)) degree in latitude \
@@ -181,7 +182,12 @@ struct Drop: ParsableCommand {
             do { places = try gazetteer.get() } catch {
                 throw CommandFailure("cannot look up \u{201C}\(text)\u{201D}: \(error)")
             }
-            guard let found = places.feature(named: text) else {
+            let found = places.feature(named: text)
+            if let problem = places.destinationsProblem {
+                // Left aside, not fatal: the places still answer.
+                StandardStream.error.write("vtourist: destinations left aside: \(PinTable.sanitized(problem.description))\n")
+            }
+            guard let found else {
                 throw CommandFailure.badInput("no place called \u{201C}\(text)\u{201D}, and not LAT LON either (e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W)")
             }
             let p = found.coordinate

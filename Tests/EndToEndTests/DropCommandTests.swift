@@ -93,6 +93,52 @@ final class DropCommandTests: EndToEndTestCase {
         }
     }
 
+    /// A data folder with the shipped places and the sample destinations beside them.
+    func dataWithDestinations() throws -> String {
+        let dir = try temporaryDirectory()
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("places.vtgaz"),
+                                                   withDestinationURL: SampleDestinations.placesURL)
+        try FileManager.default.copyItem(at: SampleDestinations.url, to: dir.appendingPathComponent("destinations.tsv"))
+        return dir.path
+    }
+
+    /// A destination is found as the go-to prompt finds it (article, spaces, a typo), the pin
+    /// goes to its point and is named after it.
+    func testADestinationDropsAtItsPointAndNamesThePin() throws {
+        let data = try dataWithDestinations()
+        let forms: [(words: [String], said: String, name: String, latitude: Double, longitude: Double)] = [
+            (["the", "Eiffel", "Tower"], "Eiffel Tower \u{2014} landmark, FR (48.8583, 2.2945)", "Eiffel Tower", 48.85826, 2.2945),
+            (["Santorni"], "Santorini \u{2014} island, GR (36.4000, 25.4300)", "Santorini", 36.4, 25.43),
+            (["Machupicchu"], "Machu Picchu \u{2014} landmark, PE (-13.1631, -72.5456)", "Machu Picchu", -13.16306, -72.54556),
+            (["Bali"], "Bali \u{2014} island, ID (-8.4000, 115.1000)", "Bali", -8.4, 115.1),
+            (["Naples"], "Naples, Campania, IT (40.8522, 14.2681)", "Naples, Campania, IT", 40.8522, 14.2681),
+        ]
+        for (n, form) in forms.enumerated() {
+            let r = try cli(["drop"] + form.words, environment: ["VTOURIST_DATA_DIR": data])
+            XCTAssertEqual(r.status, 0, "\(form.words): \(r.stderr)")
+            XCTAssertEqual(r.stdout, "\(n + 1)\n", "\(form.words)")
+            XCTAssertEqual(r.stderr, form.said + "\n", "\(form.words)")
+        }
+        let listed = try pins(db: db)
+        XCTAssertEqual(listed.map(\.name), forms.map(\.name))
+        for (pin, form) in zip(listed, forms) {
+            XCTAssertEqual(pin.latitude, form.latitude, accuracy: 1e-4, "\(form.words)")
+            XCTAssertEqual(pin.longitude, form.longitude, accuracy: 1e-4, "\(form.words)")
+        }
+    }
+
+    /// A damaged destinations file is named on stderr and leaves the places working.
+    func testADamagedDestinationsFileStillDropsAtPlaces() throws {
+        let data = try dataWithDestinations()
+        try Data("Bali\tisland\n".utf8).write(to: URL(fileURLWithPath: data).appendingPathComponent("destinations.tsv"))
+        let r = try cli(["drop", "Bali"], environment: ["VTOURIST_DATA_DIR": data])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = stderrLines(r.stderr)
+        XCTAssertEqual(lines.first, "vtourist: destinations left aside: Destinations file \(data)/destinations.tsv "
+                       + "is damaged at line 1: 2 tab-separated columns, expected 8")
+        XCTAssertEqual(lines.dropFirst().first?.hasPrefix("B\u{101}li, West Bengal, IN ("), true, r.stderr)
+    }
+
     // MARK: Options in any position
 
     func testDatabaseOptionBeforeBetweenAndAfterNegativeCoordinates() throws {

@@ -119,6 +119,14 @@ final class DestinationsTests: XCTestCase {
                        "Destinations file \(url.path) is damaged at line 1: 1 tab-separated columns, expected 8")
     }
 
+    func testReadingInTheBackgroundGivesTheSameDestinations() throws {
+        let g = try Gazetteer.load(from: SampleDestinations.placesURL, destinations: SampleDestinations.url)
+        g.readDestinationsInBackground()
+        // The first use waits for the reading under way, or reads.
+        XCTAssertEqual(g.destinations.count, 19)
+        XCTAssertEqual(g.destinations, try DestinationsFile.load(from: SampleDestinations.url))
+    }
+
     func testBundledFindsTheDestinationsBesideThePlaces() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -123,4 +123,20 @@ final class GoToDestinationTests: XCTestCase {
         XCTAssertEqual(state.message?.text, "Went to Bali \u{2014} island, ID.")
         XCTAssertEqual(state.camera.cursor.latitude, -8.4, accuracy: 0.01)
     }
+
+    /// A damaged destinations file is named in the prompt; places are still suggested.
+    func testADamagedDestinationsFileIsSaidInThePrompt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("goto-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("destinations.tsv")
+        try Data("# destinations\nBali\tisland\tID\t-8.4\t115.1\t\tlots\t\n".utf8).write(to: url)
+        let reducer = AppReducer(places: .live(try Gazetteer.load(from: SampleDestinations.placesURL, destinations: url)))
+        var state = Sample.mapState()
+        go(reducer, &state, typing: "Bali", keys: [])
+        guard case let .goTo(prompt)? = state.map?.mode else { return XCTFail("prompt not open") }
+        XCTAssertEqual(prompt.error,
+                       "Destinations left aside: destinations.tsv line 2: weight \u{201C}lots\u{201D} is not a whole number of at least 0")
+        XCTAssertEqual(prompt.suggestions.first?.displayName, "B\u{101}li, West Bengal, IN")
+    }
 }

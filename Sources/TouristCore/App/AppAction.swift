@@ -60,15 +60,19 @@ public struct PlaceLookup: Sendable {
     public var named: @Sendable (String) -> PlaceSuggestion?
     /// The names that may go on the map for a view (the runtime asks once per view).
     public var labels: @Sendable (Viewport) -> LabelCandidates
+    /// Why the destinations are left aside (a damaged file), for the go-to prompt to say.
+    public var problem: @Sendable () -> String?
 
     public init(nearest: @escaping @Sendable (GeoPoint) -> (name: String, distanceKm: Double)?,
                 complete: @escaping @Sendable (String, Int) -> [PlaceSuggestion],
                 named: @escaping @Sendable (String) -> PlaceSuggestion?,
-                labels: @escaping @Sendable (Viewport) -> LabelCandidates = { LabelCandidates(viewport: $0, items: []) }) {
+                labels: @escaping @Sendable (Viewport) -> LabelCandidates = { LabelCandidates(viewport: $0, items: []) },
+                problem: @escaping @Sendable () -> String? = { nil }) {
         self.nearest = nearest
         self.complete = complete
         self.named = named
         self.labels = labels
+        self.problem = problem
     }
 
     public static func live(_ gazetteer: Gazetteer) -> PlaceLookup {
@@ -87,6 +91,13 @@ public struct PlaceLookup: Sendable {
             named: { text in gazetteer.feature(named: text).map(suggestion) },
             labels: { viewport in
                 MapLabels.candidates(for: viewport, gazetteer: gazetteer, countries: countries, capitals: capitals)
+            },
+            problem: {
+                guard case let .invalidDestinations(path, line, reason)? = gazetteer.destinationsProblem else {
+                    return gazetteer.destinationsProblem.map { "Destinations left aside: \($0)" }
+                }
+                let file = URL(fileURLWithPath: path).lastPathComponent
+                return "Destinations left aside: \(file)" + (line > 0 ? " line \(line)" : "") + ": \(reason)"
             }
         )
     }

@@ -87,6 +87,8 @@ struct GoToReducer: Sendable {
             prompt.suggestions = []
         } else {
             prompt.suggestions = places.complete(text, GoToReducer.suggestionCount)
+            // A damaged destinations file is said where the traveller looks; places still answer.
+            prompt.error = places.problem()
         }
     }
 
