@@ -213,7 +213,7 @@ install: build
 	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
 	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d" "$(DESTDIR)$(PREFIX)/share/doc/vtourist"
 	install -m 755 $(RELEASE)/vtourist "$(DESTDIR)$(PREFIX)/bin/vtourist"
-	install -m 644 Resources/world.vtmap Resources/places.vtgaz "$(DESTDIR)$(PREFIX)/share/vtourist/"
+	install -m 644 Resources/world.vtmap Resources/places.vtgaz Resources/destinations.tsv "$(DESTDIR)$(PREFIX)/share/vtourist/"
 	# The bundled data's sources and licences (GSHHG's shores and rivers are LGPL-3.0).
 	install -m 644 LICENSE docs/data-sources.md docs/data-map.md docs/data-places.md docs/licenses/LGPL-3.0.txt \
 	  docs/licenses/GPL-3.0.txt "$(DESTDIR)$(PREFIX)/share/doc/vtourist/"
@@ -237,6 +237,7 @@ uninstall:
 data:
 	python3 scripts/build_map.py
 	python3 scripts/build_places.py
+	@echo "Resources/destinations.tsv: scripts/build_destinations.py with the inputs docs/data-places.md (Rebuilding) lists"
 
 clean:
 	rm -rf .build .build-fuzz .build-asan .build-tsan
