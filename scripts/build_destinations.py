@@ -336,9 +336,10 @@ def famous_rows(path):
             if not line or line.startswith("#"):
                 continue
             c = line.split("\t")
-            if len(c) != 8:
-                raise SystemExit(f"{path}:{ln}: {len(c)} columns, want 8")
-            name, kind, cc, lat, lon, tier, alts, wh = c
+            if len(c) != 9:
+                raise SystemExit(f"{path}:{ln}: {len(c)} columns, want 9")
+            # The ninth column names the coordinates' source; the build does not need it.
+            name, kind, cc, lat, lon, tier, alts, wh, _source = c
             r = Row(name, kind, cc, float(lat), float(lon), None,
                     TIER_WEIGHT[int(tier)], [a for a in alts.split("|") if a],
                     "famous", curated=True)
