@@ -164,6 +164,28 @@ final class NameSearchTests: XCTestCase {
         XCTAssertEqual(withoutArticle(Array("thessaloniki".utf8)), nil)
     }
 
+    // MARK: The shipped file
+
+    /// Resources/destinations.tsv reads whole, and ranks as its format promises against the places.
+    func testTheShippedDestinationsReadAndRankAsPromised() throws {
+        let g = try Gazetteer.bundled()
+        XCTAssertNil(g.destinationsProblem)
+        XCTAssertGreaterThan(g.destinations.count, 150)
+        let table: [(String, String, DestinationKind?)] = [
+            ("Bali", "ID", .island), ("Venice", "IT", nil), ("Acropolis", "GR", .landmark), ("Alhambra", "ES", .landmark),
+            ("The Hague", "NL", nil), ("Machupicchu", "PE", .landmark), ("the Eiffel Tower", "FR", .landmark),
+            ("Santorini", "GR", .island), ("Naples", "IT", nil), ("Bath", "GB", nil), ("Porto", "PT", nil),
+        ]
+        for (query, country, kind) in table {
+            let found = try XCTUnwrap(g.feature(named: query), query)
+            XCTAssertEqual(found.kind, kind, "\(query): \(found.displayName)")
+            switch found {
+            case .place(let p): XCTAssertEqual(p.countryCode, country, "\(query): \(found.displayName)")
+            case .destination(let d): XCTAssertEqual(d.countryCode, country, "\(query): \(found.displayName)")
+            }
+        }
+    }
+
     // MARK: Without destinations
 
     /// Among places, `search` keeps the places' own order (`rankedMatches`) wherever spaces,
