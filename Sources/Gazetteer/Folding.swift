@@ -92,6 +92,23 @@ struct SearchFolder {
 
     private mutating func piece(_ scalar: Unicode.Scalar) -> [UInt8] {
         if let known = cache[scalar] { return known }
+        // Foundation takes microseconds a scalar: the two largest blocks in names are worked out here.
+        let v = scalar.value
+        if (0x4E00...0x9FFF).contains(v) || (0x3400...0x4DBF).contains(v) || (0x20000...0x2A6DF).contains(v) {
+            // CJK unified ideographs: no decomposition, no case.
+            let bytes = Array(String(scalar).utf8)
+            cache[scalar] = bytes
+            return bytes
+        }
+        if (0xAC00...0xD7A3).contains(v) {
+            // A Hangul syllable decomposes into its jamo by arithmetic (Unicode 3.12).
+            let s = v - 0xAC00
+            var jamo = [0x1100 + s / 588, 0x1161 + (s % 588) / 28]
+            if s % 28 != 0 { jamo.append(0x11A7 + s % 28) }
+            let bytes = Array(String(String.UnicodeScalarView(jamo.compactMap(Unicode.Scalar.init))).utf8)
+            cache[scalar] = bytes
+            return bytes
+        }
         var out = String.UnicodeScalarView()
         for part in String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars {
             if part.properties.generalCategory == .nonspacingMark { continue }

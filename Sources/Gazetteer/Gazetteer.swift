@@ -16,6 +16,8 @@ public final class Gazetteer: Sendable {
     let lazyDestinations: LazyDestinations
     /// The names of the bigger places without spaces, made at the first search (see `bigPlaceNames`).
     let lazyBigPlaceNames = Locked<CompactKeys?>(nil)
+    /// `prepareInBackground` has started.
+    private let lazyPrepared = Locked(false)
 
     private init(data: Data, layout: PlacesLayout, destinations: LazyDestinations) {
         self.data = data
@@ -63,11 +65,18 @@ public final class Gazetteer: Sendable {
         return nil
     }
 
-    /// Starts reading the destinations file on a thread of its own, so that
-    /// their first use (a label, a keystroke) finds them read or waits less.
-    public func readDestinationsInBackground() {
-        let destinations = lazyDestinations
-        Thread.detachNewThread { _ = destinations.result }
+    /// Starts, on a thread of its own and once only, what the first search
+    /// would otherwise wait for: reading the destinations file and indexing
+    /// the big places' names (a few hundred milliseconds). A use meanwhile waits for it.
+    public func prepareInBackground() {
+        guard lazyPrepared.withLock({ started in
+            defer { started = true }
+            return !started
+        }) else { return }
+        Thread.detachNewThread { [self] in
+            _ = lazyDestinations.result
+            _ = bigPlaceNames
+        }
     }
 
     /// Every destination, heaviest first; none when the file is missing or damaged.

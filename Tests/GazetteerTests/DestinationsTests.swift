@@ -119,12 +119,14 @@ final class DestinationsTests: XCTestCase {
                        "Destinations file \(url.path) is damaged at line 1: 1 tab-separated columns, expected 8")
     }
 
-    func testReadingInTheBackgroundGivesTheSameDestinations() throws {
+    func testPreparingInTheBackgroundGivesTheSameDestinations() throws {
         let g = try Gazetteer.load(from: SampleDestinations.placesURL, destinations: SampleDestinations.url)
-        g.readDestinationsInBackground()
+        g.prepareInBackground()
+        g.prepareInBackground()  // once only
         // The first use waits for the reading under way, or reads.
         XCTAssertEqual(g.destinations.count, 19)
         XCTAssertEqual(g.destinations, try DestinationsFile.load(from: SampleDestinations.url))
+        XCTAssertEqual(g.feature(named: "Santorini")?.displayName, "Santorini \u{2014} island, GR")
     }
 
     func testBundledFindsTheDestinationsBesideThePlaces() throws {

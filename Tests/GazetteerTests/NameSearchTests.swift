@@ -225,8 +225,12 @@ final class NameSearchTests: XCTestCase {
     func testTheBulkFoldIsTheFold() throws {
         var folder = SearchFolder()
         var names = ["São Paulo", "Zürich", "Ra's al Khaymah", "Saint-Étienne", "Łódź", "Straße", "Ærø", "  Ha\u{A0}Long  ",
-                     "Vịnh Hạ Long", "富士山", "Σαντορίνη", "Ακρόπολη", "Москва", "서울", "ﬁnland", "Ⅻ", "e\u{301}\u{323}", "Ḝ"]
+                     "Vịnh Hạ Long", "富士山", "Σαντορίνη", "Ακρόπολη", "Москва", "서울", "제주도 한라산", "㐀𠀀丽", "ﬁnland", "Ⅻ", "e\u{301}\u{323}", "Ḝ"]
         for d in try DestinationsFile.load(from: SampleDestinations.url) { names += [d.name] + d.alternates }
+        // Every Hangul syllable, and the ideographs at the ends of their blocks.
+        names.append(String(String.UnicodeScalarView((0xAC00...0xD7A3).compactMap(Unicode.Scalar.init))))
+        names.append(String(String.UnicodeScalarView([0x4E00, 0x9FFF, 0x3400, 0x4DBF, 0x20000, 0x2A6DF, 0xF900, 0x2F800]
+            .compactMap(Unicode.Scalar.init))))
         for name in names {
             XCTAssertEqual(folder.fold(name), unicodeSearchFold(name), name)
             XCTAssertEqual(folder.fold(name), searchFold(name), name)

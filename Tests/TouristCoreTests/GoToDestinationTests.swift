@@ -139,4 +139,21 @@ final class GoToDestinationTests: XCTestCase {
                        "Destinations left aside: destinations.tsv line 2: weight \u{201C}lots\u{201D} is not a whole number of at least 0")
         XCTAssertEqual(prompt.suggestions.first?.displayName, "B\u{101}li, West Bengal, IN")
     }
+
+    /// Opening the prompt gets the search ready before the first letter.
+    func testOpeningThePromptPreparesTheSearch() {
+        final class Count: @unchecked Sendable {
+            let lock = NSLock()
+            var value = 0
+            func add() { lock.lock(); value += 1; lock.unlock() }
+        }
+        let count = Count()
+        var lookup = PlaceLookup.none
+        lookup.prepare = { count.add() }
+        let reducer = AppReducer(places: lookup)
+        var state = Sample.mapState()
+        XCTAssertEqual(count.value, 0)
+        _ = reducer.reduce(&state, .event(.key(.char("g")), time: 0))
+        XCTAssertEqual(count.value, 1)
+    }
 }
