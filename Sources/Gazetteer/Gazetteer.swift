@@ -333,7 +333,7 @@ public final class Gazetteer: Sendable {
             let (rank, isAlias) = entry(exactEnd, r)
             exactEnd += 1
             guard rank < layout.count, qualifiers.isEmpty || matches(rank, qualifiers, r) else { continue }
-            if isAlias { exactAliases.append(rank) } else { exactNames.append(rank) }
+            if isAlias && !isShortForm(prefix, ofNameOf: rank, r) { exactAliases.append(rank) } else { exactNames.append(rank) }
         }
         var hits: [(rank: Int, match: NameMatch)] = exactNames.map { rank in
             (rank, nameMatch(rank, biggerNamesakes: exactAliases.filter { $0 < rank }, r))
@@ -360,6 +360,28 @@ public final class Gazetteer: Sendable {
             }
         }
         return Array(hits.prefix(limit))
+    }
+
+    /// Is `name` its own name cut short at a word ("New York" for New York City): then the
+    /// alternate name is the name the place goes by and matches as its own name does.
+    private func isShortForm(_ name: [UInt8], ofNameOf rank: Int, _ r: ByteReader) -> Bool {
+        guard let own = string(Int(r.u32(layout.records + rank * PlacesLayout.recordSize + 12)), r) else { return false }
+        let folded = Array(searchFold(own).utf8)
+        return folded.count > name.count && folded.starts(with: name) && folded[name.count] == 0x20
+    }
+
+    /// `isShortForm` for a name typed without its spaces ("Newyork").
+    func isShortForm(compact name: [UInt8], ofNameOf rank: Int, _ r: ByteReader) -> Bool {
+        guard let own = string(Int(r.u32(layout.records + rank * PlacesLayout.recordSize + 12)), r) else { return false }
+        var letters: [UInt8] = []
+        for b in searchFold(own).utf8 {
+            if b == 0x20 {
+                if letters == name { return true }
+            } else {
+                letters.append(b)
+            }
+        }
+        return false
     }
 
     /// How a place whose own name folds to the query matches it: by its name,

@@ -29,6 +29,9 @@ final class NameSearchTests: XCTestCase {
             ("Alhambra", "Alhambra \u{2014} landmark, ES"),
             ("Niagara Falls", "Niagara Falls \u{2014} waterfall, CA"),
             ("Naples", "Naples, Campania, IT"),
+            // An alternate name that is the own name cut short counts as the name: the city, then the state.
+            ("New York", "New York City, New York, US"),
+            ("New York, region", "New York \u{2014} region, US"),
             // A city listed twice stays behind its namesakes, as without destinations.
             ("Victoria", "Victoria, British Columbia, CA"),
             ("Santorini", "Santorini \u{2014} island, GR"),
