@@ -149,13 +149,27 @@ struct DestinationIndex: Sendable {
 final class LazyDestinations: Sendable {
     let url: URL?
     private let loaded = Locked<Result<DestinationIndex, GazetteerError>?>(nil)
+    /// The index once read (empty if it could not be), behind a lock never held while reading.
+    private let ready = Locked<DestinationIndex?>(nil)
 
-    init(url: URL?) { self.url = url }
+    init(url: URL?) {
+        self.url = url
+        if url == nil {
+            // No file: nothing to read, ready at once.
+            loaded.withLock { $0 = .success(.empty) }
+            ready.withLock { $0 = .empty }
+        }
+    }
 
     init(_ destinations: [Destination]) {
         url = nil
-        loaded.withLock { $0 = .success(DestinationIndex(destinations)) }
+        let index = DestinationIndex(destinations)
+        loaded.withLock { $0 = .success(index) }
+        ready.withLock { $0 = index }
     }
+
+    /// The index if it has been read, without waiting.
+    var indexIfReady: DestinationIndex? { ready.withLock { $0 } }
 
     /// The index, or why the file could not be used.
     var result: Result<DestinationIndex, GazetteerError> {
@@ -172,6 +186,7 @@ final class LazyDestinations: Sendable {
                 read = .success(.empty)
             }
             state = read
+            ready.withLock { $0 = (try? read.get()) ?? .empty }
             return read
         }
     }

@@ -79,6 +79,18 @@ public final class Gazetteer: Sendable {
         }
     }
 
+    /// `destinations(in:minWeight:limit:)` if the file has been read, else nil at once (and the
+    /// reading starts in the background): for a frame that must not wait for it.
+    public func destinationsIfReady(in box: GeoBox, minWeight: Int, limit: Int) -> [Destination]? {
+        guard let index = lazyDestinations.indexIfReady else {
+            prepareInBackground()
+            return nil
+        }
+        guard limit > 0, box.south <= box.north, box.south.isFinite, box.north.isFinite,
+              box.west.isFinite, box.east.isFinite else { return [] }
+        return index.inside(box, minWeight: minWeight, limit: limit)
+    }
+
     /// Every destination, heaviest first; none when the file is missing or damaged.
     public var destinations: [Destination] { lazyDestinations.index.all }
 
@@ -284,20 +296,21 @@ public final class Gazetteer: Sendable {
 
     // MARK: Names
 
-    /// Places whose name starts with `query`, best match first (see `rankedMatches`).
+    /// Places only (no destinations) whose name starts with `query`, best match first (see
+    /// `rankedMatches`); the go-to prompt and `vtourist drop` use `search`.
     /// "paris, tex" narrows by region or country ("Paris, Texas"); alternate
     /// names such as "Napoli" also match.
     public func complete(_ query: String, limit: Int) -> [Place] {
         rankedMatches(query, limit: limit).map(\.place)
     }
 
-    /// The place meant by a name typed at the go-to prompt or given to
-    /// `vtourist drop`: the first of `rankedMatches`.
+    /// The first of `rankedMatches`: the place (not destination) a name means.
     public func place(named query: String) -> Place? {
         rankedMatches(query, limit: 1).first?.place
     }
 
-    /// The places a typed name may mean, best first: by how they match
+    /// The places a typed name may mean, best first, destinations left out
+    /// (`search` ranks both, in this order among places): by how they match
     /// (`NameMatch`), then by population. Case and accents are folded as
     /// everywhere else; "name, qualifier…" keeps the places whose region or
     /// country starts with each qualifier, and falls back to the whole text

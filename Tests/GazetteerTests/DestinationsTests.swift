@@ -129,6 +129,19 @@ final class DestinationsTests: XCTestCase {
         XCTAssertEqual(g.feature(named: "Santorini")?.displayName, "Santorini \u{2014} island, GR")
     }
 
+    /// A frame asks without waiting: nil until the file is read (the asking starts the reading), then the answer.
+    func testDestinationsIfReadyDoesNotWait() throws {
+        let g = try Gazetteer.load(from: SampleDestinations.placesURL, destinations: SampleDestinations.url)
+        let box = GeoBox(south: -25, west: 175, north: -10, east: -175)
+        let first = g.destinationsIfReady(in: box, minWeight: 0, limit: 10)
+        // Whatever the first answer, once read the answer is the box's destinations.
+        XCTAssertTrue(first == nil || first?.map(\.name) == ["Fiji Islands", "Taveuni"])
+        _ = g.destinations  // waits for the reading
+        XCTAssertEqual(g.destinationsIfReady(in: box, minWeight: 0, limit: 10)?.map(\.name), ["Fiji Islands", "Taveuni"])
+        let missing = try Gazetteer.load(from: SampleDestinations.placesURL)
+        XCTAssertEqual(missing.destinationsIfReady(in: box, minWeight: 0, limit: 10), [])
+    }
+
     func testBundledFindsTheDestinationsBesideThePlaces() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
