@@ -39,7 +39,8 @@ final class NameSearchTests: XCTestCase {
             // Case, accents, punctuation.
             ("BALI", "Bali \u{2014} island, ID"),
             ("bálí", "Bali \u{2014} island, ID"),
-            ("Mount-Fuji!", "Mount Fuji \u{2014} mountain, JP"),
+            ("Mount-Fuji.", "Mount Fuji \u{2014} mountain, JP"),
+            ("mount  fuji", "Mount Fuji \u{2014} mountain, JP"),
             ("ha long bay", "Ha Long Bay \u{2014} bay, VN"),
             // Spaces.
             ("Machupicchu", "Machu Picchu \u{2014} landmark, PE"),
@@ -80,6 +81,10 @@ final class NameSearchTests: XCTestCase {
 
     func testAnExactNameBeatsAnAlternateNameWhichBeatsAPrefix() throws {
         let g = try gazetteer()
+        // Case, accents, punctuation and spaces aside, these are the name itself, not a typo of it.
+        for query in ["MOUNT-FUJI.", "Mount_Fuji", "mountfuji", "Machupicchu", "the Eiffel Tower", "Bálí"] {
+            XCTAssertEqual(g.search(query, limit: 1).first?.match, .name, query)
+        }
         let bali = g.search("Bali", limit: 20)
         XCTAssertEqual(bali.first?.match, .name)
         XCTAssertEqual(bali.map(\.match), bali.map(\.match).sorted())
