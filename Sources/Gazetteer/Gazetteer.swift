@@ -535,9 +535,17 @@ struct NameQuery {
     var whole: [UInt8]
 
     init?(_ text: String) {
-        // A suggestion's own text reads back: "Santorini — island, GR" is "Santorini, island, GR".
-        let readBack = text.unicodeScalars.contains("\u{2014}") ? text.replacingOccurrences(of: " \u{2014} ", with: ",") : text
-        let parts = readBack.split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
+        // A destination's suggestion reads back: "Santorini — island, GR" is the name "Santorini"
+        // (whole, commas and all) and the qualifiers "island", "GR".
+        if text.unicodeScalars.contains("\u{2014}"), let dash = text.range(of: " \u{2014} ") {
+            let named = Array(searchFold(String(text[..<dash.lowerBound])).utf8)
+            guard !named.isEmpty else { return nil }
+            name = named
+            qualifiers = text[dash.upperBound...].split(separator: ",").map { Array(searchFold(String($0)).utf8) }.filter { !$0.isEmpty }
+            whole = Array(searchFold(text).utf8)
+            return
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
         guard let first = parts.first, !first.isEmpty else { return nil }
         name = first
         qualifiers = parts.dropFirst().filter { !$0.isEmpty }
