@@ -24,17 +24,33 @@ struct CompactKeys: Sendable {
     var count: Int { ids.count }
 
     init(_ entries: [Entry]) {
-        let order = entries.indices.sorted { a, b in
-            let order = compareBytes(entries[a].key, entries[b].key)
-            return order != 0 ? order < 0 : entries[a].id < entries[b].id
+        // Laid end to end first, so that sorting compares bytes in place (memcmp), not arrays.
+        var flat: [UInt8] = [], flatStarts: [Int] = [0]
+        flat.reserveCapacity(entries.reduce(0) { $0 + $1.key.count })
+        flatStarts.reserveCapacity(entries.count + 1)
+        for entry in entries {
+            flat += entry.key
+            flatStarts.append(flat.count)
+        }
+        let order: [Int] = flat.withUnsafeBytes { all in
+            flatStarts.withUnsafeBufferPointer { starts in
+                entries.indices.sorted { a, b in
+                    let lengthA = starts[a + 1] - starts[a], lengthB = starts[b + 1] - starts[b]
+                    let order = memcmp(all.baseAddress! + starts[a], all.baseAddress! + starts[b], min(lengthA, lengthB))
+                    if order != 0 { return order < 0 }
+                    if lengthA != lengthB { return lengthA < lengthB }
+                    return entries[a].id < entries[b].id
+                }
+            }
         }
         var bytes: [UInt8] = [], starts: [Int32] = [0], ids: [Int32] = [], aliases: [Bool] = [], spaced: [Bool] = []
-        bytes.reserveCapacity(entries.reduce(0) { $0 + $1.key.count })
+        bytes.reserveCapacity(flat.count)
         starts.reserveCapacity(entries.count + 1)
         ids.reserveCapacity(entries.count)
         aliases.reserveCapacity(entries.count)
+        spaced.reserveCapacity(entries.count)
         for i in order {
-            bytes += entries[i].key
+            bytes += flat[flatStarts[i]..<flatStarts[i + 1]]
             starts.append(Int32(bytes.count))
             ids.append(entries[i].id)
             aliases.append(entries[i].isAlias)
@@ -76,22 +92,11 @@ struct CompactKeys: Sendable {
                 }
                 return low
             }
-            let low = firstIndex { compareBytes($0, prefix) >= 0 }
+            let low = firstIndex { !$0.lexicographicallyPrecedes(prefix) }
             let high = firstIndex { comparePrefix($0, prefix) > 0 }
             return low..<max(low, high)
         }
     }
-}
-
-/// −1, 0 or 1 as `a` sorts before, with or after `b`, byte by byte.
-private func compareBytes<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B) -> Int {
-    var i = a.startIndex, j = b.startIndex
-    while i < a.endIndex, j < b.endIndex {
-        if a[i] != b[j] { return a[i] < b[j] ? -1 : 1 }
-        i = a.index(after: i)
-        j = b.index(after: j)
-    }
-    return i < a.endIndex ? 1 : (j < b.endIndex ? -1 : 0)
 }
 
 /// −1, 0 (the key starts with the prefix) or 1, comparing the key cut to the prefix's length.
@@ -144,13 +149,27 @@ struct DestinationIndex: Sendable {
 final class LazyDestinations: Sendable {
     let url: URL?
     private let loaded = Locked<Result<DestinationIndex, GazetteerError>?>(nil)
+    /// The index once read (empty if it could not be), behind a lock never held while reading.
+    private let ready = Locked<DestinationIndex?>(nil)
 
-    init(url: URL?) { self.url = url }
+    init(url: URL?) {
+        self.url = url
+        if url == nil {
+            // No file: nothing to read, ready at once.
+            loaded.withLock { $0 = .success(.empty) }
+            ready.withLock { $0 = .empty }
+        }
+    }
 
     init(_ destinations: [Destination]) {
         url = nil
-        loaded.withLock { $0 = .success(DestinationIndex(destinations)) }
+        let index = DestinationIndex(destinations)
+        loaded.withLock { $0 = .success(index) }
+        ready.withLock { $0 = index }
     }
+
+    /// The index if it has been read, without waiting.
+    var indexIfReady: DestinationIndex? { ready.withLock { $0 } }
 
     /// The index, or why the file could not be used.
     var result: Result<DestinationIndex, GazetteerError> {
@@ -167,6 +186,7 @@ final class LazyDestinations: Sendable {
                 read = .success(.empty)
             }
             state = read
+            ready.withLock { $0 = (try? read.get()) ?? .empty }
             return read
         }
     }

@@ -42,7 +42,9 @@ func unicodeSearchFold(_ text: String) -> String {
 /// Decomposing scalar by scalar is NFKD without its reordering of marks, which
 /// only moves marks of nonzero combining class, nearly all nonspacing and so dropped.
 struct SearchFolder {
-    /// A scalar's fold in UTF-8; 0x20 for a separator.
+    /// A scalar's fold in UTF-8; 0x20 for a separator. The Basic Multilingual Plane in a table
+    /// (a lookup per letter: hashing would cost as much as the rest of the fold), the rest hashed.
+    private var plane0 = [[UInt8]?](repeating: nil, count: 0x10000)
     private var cache: [Unicode.Scalar: [UInt8]] = [:]
 
     mutating func fold(_ text: String) -> String {
@@ -91,7 +93,33 @@ struct SearchFolder {
     }
 
     private mutating func piece(_ scalar: Unicode.Scalar) -> [UInt8] {
+        if scalar.value < 0x10000 {
+            if let known = plane0[Int(scalar.value)] { return known }
+            let folded = fold(scalar)
+            plane0[Int(scalar.value)] = folded
+            return folded
+        }
         if let known = cache[scalar] { return known }
+        let folded = fold(scalar)
+        cache[scalar] = folded
+        return folded
+    }
+
+    /// One scalar's fold, worked out.
+    private func fold(_ scalar: Unicode.Scalar) -> [UInt8] {
+        // Foundation takes microseconds a scalar: the two largest blocks in names are worked out here.
+        let v = scalar.value
+        if (0x4E00...0x9FFF).contains(v) || (0x3400...0x4DBF).contains(v) || (0x20000...0x2A6DF).contains(v) {
+            // CJK unified ideographs: no decomposition, no case.
+            return Array(String(scalar).utf8)
+        }
+        if (0xAC00...0xD7A3).contains(v) {
+            // A Hangul syllable decomposes into its jamo by arithmetic (Unicode 3.12).
+            let s = v - 0xAC00
+            var jamo = [0x1100 + s / 588, 0x1161 + (s % 588) / 28]
+            if s % 28 != 0 { jamo.append(0x11A7 + s % 28) }
+            return Array(String(String.UnicodeScalarView(jamo.compactMap(Unicode.Scalar.init))).utf8)
+        }
         var out = String.UnicodeScalarView()
         for part in String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars {
             if part.properties.generalCategory == .nonspacingMark { continue }
@@ -107,9 +135,7 @@ struct SearchFolder {
                 }
             }
         }
-        let bytes = Array(String(out).utf8)
-        cache[scalar] = bytes
-        return bytes
+        return Array(String(out).utf8)
     }
 }
 

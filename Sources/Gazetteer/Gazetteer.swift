@@ -16,6 +16,8 @@ public final class Gazetteer: Sendable {
     let lazyDestinations: LazyDestinations
     /// The names of the bigger places without spaces, made at the first search (see `bigPlaceNames`).
     let lazyBigPlaceNames = Locked<CompactKeys?>(nil)
+    /// `prepareInBackground` has started.
+    private let lazyPrepared = Locked(false)
 
     private init(data: Data, layout: PlacesLayout, destinations: LazyDestinations) {
         self.data = data
@@ -63,11 +65,30 @@ public final class Gazetteer: Sendable {
         return nil
     }
 
-    /// Starts reading the destinations file on a thread of its own, so that
-    /// their first use (a label, a keystroke) finds them read or waits less.
-    public func readDestinationsInBackground() {
-        let destinations = lazyDestinations
-        Thread.detachNewThread { _ = destinations.result }
+    /// Starts, on a thread of its own and once only, what the first search
+    /// would otherwise wait for: reading the destinations file and indexing
+    /// the big places' names (a few hundred milliseconds). A use meanwhile waits for it.
+    public func prepareInBackground() {
+        guard lazyPrepared.withLock({ started in
+            defer { started = true }
+            return !started
+        }) else { return }
+        Thread.detachNewThread { [self] in
+            _ = lazyDestinations.result
+            _ = bigPlaceNames
+        }
+    }
+
+    /// `destinations(in:minWeight:limit:)` if the file has been read, else nil at once (and the
+    /// reading starts in the background): for a frame that must not wait for it.
+    public func destinationsIfReady(in box: GeoBox, minWeight: Int, limit: Int) -> [Destination]? {
+        guard let index = lazyDestinations.indexIfReady else {
+            prepareInBackground()
+            return nil
+        }
+        guard limit > 0, box.south <= box.north, box.south.isFinite, box.north.isFinite,
+              box.west.isFinite, box.east.isFinite else { return [] }
+        return index.inside(box, minWeight: minWeight, limit: limit)
     }
 
     /// Every destination, heaviest first; none when the file is missing or damaged.
@@ -281,20 +302,21 @@ public final class Gazetteer: Sendable {
 
     // MARK: Names
 
-    /// Places whose name starts with `query`, best match first (see `rankedMatches`).
+    /// Places only (no destinations) whose name starts with `query`, best match first (see
+    /// `rankedMatches`); the go-to prompt and `vtourist drop` use `search`.
     /// "paris, tex" narrows by region or country ("Paris, Texas"); alternate
     /// names such as "Napoli" also match.
     public func complete(_ query: String, limit: Int) -> [Place] {
         rankedMatches(query, limit: limit).map(\.place)
     }
 
-    /// The place meant by a name typed at the go-to prompt or given to
-    /// `vtourist drop`: the first of `rankedMatches`.
+    /// The first of `rankedMatches`: the place (not destination) a name means.
     public func place(named query: String) -> Place? {
         rankedMatches(query, limit: 1).first?.place
     }
 
-    /// The places a typed name may mean, best first: by how they match
+    /// The places a typed name may mean, best first, destinations left out
+    /// (`search` ranks both, in this order among places): by how they match
     /// (`NameMatch`), then by population. Case and accents are folded as
     /// everywhere else; "name, qualifier…" keeps the places whose region or
     /// country starts with each qualifier, and falls back to the whole text
@@ -330,7 +352,7 @@ public final class Gazetteer: Sendable {
             let (rank, isAlias) = entry(exactEnd, r)
             exactEnd += 1
             guard rank < layout.count, qualifiers.isEmpty || matches(rank, qualifiers, r) else { continue }
-            if isAlias { exactAliases.append(rank) } else { exactNames.append(rank) }
+            if isAlias && !isShortForm(prefix, ofNameOf: rank, r) { exactAliases.append(rank) } else { exactNames.append(rank) }
         }
         var hits: [(rank: Int, match: NameMatch)] = exactNames.map { rank in
             (rank, nameMatch(rank, biggerNamesakes: exactAliases.filter { $0 < rank }, r))
@@ -357,6 +379,28 @@ public final class Gazetteer: Sendable {
             }
         }
         return Array(hits.prefix(limit))
+    }
+
+    /// Is `name` its own name cut short at a word ("New York" for New York City): then the
+    /// alternate name is the name the place goes by and matches as its own name does.
+    private func isShortForm(_ name: [UInt8], ofNameOf rank: Int, _ r: ByteReader) -> Bool {
+        guard let own = string(Int(r.u32(layout.records + rank * PlacesLayout.recordSize + 12)), r) else { return false }
+        let folded = Array(searchFold(own).utf8)
+        return folded.count > name.count && folded.starts(with: name) && folded[name.count] == 0x20
+    }
+
+    /// `isShortForm` for a name typed without its spaces ("Newyork").
+    func isShortForm(compact name: [UInt8], ofNameOf rank: Int, _ r: ByteReader) -> Bool {
+        guard let own = string(Int(r.u32(layout.records + rank * PlacesLayout.recordSize + 12)), r) else { return false }
+        var letters: [UInt8] = []
+        for b in searchFold(own).utf8 {
+            if b == 0x20 {
+                if letters == name { return true }
+            } else {
+                letters.append(b)
+            }
+        }
+        return false
     }
 
     /// How a place whose own name folds to the query matches it: by its name,
@@ -497,9 +541,17 @@ struct NameQuery {
     var whole: [UInt8]
 
     init?(_ text: String) {
-        // A suggestion's own text reads back: "Santorini — island, GR" is "Santorini, island, GR".
-        let readBack = text.unicodeScalars.contains("\u{2014}") ? text.replacingOccurrences(of: " \u{2014} ", with: ",") : text
-        let parts = readBack.split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
+        // A destination's suggestion reads back: "Santorini — island, GR" is the name "Santorini"
+        // (whole, commas and all) and the qualifiers "island", "GR".
+        if text.unicodeScalars.contains("\u{2014}"), let dash = text.range(of: " \u{2014} ") {
+            let named = Array(searchFold(String(text[..<dash.lowerBound])).utf8)
+            guard !named.isEmpty else { return nil }
+            name = named
+            qualifiers = text[dash.upperBound...].split(separator: ",").map { Array(searchFold(String($0)).utf8) }.filter { !$0.isEmpty }
+            whole = Array(searchFold(text).utf8)
+            return
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Array(searchFold(String($0)).utf8) }
         guard let first = parts.first, !first.isEmpty else { return nil }
         name = first
         qualifiers = parts.dropFirst().filter { !$0.isEmpty }

@@ -175,8 +175,9 @@ extension Gazetteer {
                         if !isDestination && !spacedQuery && !keys.spaced[i] { continue }
                         let id = Int(keys.ids[i]), isAlias = keys.aliases[i]
                         let whole = keys.length(i) == compact.count
-                        let match: NameMatch = whole ? (isAlias ? .alternateName : .name)
+                        var match: NameMatch = whole ? (isAlias ? .alternateName : .name)
                                                      : (isAlias ? .alternatePrefix : .namePrefix)
+                        if match == .alternateName, !isDestination, isShortForm(compact: compact, ofNameOf: id, r) { match = .name }
                         let weight = isDestination ? destinations.all[id].weight : population(id)
                         let hit = Hit(match: match, withoutArticle: bare, weight: weight, isDestination: isDestination, id: id)
                         if found.count == limit, let worst = found.last, !Hit.precedes(hit, worst) { continue }

@@ -89,7 +89,8 @@ public struct GeoBox: Hashable, Sendable {
 /// all read the same order (`Gazetteer.search`).
 public enum NameMatch: Int, Comparable, Sendable {
     /// Its own name, case, accents and punctuation aside: "Bogota" and "Bogotá" for both
-    /// Bogotá, Colombia and Bogota, New Jersey (the bigger first), "St Louis" for St. Louis.
+    /// Bogotá, Colombia and Bogota, New Jersey (the bigger first), "St Louis" for St. Louis;
+    /// or an alternate name that is its own cut short at a word ("New York" for New York City).
     case name
     /// Its own name, which a bigger place of its country close by also goes by: the same city
     /// listed twice ("Victoria", the old name of Hong Kong's centre, after Victoria, Canada).

@@ -54,4 +54,25 @@ final class GoToTests: EndToEndTestCase {
         try t.keys("q")
         XCTAssertEqual(t.waitForExit(), 0)
     }
+
+    /// A destination from the destinations file beside the places: its kind in the list, a typo
+    /// forgiven, and Enter shows the whole island (Santorini fits a 100×29 map at z11, not z12).
+    func testADestinationIsSuggestedWithItsKindAndShownWhole() throws {
+        let data = try temporaryDirectory()
+        try FileManager.default.createSymbolicLink(at: data.appendingPathComponent("places.vtgaz"),
+                                                   withDestinationURL: SampleDestinations.placesURL)
+        try FileManager.default.copyItem(at: SampleDestinations.url, to: data.appendingPathComponent("destinations.tsv"))
+        let db = try temporaryDirectory().appendingPathComponent("goto.sqlite").path
+        let t = try app(db, width: 100, height: 30, environment: ["VTOURIST_DATA_DIR": data.path])
+        t.wait(forText: "? help")
+        try t.keys("g")
+        t.wait(forText: "Go to")
+        try t.type("Santorni")
+        t.wait(forText: "Santorini \u{2014} island, GR")
+        try t.keys("Enter")
+        let screen = t.wait(forText: "Went to Santorini \u{2014} island, GR")
+        XCTAssertTrue(statusLine(screen).contains("z11"), statusLine(screen))
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
 }

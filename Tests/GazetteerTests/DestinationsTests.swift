@@ -16,7 +16,7 @@ final class DestinationsTests: XCTestCase {
 
     func testTheSampleFileReadsEveryRowHeaviestFirst() throws {
         let all = try DestinationsFile.load(from: SampleDestinations.url)
-        XCTAssertEqual(all.count, 19)
+        XCTAssertEqual(all.count, 21)
         XCTAssertEqual(all.map(\.weight), all.map(\.weight).sorted(by: >))
         let fuji = try XCTUnwrap(all.first { $0.name == "Mount Fuji" })
         XCTAssertEqual(fuji.kind, .mountain)
@@ -119,12 +119,27 @@ final class DestinationsTests: XCTestCase {
                        "Destinations file \(url.path) is damaged at line 1: 1 tab-separated columns, expected 8")
     }
 
-    func testReadingInTheBackgroundGivesTheSameDestinations() throws {
+    func testPreparingInTheBackgroundGivesTheSameDestinations() throws {
         let g = try Gazetteer.load(from: SampleDestinations.placesURL, destinations: SampleDestinations.url)
-        g.readDestinationsInBackground()
+        g.prepareInBackground()
+        g.prepareInBackground()  // once only
         // The first use waits for the reading under way, or reads.
-        XCTAssertEqual(g.destinations.count, 19)
+        XCTAssertEqual(g.destinations.count, 21)
         XCTAssertEqual(g.destinations, try DestinationsFile.load(from: SampleDestinations.url))
+        XCTAssertEqual(g.feature(named: "Santorini")?.displayName, "Santorini \u{2014} island, GR")
+    }
+
+    /// A frame asks without waiting: nil until the file is read (the asking starts the reading), then the answer.
+    func testDestinationsIfReadyDoesNotWait() throws {
+        let g = try Gazetteer.load(from: SampleDestinations.placesURL, destinations: SampleDestinations.url)
+        let box = GeoBox(south: -25, west: 175, north: -10, east: -175)
+        let first = g.destinationsIfReady(in: box, minWeight: 0, limit: 10)
+        // Whatever the first answer, once read the answer is the box's destinations.
+        XCTAssertTrue(first == nil || first?.map(\.name) == ["Fiji Islands", "Taveuni"])
+        _ = g.destinations  // waits for the reading
+        XCTAssertEqual(g.destinationsIfReady(in: box, minWeight: 0, limit: 10)?.map(\.name), ["Fiji Islands", "Taveuni"])
+        let missing = try Gazetteer.load(from: SampleDestinations.placesURL)
+        XCTAssertEqual(missing.destinationsIfReady(in: box, minWeight: 0, limit: 10), [])
     }
 
     func testBundledFindsTheDestinationsBesideThePlaces() throws {
@@ -143,7 +158,8 @@ final class DestinationsTests: XCTestCase {
         let g = try gazetteer()
         let europe = GeoBox(south: 34, west: -10, north: 60, east: 30)
         XCTAssertEqual(g.destinations(in: europe, minWeight: 0, limit: 10).map(\.name),
-                       ["Eiffel Tower", "Santorini", "Acropolis", "Alhambra", "Tuscany", "Mount Etna"])
+                       ["Eiffel Tower", "Santorini", "Acropolis", "Alhambra", "Tuscany", "Mount Etna",
+                        "Arles, Roman and Romanesque Monuments"])
         XCTAssertEqual(g.destinations(in: europe, minWeight: 2_000_000, limit: 10).map(\.name),
                        ["Eiffel Tower", "Santorini", "Acropolis"])
         XCTAssertEqual(g.destinations(in: europe, minWeight: 0, limit: 2).map(\.name), ["Eiffel Tower", "Santorini"])

@@ -29,6 +29,9 @@ final class NameSearchTests: XCTestCase {
             ("Alhambra", "Alhambra \u{2014} landmark, ES"),
             ("Niagara Falls", "Niagara Falls \u{2014} waterfall, CA"),
             ("Naples", "Naples, Campania, IT"),
+            // An alternate name that is the own name cut short counts as the name: the city, then the state.
+            ("New York", "New York City, New York, US"),
+            ("New York, region", "New York \u{2014} region, US"),
             // A city listed twice stays behind its namesakes, as without destinations.
             ("Victoria", "Victoria, British Columbia, CA"),
             ("Santorini", "Santorini \u{2014} island, GR"),
@@ -36,7 +39,8 @@ final class NameSearchTests: XCTestCase {
             // Case, accents, punctuation.
             ("BALI", "Bali \u{2014} island, ID"),
             ("bálí", "Bali \u{2014} island, ID"),
-            ("Mount-Fuji!", "Mount Fuji \u{2014} mountain, JP"),
+            ("Mount-Fuji.", "Mount Fuji \u{2014} mountain, JP"),
+            ("mount  fuji", "Mount Fuji \u{2014} mountain, JP"),
             ("ha long bay", "Ha Long Bay \u{2014} bay, VN"),
             // Spaces.
             ("Machupicchu", "Machu Picchu \u{2014} landmark, PE"),
@@ -77,6 +81,10 @@ final class NameSearchTests: XCTestCase {
 
     func testAnExactNameBeatsAnAlternateNameWhichBeatsAPrefix() throws {
         let g = try gazetteer()
+        // Case, accents, punctuation and spaces aside, these are the name itself, not a typo of it.
+        for query in ["MOUNT-FUJI.", "Mount_Fuji", "mountfuji", "Machupicchu", "the Eiffel Tower", "Bálí"] {
+            XCTAssertEqual(g.search(query, limit: 1).first?.match, .name, query)
+        }
         let bali = g.search("Bali", limit: 20)
         XCTAssertEqual(bali.first?.match, .name)
         XCTAssertEqual(bali.map(\.match), bali.map(\.match).sorted())
@@ -164,6 +172,28 @@ final class NameSearchTests: XCTestCase {
         XCTAssertEqual(withoutArticle(Array("thessaloniki".utf8)), nil)
     }
 
+    // MARK: The shipped file
+
+    /// Resources/destinations.tsv reads whole, and ranks as its format promises against the places.
+    func testTheShippedDestinationsReadAndRankAsPromised() throws {
+        let g = try Gazetteer.bundled()
+        XCTAssertNil(g.destinationsProblem)
+        XCTAssertGreaterThan(g.destinations.count, 150)
+        let table: [(String, String, DestinationKind?)] = [
+            ("Bali", "ID", .island), ("Venice", "IT", nil), ("Acropolis", "GR", .landmark), ("Alhambra", "ES", .landmark),
+            ("The Hague", "NL", nil), ("Machupicchu", "PE", .landmark), ("the Eiffel Tower", "FR", .landmark),
+            ("Santorini", "GR", .island), ("Naples", "IT", nil), ("Bath", "GB", nil), ("Porto", "PT", nil),
+        ]
+        for (query, country, kind) in table {
+            let found = try XCTUnwrap(g.feature(named: query), query)
+            XCTAssertEqual(found.kind, kind, "\(query): \(found.displayName)")
+            switch found {
+            case .place(let p): XCTAssertEqual(p.countryCode, country, "\(query): \(found.displayName)")
+            case .destination(let d): XCTAssertEqual(d.countryCode, country, "\(query): \(found.displayName)")
+            }
+        }
+    }
+
     // MARK: Without destinations
 
     /// Among places, `search` keeps the places' own order (`rankedMatches`) wherever spaces,
@@ -203,8 +233,12 @@ final class NameSearchTests: XCTestCase {
     func testTheBulkFoldIsTheFold() throws {
         var folder = SearchFolder()
         var names = ["São Paulo", "Zürich", "Ra's al Khaymah", "Saint-Étienne", "Łódź", "Straße", "Ærø", "  Ha\u{A0}Long  ",
-                     "Vịnh Hạ Long", "富士山", "Σαντορίνη", "Ακρόπολη", "Москва", "서울", "ﬁnland", "Ⅻ", "e\u{301}\u{323}", "Ḝ"]
+                     "Vịnh Hạ Long", "富士山", "Σαντορίνη", "Ακρόπολη", "Москва", "서울", "제주도 한라산", "㐀𠀀丽", "ﬁnland", "Ⅻ", "e\u{301}\u{323}", "Ḝ"]
         for d in try DestinationsFile.load(from: SampleDestinations.url) { names += [d.name] + d.alternates }
+        // Every Hangul syllable, and the ideographs at the ends of their blocks.
+        names.append(String(String.UnicodeScalarView((0xAC00...0xD7A3).compactMap(Unicode.Scalar.init))))
+        names.append(String(String.UnicodeScalarView([0x4E00, 0x9FFF, 0x3400, 0x4DBF, 0x20000, 0x2A6DF, 0xF900, 0x2F800]
+            .compactMap(Unicode.Scalar.init))))
         for name in names {
             XCTAssertEqual(folder.fold(name), unicodeSearchFold(name), name)
             XCTAssertEqual(folder.fold(name), searchFold(name), name)

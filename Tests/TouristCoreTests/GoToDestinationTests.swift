@@ -112,7 +112,8 @@ final class GoToDestinationTests: XCTestCase {
         XCTAssertEqual(state.message?.text, "Went to Santorini \u{2014} island, GR.")
     }
 
-    /// The history keeps the suggestion's text, and that text finds the destination again.
+    /// The history keeps the suggestion's text, and that text finds the destination again,
+    /// a comma in its name or not.
     func testARememberedDestinationGoesThereAgain() throws {
         let reducer = try reducer()
         var state = Sample.mapState()
@@ -122,6 +123,12 @@ final class GoToDestinationTests: XCTestCase {
         go(reducer, &state, typing: "", keys: [.up, .enter])
         XCTAssertEqual(state.message?.text, "Went to Bali \u{2014} island, ID.")
         XCTAssertEqual(state.camera.cursor.latitude, -8.4, accuracy: 0.01)
+        go(reducer, &state, typing: "Arles, Roman and")
+        XCTAssertEqual(state.goToHistory.first, "Arles, Roman and Romanesque Monuments \u{2014} landmark, FR")
+        state.camera = Sample.mapState().camera
+        go(reducer, &state, typing: "", keys: [.up, .enter])
+        XCTAssertEqual(state.message?.text, "Went to Arles, Roman and Romanesque Monuments \u{2014} landmark, FR.")
+        XCTAssertEqual(state.camera.cursor.latitude, 43.6766, accuracy: 0.001)
     }
 
     /// A damaged destinations file is named in the prompt; places are still suggested.
@@ -138,5 +145,22 @@ final class GoToDestinationTests: XCTestCase {
         XCTAssertEqual(prompt.error,
                        "Destinations left aside: destinations.tsv line 2: weight \u{201C}lots\u{201D} is not a whole number of at least 0")
         XCTAssertEqual(prompt.suggestions.first?.displayName, "B\u{101}li, West Bengal, IN")
+    }
+
+    /// Opening the prompt gets the search ready before the first letter.
+    func testOpeningThePromptPreparesTheSearch() {
+        final class Count: @unchecked Sendable {
+            let lock = NSLock()
+            var value = 0
+            func add() { lock.lock(); value += 1; lock.unlock() }
+        }
+        let count = Count()
+        var lookup = PlaceLookup.none
+        lookup.prepare = { count.add() }
+        let reducer = AppReducer(places: lookup)
+        var state = Sample.mapState()
+        XCTAssertEqual(count.value, 0)
+        _ = reducer.reduce(&state, .event(.key(.char("g")), time: 0))
+        XCTAssertEqual(count.value, 1)
     }
 }

@@ -62,17 +62,21 @@ public struct PlaceLookup: Sendable {
     public var labels: @Sendable (Viewport) -> LabelCandidates
     /// Why the destinations are left aside (a damaged file), for the go-to prompt to say.
     public var problem: @Sendable () -> String?
+    /// Gets `complete` ready in the background (the go-to prompt opens: a letter comes next).
+    public var prepare: @Sendable () -> Void
 
     public init(nearest: @escaping @Sendable (GeoPoint) -> (name: String, distanceKm: Double)?,
                 complete: @escaping @Sendable (String, Int) -> [PlaceSuggestion],
                 named: @escaping @Sendable (String) -> PlaceSuggestion?,
                 labels: @escaping @Sendable (Viewport) -> LabelCandidates = { LabelCandidates(viewport: $0, items: []) },
-                problem: @escaping @Sendable () -> String? = { nil }) {
+                problem: @escaping @Sendable () -> String? = { nil },
+                prepare: @escaping @Sendable () -> Void = {}) {
         self.nearest = nearest
         self.complete = complete
         self.named = named
         self.labels = labels
         self.problem = problem
+        self.prepare = prepare
     }
 
     public static func live(_ gazetteer: Gazetteer) -> PlaceLookup {
@@ -98,7 +102,8 @@ public struct PlaceLookup: Sendable {
                 }
                 let file = URL(fileURLWithPath: path).lastPathComponent
                 return "Destinations left aside: \(file)" + (line > 0 ? " line \(line)" : "") + ": \(reason)"
-            }
+            },
+            prepare: { gazetteer.prepareInBackground() }
         )
     }
 

@@ -91,6 +91,8 @@ struct MapReducer: Sendable {
         case .previousPin:
             cyclePins(forward: false, &state)
         case .goTo:
+            // Reading the destinations takes longer than reaching for the first letter.
+            places.prepare()
             state.setMapMode(.goTo(GoToPrompt()))
         case .settings:
             state.go(to: .settings)
