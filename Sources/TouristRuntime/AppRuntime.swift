@@ -46,11 +46,14 @@ public final class AppRuntime {
         defer { finish() }
         workers.run(loop.started(state, now: clock.now(), terminal: facts))
         draw()
+        // What the go-to prompt and the map's landmarks need is read once the first frame is up.
+        map.places.prepare()
         terminal.detectInlinePictures()
         while loop.running {
             let animating = state.isAnimating
             let read = events(waitingMs: animating ? Int(LoopState.tickInterval * 1000) : 250)
             let actions = take(loop.turn(messages: mailbox.drain(), events: read, now: clock.now(), animating: animating, state))
+            if map.awaitsLabels { loop.needsDraw = true }
             guard !actions.isEmpty || loop.needsDraw else { continue }
             let before = state
             for action in actions {
@@ -122,9 +125,13 @@ struct MapCache {
         if raster?.viewport != viewport {
             raster = (viewport, rasterize(geometry, viewport: viewport))
         }
-        if state.map != nil, labels?.viewport != viewport {
+        if state.map != nil, labels?.viewport != viewport || labels?.isComplete == false {
             labels = places.labels(viewport)
         }
         return (raster?.raster, labels)
     }
+
+    /// The names shown are not all there yet (the destinations are still being read): the loop
+    /// draws again at its next wake-up until they are.
+    var awaitsLabels: Bool { labels?.isComplete == false }
 }

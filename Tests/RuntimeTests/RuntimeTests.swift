@@ -128,6 +128,29 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(asked.value, 2)
     }
 
+    func testNamesStillBeingReadAreDrawnOnceTheyArriveWithoutAKey() throws {
+        let asked = LockedCounter()
+        let home = GeoPoint(latitude: 41.9, longitude: 12.5)
+        // The first two asks find the names not read yet; the third has them.
+        let places = PlaceLookup(nearest: { _ in nil }, complete: { _, _ in [] }, named: { _ in nil }, labels: { viewport in
+            asked.increment()
+            let ready = asked.value >= 3
+            return LabelCandidates(viewport: viewport, items: ready ? [
+                LabelCandidate(name: "Testville", coordinate: GeoPoint(latitude: 41.7, longitude: 12.7), kind: .place,
+                               isMajor: false, priority: 0),
+            ] : [], isComplete: ready)
+        })
+        try start(view: MapViewState(center: home, zoom: 8, cursor: home), places: places)
+        let shown = try XCTUnwrap(terminal.frame(showing: "Testville"), "drawn with no key pressed")
+        XCTAssertEqual(asked.value, 3)
+        // Complete now: a cursor move draws again without asking.
+        let mark = terminal.frameCount
+        terminal.press(.left)
+        let status = shown.height - 1
+        XCTAssertNotNil(terminal.frame(after: mark) { $0.rowText(status) != shown.rowText(status) })
+        XCTAssertEqual(asked.value, 3, "asked again only while incomplete")
+    }
+
     // MARK: - Pins
 
     func testPDropsAPinThatIsSavedAndDrawn() throws {

@@ -10,7 +10,8 @@ import XCTest
 
 /// Place names on the map: which, where, and that they never collide or jump.
 final class MapLabelsTests: XCTestCase {
-    static let lookup: PlaceLookup? = (try? Gazetteer.bundled()).map(PlaceLookup.live)
+    static let gazetteer = try? Gazetteer.bundled()
+    static let lookup: PlaceLookup? = gazetteer.map(PlaceLookup.live)
 
     func lookup() throws -> PlaceLookup { try XCTUnwrap(Self.lookup, "the bundled gazetteer did not load") }
 
@@ -253,6 +254,7 @@ final class MapLabelsTests: XCTestCase {
 
 extension MapLabelsTests {
     func testLandmarksAndPeaksAreNamedWithTheirGlyphAtCityZoom() throws {
+        _ = try XCTUnwrap(Self.gazetteer).destinations  // read: a frame does not wait for them (below)
         for (center, zoom, name, glyph) in [
             (GeoPoint(latitude: 48.8584, longitude: 2.2945), 13, "Eiffel Tower", "\u{2302}"),
             (GeoPoint(latitude: 41.8902, longitude: 12.4922), 14, "Colosseum", "\u{2302}"),
@@ -279,5 +281,24 @@ extension MapLabelsTests {
         // Below the destinations' zoom, none is named.
         let region = state(center: GeoPoint(latitude: 45.9763, longitude: 7.6586), zoom: MapLabels.destinationMinZoom - 1)
         XCTAssertFalse(try labels(region).contains { if case .destination = $0.kind { true } else { false } })
+    }
+}
+
+extension MapLabelsTests {
+    func testAFrameNeverWaitsForTheDestinationsAndAsksAgainOnceTheyAreRead() throws {
+        let gazetteer = try Gazetteer.bundled()  // its own copy: nothing read yet
+        let lookup = PlaceLookup.live(gazetteer)
+        let s = state(center: GeoPoint(latitude: 48.8584, longitude: 2.2945), zoom: 13)
+        let first = lookup.labels(s.viewport)
+        XCTAssertFalse(first.isComplete, "the destinations are being read")
+        XCTAssertFalse(first.items.contains { if case .destination = $0.kind { true } else { false } })
+        XCTAssertTrue(first.items.contains { $0.name == "Paris" }, "the places are named meanwhile")
+        _ = gazetteer.destinations  // waits for the reading begun by the first frame
+        let again = lookup.labels(s.viewport)
+        XCTAssertTrue(again.isComplete)
+        XCTAssertTrue(again.items.contains { $0.name == "Eiffel Tower" })
+        // Below the destinations' zoom nothing is waited for.
+        let fresh = PlaceLookup.live(try Gazetteer.bundled())
+        XCTAssertTrue(fresh.labels(state(center: GeoPoint(latitude: 48.8584, longitude: 2.2945), zoom: 6).viewport).isComplete)
     }
 }

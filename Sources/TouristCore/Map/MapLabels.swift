@@ -46,10 +46,14 @@ public struct LabelCandidates: Equatable, Sendable {
     /// The map area's view they were chosen for.
     public var viewport: Viewport
     public var items: [LabelCandidate]
+    /// False while names the view may show are still being read (the destinations, read in the
+    /// background at start): the view asks again at its next frame.
+    public var isComplete: Bool
 
-    public init(viewport: Viewport, items: [LabelCandidate]) {
+    public init(viewport: Viewport, items: [LabelCandidate], isComplete: Bool = true) {
         self.viewport = viewport
         self.items = items
+        self.isComplete = isComplete
     }
 }
 
@@ -181,8 +185,12 @@ public enum MapLabels {
                 items.append(candidate(place))
             }
         }
+        var isComplete = true
         if viewport.zoom >= destinationMinZoom, let least = minPopulation(zoom: viewport.zoom) {
-            for destination in gazetteer.destinations(in: box, minWeight: least, limit: candidateLimit)
+            // A frame never waits for the destinations file: until it is read, the places alone.
+            let destinations = gazetteer.destinationsIfReady(in: box, minWeight: least, limit: candidateLimit)
+            isComplete = destinations != nil
+            for destination in destinations ?? []
             where glyph(for: destination.kind, unicode: true) != nil && destination.name.displayWidth <= destinationMaxWidth {
                 // It ranks among places as a place of its weight would: after the places at least as
                 // populous, so a famous landmark is named before the suburbs around it.
@@ -192,7 +200,7 @@ public enum MapLabels {
             }
         }
         items.sort { $0.priority < $1.priority }
-        return LabelCandidates(viewport: viewport, items: items)
+        return LabelCandidates(viewport: viewport, items: items, isComplete: isComplete)
     }
 
     static func candidate(_ place: Place) -> LabelCandidate {
