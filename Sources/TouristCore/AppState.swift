@@ -150,6 +150,9 @@ public struct AppState: Equatable, Sendable {
     public var cursorPlace: NearPlace?
     /// Where the go-to prompt went this run, most recent first (kept in memory only).
     public var goToHistory: [String] = []
+    /// The destination the go-to prompt last went to: a pin dropped with the cursor still on it
+    /// takes its name ("Stonehenge"), as `vtourist drop Stonehenge` names it, not the nearest town's.
+    public var wentToDestination: PlaceSuggestion?
     /// Steps of the download placeholders' shimmer; it moves only while `isAnimating`.
     public var animationFrame = 0
 

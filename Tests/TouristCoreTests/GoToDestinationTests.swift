@@ -164,3 +164,26 @@ final class GoToDestinationTests: XCTestCase {
         XCTAssertEqual(count.value, 1)
     }
 }
+
+extension GoToDestinationTests {
+    func testAPinDroppedOnTheDestinationGoneToTakesItsName() throws {
+        let reducer = try reducer()
+        var state = Sample.mapState()
+        go(reducer, &state, typing: "Mount Fuji")
+        var effects = reducer.reduce(&state, .event(.key(.char("p")), time: 0))
+        guard case let .insertPin(_, name)? = effects.first else { return XCTFail("\(effects)") }
+        XCTAssertEqual(name, "Mount Fuji")
+        XCTAssertEqual(state.message?.text, "Pin dropped at Mount Fuji.")
+        // Moved off it, the nearest place names the pin again.
+        state = Sample.mapState()
+        go(reducer, &state, typing: "Mount Fuji")
+        for _ in 0..<6 { _ = reducer.reduce(&state, .event(.key(.right), time: 0)) }
+        effects = reducer.reduce(&state, .event(.key(.char("p")), time: 0))
+        guard case let .insertPin(_, other)? = effects.first else { return XCTFail("\(effects)") }
+        XCTAssertNotEqual(other, "Mount Fuji")
+        // A place gone to is named as before, by the nearest place.
+        state = Sample.mapState()
+        go(reducer, &state, typing: "Naples")
+        XCTAssertNil(state.wentToDestination)
+    }
+}

@@ -97,6 +97,7 @@ struct GoToReducer: Sendable {
         let text = prompt.text.trimmingCharacters(in: .whitespaces)
         let target: GeoPoint
         var extent: GeoBox?
+        var wentTo: PlaceSuggestion?
         let arrived: String
         let remembered: String
         switch parseCoordinates(text) {
@@ -121,11 +122,13 @@ struct GoToReducer: Sendable {
                 return []
             }
             target = place.coordinate
+            wentTo = place.kind == nil ? nil : place
             extent = place.extent
             arrived = place.displayName
             // Its full name finds this very place again, whatever was typed.
             remembered = place.displayName
         }
+        state.wentToDestination = wentTo
         state.goToHistory.removeAll { $0 == remembered }
         state.goToHistory.insert(remembered, at: 0)
         state.goToHistory = Array(state.goToHistory.prefix(GoToPrompt.historyLength))

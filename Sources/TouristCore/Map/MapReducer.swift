@@ -186,7 +186,9 @@ struct MapReducer: Sendable {
             return []
         }
         let at = state.camera.cursor
-        let name = places.pinName(at)
+        // Right where the go-to prompt left it on a destination, the pin is the destination's.
+        let destination = state.wentToDestination.flatMap { state.viewport.cell(for: $0.coordinate) == state.cursorCell ? $0.name : nil }
+        let name = destination ?? places.pinName(at)
         state.message = StatusMessage("Pin dropped at \(name ?? at.formatted()).")
         state.pendingDrops.append(PendingDrop(coordinate: at))
         return [.insertPin(at, name: name)]
