@@ -2,7 +2,7 @@ import Geo
 
 /// What sort of place a destination is: the file's `kind` column.
 public enum DestinationKind: String, CaseIterable, Sendable {
-    case landmark, island, archipelago, mountain, volcano, range, waterfall, lake, bay, desert, canyon, park, region
+    case landmark, island, archipelago, mountain, volcano, range, waterfall, lake, bay, desert, canyon, park, region, country
 
     /// The word a suggestion shows after the name: "Santorini — island, GR".
     public var word: String {
