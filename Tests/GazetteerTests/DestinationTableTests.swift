@@ -98,4 +98,28 @@ final class DestinationTableTests: XCTestCase {
         }
         XCTAssertEqual(misses, [], "\(misses.count) of \(variants.count) miss")
     }
+
+    /// A country's name lands in that country, inside its extent, not on a town named after it
+    /// (Italy, Texas; Jordan, Utah) nor on an island of its name.
+    func testEveryCountryOfTheTableLandsInsideTheCountry() throws {
+        let gazetteer = try Self.gazetteer.get()
+        let table: [(String, String)] = [
+            ("Italy", "IT"), ("Japan", "JP"), ("France", "FR"), ("Brazil", "BR"), ("Australia", "AU"),
+            ("Jordan", "JO"), ("Chile", "CL"), ("Peru", "PE"), ("Iceland", "IS"), ("Egypt", "EG"),
+            ("Kenya", "KE"), ("Canada", "CA"), ("India", "IN"), ("China", "CN"), ("Mexico", "MX"),
+            ("Norway", "NO"), ("Greece", "GR"), ("Portugal", "PT"), ("Thailand", "TH"), ("New Zealand", "NZ"),
+        ]
+        var misses: [String] = []
+        for (query, code) in table {
+            guard let found = gazetteer.feature(named: query) else { misses.append("\(query): nothing found"); continue }
+            guard case .destination(let d) = found, d.kind == .country else {
+                misses.append("\(query): \(found.displayName) is not a country"); continue
+            }
+            if d.countryCode != code { misses.append("\(query): \(found.displayName) is not in \(code)") }
+            guard let extent = d.extent else { misses.append("\(query): no extent"); continue }
+            if !extent.contains(d.coordinate) { misses.append("\(query): its point is outside its extent") }
+        }
+        XCTAssertEqual(misses, [], "\(misses.count) of \(table.count) miss")
+        XCTAssertEqual(gazetteer.feature(named: "Italy")?.displayName, "Italy \u{2014} country, IT")
+    }
 }

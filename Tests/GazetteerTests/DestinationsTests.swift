@@ -33,7 +33,7 @@ final class DestinationsTests: XCTestCase {
     }
 
     func testEveryKindHasAWord() {
-        XCTAssertEqual(DestinationKind.allCases.count, 13)
+        XCTAssertEqual(DestinationKind.allCases.count, 14)
         XCTAssertEqual(DestinationKind.island.word, "island")
         XCTAssertEqual(DestinationKind.range.word, "mountain range")
         for kind in DestinationKind.allCases { XCTAssertFalse(kind.word.isEmpty) }
