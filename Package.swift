@@ -55,7 +55,11 @@ let package = Package(
         // A lock the thread sanitizer sees (docs/reliability.md, "Sanitizers").
         .target(name: "Locking"),
         .target(name: "WorldMap", dependencies: ["Geo"]),
-        .target(name: "Gazetteer", dependencies: ["Geo", "WorldMap", "Locking"]),
+        // Optimised in debug builds too: the destinations file is read in 0.15 s optimised, 2 s
+        // unoptimised and 14 s under AddressSanitizer, which the tests and the sanitizer runs of the
+        // program would otherwise wait for.
+        .target(name: "Gazetteer", dependencies: ["Geo", "WorldMap", "Locking"],
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // GeoJSON and GPX pin files: what `export` writes and `import` reads.
         .target(name: "PinFiles", dependencies: ["Model", "Geo", "TextSafety"]),
         .target(name: "TouristCore", dependencies: ["Model", "Terminal", "TextSafety", "Geo", "WorldMap", "Gazetteer", "AlbumMachine"]),
