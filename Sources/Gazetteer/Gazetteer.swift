@@ -79,6 +79,14 @@ public final class Gazetteer: Sendable {
         }
     }
 
+    /// Waits for what `prepareInBackground` began, if it began: a process does not end with the
+    /// file half read (its buffers would be left behind, and the leak check counts them).
+    public func finishPreparing() {
+        guard lazyPrepared.withLock({ $0 }) else { return }
+        _ = lazyDestinations.result
+        _ = bigPlaceNames
+    }
+
     /// `destinations(in:minWeight:limit:)` if the file has been read, else nil at once (and the
     /// reading starts in the background): for a frame that must not wait for it.
     public func destinationsIfReady(in box: GeoBox, minWeight: Int, limit: Int) -> [Destination]? {

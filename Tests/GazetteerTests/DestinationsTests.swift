@@ -177,3 +177,14 @@ final class DestinationsTests: XCTestCase {
         XCTAssertEqual(g.destinations(in: east, minWeight: 0, limit: 10).map(\.name), ["Taveuni"])
     }
 }
+
+extension DestinationsTests {
+    func testFinishingThePreparationLeavesEverythingRead() throws {
+        let gazetteer = try Gazetteer.load(from: SampleDestinations.placesURL, destinations: SampleDestinations.url)
+        gazetteer.finishPreparing()  // nothing begun: returns at once, reads nothing
+        let box = GeoBox.band(south: -90, north: 90)
+        XCTAssertNil(gazetteer.destinationsIfReady(in: box, minWeight: 0, limit: 1), "not read, and now begun")
+        gazetteer.finishPreparing()
+        XCTAssertEqual(gazetteer.destinationsIfReady(in: box, minWeight: 0, limit: 1)?.count, 1, "read when it returns")
+    }
+}

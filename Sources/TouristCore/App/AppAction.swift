@@ -64,19 +64,23 @@ public struct PlaceLookup: Sendable {
     public var problem: @Sendable () -> String?
     /// Gets `complete` ready in the background (the go-to prompt opens: a letter comes next).
     public var prepare: @Sendable () -> Void
+    /// Waits for what `prepare` began (at quit).
+    public var finishPreparing: @Sendable () -> Void
 
     public init(nearest: @escaping @Sendable (GeoPoint) -> (name: String, distanceKm: Double)?,
                 complete: @escaping @Sendable (String, Int) -> [PlaceSuggestion],
                 named: @escaping @Sendable (String) -> PlaceSuggestion?,
                 labels: @escaping @Sendable (Viewport) -> LabelCandidates = { LabelCandidates(viewport: $0, items: []) },
                 problem: @escaping @Sendable () -> String? = { nil },
-                prepare: @escaping @Sendable () -> Void = {}) {
+                prepare: @escaping @Sendable () -> Void = {},
+                finishPreparing: @escaping @Sendable () -> Void = {}) {
         self.nearest = nearest
         self.complete = complete
         self.named = named
         self.labels = labels
         self.problem = problem
         self.prepare = prepare
+        self.finishPreparing = finishPreparing
     }
 
     public static func live(_ gazetteer: Gazetteer) -> PlaceLookup {
@@ -103,7 +107,8 @@ public struct PlaceLookup: Sendable {
                 let file = URL(fileURLWithPath: path).lastPathComponent
                 return "Destinations left aside: \(file)" + (line > 0 ? " line \(line)" : "") + ": \(reason)"
             },
-            prepare: { gazetteer.prepareInBackground() }
+            prepare: { gazetteer.prepareInBackground() },
+            finishPreparing: { gazetteer.finishPreparing() }
         )
     }
 
