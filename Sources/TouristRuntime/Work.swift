@@ -95,9 +95,15 @@ struct InlineRequest: Equatable, Sendable {
     var imageProtocol: InlineProtocol
     var cellWidth: Int
     var cellHeight: Int
+    /// The stored image it is made from, and the part of it shown.
+    var image: PictureImage = .thumbnail
+    var crop: PictureCrop = .whole
 
-    /// What the picture is known by: the same photo in the same place at the same cell size.
-    var key: String { "\(photoID)@\(area.x),\(area.y),\(area.width)x\(area.height)/\(cellWidth)x\(cellHeight)" }
+    /// What the picture is known by: the same image and part of it in the same place at the same cell size.
+    var key: String {
+        "\(photoID)@\(area.x),\(area.y),\(area.width)x\(area.height)/\(cellWidth)x\(cellHeight)"
+            + (image == .large ? "/large" : "") + crop.description
+    }
 }
 
 /// The one channel from other threads back to the UI loop: messages are taken
