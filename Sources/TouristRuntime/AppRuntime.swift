@@ -51,7 +51,8 @@ public final class AppRuntime {
         terminal.detectInlinePictures()
         while loop.running {
             let animating = state.isAnimating
-            let read = events(waitingMs: animating ? Int(LoopState.tickInterval * 1000) : 250)
+            let longest = animating ? Int(LoopState.tickInterval * 1000) : 250
+            let read = events(waitingMs: LoopState.waitMs(now: clock.now(), longest: longest, state))
             let actions = take(loop.turn(messages: mailbox.drain(), events: read, now: clock.now(), animating: animating, state))
             if map.awaitsLabels { loop.needsDraw = true }
             guard !actions.isEmpty || loop.needsDraw else { continue }

@@ -149,7 +149,7 @@ struct LoopState: Sendable {
             outcome.work += one.work
         }
         outcome.actions += events
-        let clock = due(now: now, animating: animating)
+        let clock = due(now: now, animating: animating, state)
         outcome.actions += clock.actions
         outcome.work += clock.work
         return outcome
@@ -240,10 +240,13 @@ struct LoopState: Sendable {
 
     // MARK: - The clock
 
-    /// What is due at `now`: an animation step, a message's timeout, the poll for other processes'
-    /// writes, the look for albums no live process fetches.
-    mutating func due(now: Double, animating: Bool) -> Outcome {
+    /// What is due at `now`: an animation step, a message's timeout, the slideshow's next photo,
+    /// the poll for other processes' writes, the look for albums no live process fetches.
+    mutating func due(now: Double, animating: Bool, _ state: AppState) -> Outcome {
         var outcome = Outcome()
+        if let step = LoopState.slideshowDue(state), now >= step {
+            outcome.actions.append(.slideshowStep(time: now))
+        }
         if animating, now - lastTick >= LoopState.tickInterval {
             lastTick = now
             outcome.actions.append(.tick)
@@ -262,6 +265,19 @@ struct LoopState: Sendable {
             outcome.work.append(.poll(seen: seenVersion, issued: writes))
         }
         return outcome
+    }
+
+    /// When the slideshow's next photo is due: its interval after the photo shown was shown; nil
+    /// while no slideshow plays (or under help, or a terminal too small).
+    static func slideshowDue(_ state: AppState) -> Double? {
+        guard state.overlay == nil, !state.isTooSmall, let show = state.photo?.slideshow else { return nil }
+        return show.since + Double(state.settings.slideshowSeconds)
+    }
+
+    /// How long the loop may wait for an event: until the next thing due on the clock, within `longest`.
+    static func waitMs(now: Double, longest: Int, _ state: AppState) -> Int {
+        guard let due = slideshowDue(state) else { return longest }
+        return min(longest, max(0, Int(((due - now) * 1000).rounded(.up))))
     }
 
     // MARK: - After the reducer

@@ -58,7 +58,7 @@ final class LoopStateTests: XCTestCase {
         ]
         for (i, (now, message, expected)) in rows.enumerated() {
             if let message { _ = loop.receive(message, state) }
-            let polls = loop.due(now: now, animating: false).work.filter { if case .poll = $0 { true } else { false } }
+            let polls = loop.due(now: now, animating: false, mapState()).work.filter { if case .poll = $0 { true } else { false } }
             XCTAssertEqual(polls, expected, "row \(i), at \(now)")
         }
     }
@@ -105,10 +105,10 @@ final class LoopStateTests: XCTestCase {
     func testLeasesOfCrashedProcessesAreLookedForEveryHeartbeat() {
         var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
         let beat = AlbumLease.heartbeat
-        XCTAssertFalse(loop.due(now: beat - 0.1, animating: false).work.contains(.resumeInterrupted))
-        XCTAssertTrue(loop.due(now: beat, animating: false).work.contains(.resumeInterrupted))
-        XCTAssertFalse(loop.due(now: beat + 1, animating: false).work.contains(.resumeInterrupted))
-        XCTAssertTrue(loop.due(now: 2 * beat, animating: false).work.contains(.resumeInterrupted))
+        XCTAssertFalse(loop.due(now: beat - 0.1, animating: false, mapState()).work.contains(.resumeInterrupted))
+        XCTAssertTrue(loop.due(now: beat, animating: false, mapState()).work.contains(.resumeInterrupted))
+        XCTAssertFalse(loop.due(now: beat + 1, animating: false, mapState()).work.contains(.resumeInterrupted))
+        XCTAssertTrue(loop.due(now: 2 * beat, animating: false, mapState()).work.contains(.resumeInterrupted))
     }
 
     // MARK: - Coalescing
@@ -268,14 +268,14 @@ final class LoopStateTests: XCTestCase {
         var state = before
         state.message = StatusMessage("Saved.")
         _ = loop.settled(from: before, to: state, now: 10, terminal: noInline)
-        XCTAssertEqual(loop.due(now: 10.05, animating: true).actions, [], "not yet a tick")
-        XCTAssertEqual(loop.due(now: 10.2, animating: true).actions, [.tick])
-        XCTAssertEqual(loop.due(now: 10.5, animating: false).actions, [], "no tick when nothing moves")
-        XCTAssertEqual(loop.due(now: 10 + StatusMessage.lifetime, animating: false).actions, [.messageExpired(StatusMessage("Saved."))])
+        XCTAssertEqual(loop.due(now: 10.05, animating: true, mapState()).actions, [], "not yet a tick")
+        XCTAssertEqual(loop.due(now: 10.2, animating: true, mapState()).actions, [.tick])
+        XCTAssertEqual(loop.due(now: 10.5, animating: false, mapState()).actions, [], "no tick when nothing moves")
+        XCTAssertEqual(loop.due(now: 10 + StatusMessage.lifetime, animating: false, mapState()).actions, [.messageExpired(StatusMessage("Saved."))])
         var error = state
         error.message = StatusMessage("Could not save", kind: .error)
         _ = loop.settled(from: state, to: error, now: 20, terminal: noInline)
-        XCTAssertEqual(loop.due(now: 100, animating: false).actions, [], "an error waits for a key")
+        XCTAssertEqual(loop.due(now: 100, animating: false, mapState()).actions, [], "an error waits for a key")
     }
 
     // MARK: - Pictures

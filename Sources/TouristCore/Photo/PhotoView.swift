@@ -24,20 +24,44 @@ enum PhotoView {
         return PictureSize(columns: area.width, rows: area.height)
     }
 
+    /// The picture the view shows of its photo: the part zoomed in on, at the picture's box.
+    static func pictureKey(_ screen: PhotoScreen, layout: ScreenLayout) -> PictureKey? {
+        guard let photo = screen.photo else { return nil }
+        let size = pictureSize(layout)
+        let crop = screen.imageSize.map {
+            screen.zoom.crop(imageWidth: $0.width, imageHeight: $0.height, box: size)
+        } ?? .whole
+        return PictureKey(photoID: photo.id, size: size, crop: crop)
+    }
+
+    /// How many times larger than fitted the photo is shown (`2×`), nil when fitted.
+    static func zoomText(_ screen: PhotoScreen, layout: ScreenLayout, unicode: Bool) -> String? {
+        guard screen.zoom.isZoomed, let size = screen.imageSize,
+              let view = ZoomView(imageWidth: size.width, imageHeight: size.height, box: pictureSize(layout)) else { return nil }
+        let zoom = view.clamped(screen.zoom)
+        guard zoom.isZoomed else { return nil }
+        return ZoomView.factorText(view.factor(zoom.level), unicode: unicode)
+    }
+
     static func render(_ screen: PhotoScreen, state: AppState, pictures: PictureShelf, theme: Theme,
                        layout: ScreenLayout, into buffer: inout CellBuffer) {
         buffer.clear(layout.main, style: theme.dialog)
         buffer.clear(layout.status, style: theme.dialog)
         let picture = pictureArea(layout)
         if let photo = screen.photo, let index = screen.index {
-            buffer.render(PhotoTitle(photo: photo, index: index, count: screen.album.photos.count, theme: theme),
+            let unicode = state.capabilities.unicode
+            var marks: [String] = []
+            if let zoom = zoomText(screen, layout: layout, unicode: unicode) { marks.append(zoom) }
+            if screen.slideshow != nil { marks.append(unicode ? "\u{25B6} slideshow" : "> slideshow") }
+            buffer.render(PhotoTitle(photo: photo, index: index, count: screen.album.photos.count, marks: marks,
+                                     theme: theme),
                           in: layout.main.row(0))
-            let rendered = pictures[PictureKey(photoID: photo.id, size: pictureSize(layout))]
+            let rendered = pictureKey(screen, layout: layout).flatMap { pictures[$0] }
             buffer.render(PhotoPicture(photo: photo, picture: rendered, theme: theme), in: picture)
             let details = Rect(x: layout.main.x, y: picture.bottom, width: layout.main.width, height: detailRows)
             buffer.render(PhotoDetails(photo: photo, theme: theme), in: details)
         }
-        buffer.render(KeyHints(hints: PhotoKeys.table.hints(unicode: state.capabilities.unicode), theme: theme),
+        buffer.render(KeyHints(hints: PhotoKeys.table(for: screen).hints(unicode: state.capabilities.unicode), theme: theme),
                       in: layout.status)
         if let message = state.message {
             buffer.render(MessageLine(message: message, theme: theme), in: layout.message)
@@ -45,15 +69,17 @@ enum PhotoView {
     }
 }
 
-/// The photo's title, and which of the album's photos it is (`3 of 21`) at the right.
+/// The photo's title, and which of the album's photos it is (`3 of 21`) at the right, after what
+/// the view is doing (`2×`, the slideshow playing).
 struct PhotoTitle: Widget {
     var photo: PhotoRecord
     var index: Int
     var count: Int
+    var marks: [String] = []
     var theme: Theme
 
     func render(area: Rect, into buffer: inout CellBuffer) {
-        let position = "\(index + 1) of \(count)"
+        let position = (marks + ["\(index + 1) of \(count)"]).joined(separator: "  ")
         let title = photo.displayTitle
         let room = max(1, area.width - position.displayWidth - 4)
         let used = buffer.put(fitting: " " + title, x: area.x, y: area.y, style: theme.dialogTitle, width: min(area.width, 1 + room))

@@ -60,7 +60,7 @@ public struct PicturePipeline: Sendable {
         do { bytes = try store.imageBytes(photoID: key.photoID) } catch {
             return .failed("cannot read the stored image")
         }
-        return bytes.map { painter.paint($0, key.size) }
+        return bytes.map { painter.paint($0, key) }
     }
 
     private static func inline(_ request: InlineRequest, store: AppDatabase) -> InlinePicture? {

@@ -8,9 +8,10 @@ import TouristCore
 /// Turns a stored image into the picture for a box of cells: decoding and rendering, run off the
 /// UI thread. A struct of one closure: the live one over the image libraries, or one a test gives.
 public struct PicturePainter: Sendable {
-    public var paint: @Sendable (Data, PictureSize) -> Picture
+    /// The stored image's bytes, and the picture wanted of it (its box, and the part of the image shown).
+    public var paint: @Sendable (Data, PictureKey) -> Picture
 
-    public init(paint: @escaping @Sendable (Data, PictureSize) -> Picture) {
+    public init(paint: @escaping @Sendable (Data, PictureKey) -> Picture) {
         self.paint = paint
     }
 
@@ -20,9 +21,9 @@ public struct PicturePainter: Sendable {
         // The picture threads already render several pictures at once.
         ImageLibraries.drawEachPictureOnItsCallersThread()
         let renderer = PictureRenderer(capabilities: capabilities)
-        return PicturePainter { data, size in
+        return PicturePainter { data, key in
             do throws(ImageError) {
-                return .cells(try renderer.render(jpeg: data, columns: size.columns, rows: size.rows))
+                return .cells(try renderer.render(jpeg: data, crop: key.crop, columns: key.size.columns, rows: key.size.rows))
             } catch {
                 return .failed(error.description)
             }
