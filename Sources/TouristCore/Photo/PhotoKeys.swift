@@ -25,6 +25,9 @@ public enum PhotoCommand: Equatable, Sendable {
 /// The photo screen's keys (SPEC 3): two tables, as the photo is fitted or zoomed in, since the
 /// arrows and `h` `l` step through the photos in one and pan in the other.
 public enum PhotoKeys {
+    /// Fitted, there is only in.
+    static let zoomIn = KeyBinding<PhotoCommand>([[.char("+"), .char("=")]], .zoomIn, help: "zoom in", hint: "zoom",
+                                                 hintOrder: 2)
     static let zoom = KeyBinding<PhotoCommand>(
         [[KeyEntry(.char("+"), .zoomIn), KeyEntry(.char("="), .zoomIn)], [KeyEntry(.char("-"), .zoomOut)]],
         separator: "  /  ", help: "zoom in / out", hint: "zoom", hintOrder: 2)
@@ -54,7 +57,7 @@ public enum PhotoKeys {
     public static let table = KeyTable<PhotoCommand>([
         KeyBinding([[.left], [.char("h")], [.pageUp]], .previous, help: "previous photo", hint: "previous", hintOrder: 1),
         KeyBinding([[.right], [.char("l")], [.pageDown]], .next, help: "next photo", hint: "next", hintOrder: 2),
-        zoom,
+        zoomIn,
     ] + rest, notes: [HelpRow("mouse", "the wheel zooms at the pointer")])
 
     /// Zoomed in: the arrows and `h` `j` `k` `l` pan; the page keys still step.
