@@ -191,16 +191,23 @@ public enum JPEGDecoder {
         let wanted = storedRect(PixelRect(x: part.x, y: part.y, width: part.width, height: part.height), orientation,
                                 width: header.width, height: header.height)
         let storedBox = swaps ? (width: box.1, height: box.0) : (width: box.0, height: box.1)
-        let factor = scale(width: wanted.width, height: wanted.height, covering: storedBox)
+        // A part's sides scaled are not rounded up (it lies inside the picture): a 1-pixel part needs 1/1.
+        let needW = Double(min(storedBox.width, wanted.width)), needH = Double(min(storedBox.height, wanted.height))
+        let factor = scalingFactors.first {
+            Double(wanted.width * $0.num) >= needW * Double($0.denom) && Double(wanted.height * $0.num) >= needH * Double($0.denom)
+        } ?? (1, 1)
 
         // The part cut out on block boundaries, as a JPEG of its own; the whole picture when that fails.
         var source = PixelRect(x: 0, y: 0, width: header.width, height: header.height)
         var decoded: RGBImage?
         if let mcu = mcuSize(subsampling: header.subsampling) {
-            let aligned = PixelRect(x: wanted.x - wanted.x % mcu.width, y: wanted.y - wanted.y % mcu.height,
-                                    width: 0, height: 0)
-            let region = PixelRect(x: aligned.x, y: aligned.y, width: wanted.x + wanted.width - aligned.x,
-                                   height: wanted.y + wanted.height - aligned.y)
+            // One block more each way where there is one: the part's edges then decode as in the whole
+            // picture (chroma is smoothed across neighbouring blocks).
+            let left = max(0, wanted.x - wanted.x % mcu.width - mcu.width)
+            let top = max(0, wanted.y - wanted.y % mcu.height - mcu.height)
+            let right = min(header.width, wanted.x + wanted.width + mcu.width)
+            let bottom = min(header.height, wanted.y + wanted.height + mcu.height)
+            let region = PixelRect(x: left, y: top, width: right - left, height: bottom - top)
             if let part = try? Transformer().crop(bytes, region) {
                 let result = part.withUnsafeBytes { partBytes -> Result<(Handle.Header, RGBImage), ImageError> in
                     Result { () throws(ImageError) -> (Handle.Header, RGBImage) in
