@@ -19,6 +19,8 @@ final class ConfigReportTests: XCTestCase {
             ConfigEntry(key: .confirmDelete, value: "on", origin: .default),
             ConfigEntry(key: .allowDrag, value: "on", origin: .default),
             ConfigEntry(key: .contact, value: nil, origin: .default),
+            ConfigEntry(key: .largeCacheMB, value: "256", origin: .default),
+            ConfigEntry(key: .slideshowSeconds, value: "4", origin: .default),
         ])
         XCTAssertEqual(report.problems, [])
         XCTAssertEqual(report.table, """
@@ -30,6 +32,8 @@ final class ConfigReportTests: XCTestCase {
             confirm_delete         on         default
             allow_drag             on         default
             contact                (not set)  default
+            large_cache_mb         256        default
+            slideshow_seconds      4          default
 
             """)
     }
