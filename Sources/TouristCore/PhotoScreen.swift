@@ -7,6 +7,9 @@ public struct PhotoScreen: Equatable, Sendable {
     /// The album underneath; its selection follows the photo shown.
     public var album: AlbumScreen
     public var photoID: PhotoRecord.ID
+    /// What is known of the large images of the photo shown and its neighbours (none yet: being
+    /// fetched). A new opening starts with none, so a failed one is tried again.
+    public var large: [PhotoRecord.ID: LargeImageStatus] = [:]
 
     public init(album: AlbumScreen, photoID: PhotoRecord.ID) {
         self.album = album

@@ -108,5 +108,6 @@ extension PhotoScreen {
     mutating func show(_ index: Int) {
         album.selected = index
         photoID = album.photos[index].id
+        forgetLargeOutsideWindow()
     }
 }

@@ -32,10 +32,11 @@ enum PhotoView {
         if let photo = screen.photo, let index = screen.index {
             buffer.render(PhotoTitle(photo: photo, index: index, count: screen.album.photos.count, theme: theme),
                           in: layout.main.row(0))
-            let rendered = pictures[PictureKey(photoID: photo.id, size: pictureSize(layout))]
+            let keys = pictureKeys(screen, index: index, size: pictureSize(layout))
+            let rendered = shownPicture(keys, pictures)
             buffer.render(PhotoPicture(photo: photo, picture: rendered, theme: theme), in: picture)
             let details = Rect(x: layout.main.x, y: picture.bottom, width: layout.main.width, height: detailRows)
-            buffer.render(PhotoDetails(photo: photo, theme: theme), in: details)
+            buffer.render(PhotoDetails(photo: photo, theme: theme, largeNote: largeNote(screen.large[photo.id])), in: details)
         }
         buffer.render(KeyHints(hints: PhotoKeys.table.hints(unicode: state.capabilities.unicode), theme: theme),
                       in: layout.status)
@@ -71,7 +72,8 @@ struct PhotoPicture: Widget {
     var theme: Theme
 
     func render(area: Rect, into buffer: inout CellBuffer) {
-        if photo.state == .stored, case let .cells(cells) = picture {
+        // A large picture may come before the thumbnail (its download failed).
+        if case let .cells(cells) = picture {
             buffer.draw(cells, x: area.x, y: area.y)
             return
         }
@@ -97,6 +99,8 @@ struct PhotoPicture: Widget {
 struct PhotoDetails: Widget {
     var photo: PhotoRecord
     var theme: Theme
+    /// What became of the large image, when anything did (`PhotoView.largeNote`).
+    var largeNote: String? = nil
 
     static let labelWidth = 10
 
@@ -107,7 +111,7 @@ struct PhotoDetails: Widget {
             ("Taken", photo.dateTaken ?? "unknown"),
             ("Licence", photo.license ?? "not given"),
             ("Page", photo.pageURL ?? "none"),
-            ("Source", source + " \u{00B7} " + PhotoDetails.storedText(photo)),
+            ("Source", source + " \u{00B7} " + PhotoDetails.storedText(photo) + (largeNote.map { " \u{00B7} " + $0 } ?? "")),
         ]
     }
 
