@@ -30,10 +30,14 @@ public final class AppRuntime {
         loop = LoopState(now: world.clock.now(), settings: start.settings, seenVersion: try? world.store.dataVersion())
         map = MapCache(geometry: world.geometry, places: world.places)
         let albums = world.makeAlbums { event in mailbox.post(.album(event)) }
-        let pictures = world.pictures.make(world.store, world.terminal.capabilities,
+        // Large images not stored are read from memory: the pictures and the large images share it.
+        let memory = LargeImageMemory()
+        let largeImages = world.largeImages.make(world.store, memory) { action in mailbox.post(action) }
+        let pictures = world.pictures.make(.live(store: world.store, memory: memory), world.terminal.capabilities,
                                            { key, picture in mailbox.post(.pictureRendered(key, picture)) },
                                            { picture in mailbox.post(.inlineReady(picture)) })
         workers = Workers(store: world.store, storeWorker: world.storeWorker, albums: albums, pictures: pictures,
+                          largeImages: largeImages,
                           pages: world.pageOpener, photos: world.photoSaver, terminal: world.terminal,
                           mailbox: mailbox, log: world.log, retry: WriteRetry(clock: world.clock), trace: world.trace)
         // Albums left downloading when the app last stopped (or by `vtourist drop`) go on.
@@ -88,6 +92,7 @@ public final class AppRuntime {
 
     private func finish() {
         workers.albums.shutdown()
+        workers.largeImages.shutdown()
         workers.retry.stop()  // a write still waiting gets one more try
         workers.run(loop.finish())
         workers.storeWorker.wait()  // let pending writes finish before the process ends

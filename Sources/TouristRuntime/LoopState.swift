@@ -53,6 +53,8 @@ struct LoopState: Sendable {
     var lastWanted: [PictureKey] = []
     /// The inline picture the screen wants now.
     var inlineKey: String?
+    /// The large images last asked of the large-image client.
+    var lastLargeRequest = LargeImageRequest.none
     private(set) var shownMessage: ShownMessage?
     /// The settings the albums search with: always those the screen shows.
     private(set) var settingsInUse: Settings
@@ -70,7 +72,7 @@ struct LoopState: Sendable {
     /// Before the first frame: the pictures it shows, and its message's clock.
     mutating func started(_ state: AppState, now: Double, terminal: TerminalFacts) -> [Work] {
         shownMessage = state.message.map { ShownMessage(message: $0, since: now) }
-        return requestPictures(state, terminal: terminal)
+        return requestPictures(state, terminal: terminal) + requestLargeImages(state, terminal: terminal)
     }
 
     /// At quit: the map view still waiting is written once more.
@@ -288,6 +290,7 @@ struct LoopState: Sendable {
         var work: [Work] = []
         if state != before {
             work += requestPictures(state, terminal: terminal)
+            work += requestLargeImages(state, terminal: terminal)
             needsDraw = true
         }
         if state.message != shownMessage?.message {

@@ -395,6 +395,27 @@ final class LoopStateTests: XCTestCase {
         _ = loop.settled(from: photo, to: albumState(), now: 0, terminal: kitty)
         XCTAssertNil(loop.shownInline, "not over the album")
     }
+
+    func testAZoomedPhotosInlinePictureAsksForThePartShownAtTheTerminalsPixels() throws {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        var photo = albumState()
+        photo.go(to: .photo(of: photo.openAlbum!))
+        guard case var .photo(screen) = photo.screen else { return XCTFail("no photo screen") }
+        screen.large[1] = .ready(width: 2048, height: 1536)
+        photo.screen = .photo(screen)
+        let kitty = TerminalFacts(inlineImages: .kitty, cellPixelSize: (10, 20))
+        _ = loop.started(photo, now: 0, terminal: kitty)
+        var zoomed = photo
+        _ = AppReducer(places: .none).reduce(&zoomed, .event(.key(.char("+")), time: 0))
+        XCTAssertEqual(zoomed.photo?.zoom.level, 1)
+        let work = loop.settled(from: photo, to: zoomed, now: 0, terminal: kitty)
+        guard case let .encodeInline(request)? = work.first else { return XCTFail("no inline picture asked for: \(work)") }
+        let area = PhotoView.pictureArea(zoomed.layout)
+        XCTAssertEqual(request.image, .large)
+        XCTAssertEqual(request.crop, zoomed.photo?.crop(box: PictureSize(columns: area.width, rows: area.height), cellPixels: (10, 20)))
+        XCTAssertEqual(request.crop, try XCTUnwrap(zoomed.wantedPictures.first).crop, "the same part as the cell picture at 2x")
+        XCTAssertFalse(request.crop.isWhole)
+    }
 }
 
 /// A store write kept waiting by a passing failure is tried again; anything else, or at quit, fails.

@@ -205,6 +205,25 @@ final class PhotoZoomTests: XCTestCase {
         XCTAssertLessThanOrEqual(crop.x + crop.width, 10_000)
     }
 
+    func testOnceTheLargeImageIsReadyTheZoomCountsInItAndWantsItsPart() throws {
+        var s = Sample.photoState()
+        send(&s, .char("+"))
+        let crop = try wantedCrop(s)
+        _ = reducer.reduce(&s, .largeImage(5, .ready(width: 4096, height: 3072)))
+        XCTAssertEqual(s.photo?.zoom.level, 1)
+        let size = PhotoView.pictureSize(s.layout)
+        // The same part, of the large image first (sharper zoomed in), the thumbnail's until it is rendered.
+        XCTAssertEqual(Array(s.wantedPictures.prefix(2)), [PictureKey(photoID: 5, size: size, image: .large, crop: crop),
+                                                         PictureKey(photoID: 5, size: size, crop: crop)])
+        // Twice the pixels: one more level before one image pixel a screen pixel.
+        for _ in 0..<3 { send(&s, .char("+")) }
+        XCTAssertEqual(s.photo?.zoom.level, 4)
+        XCTAssertNil(s.message)
+        send(&s, .char("+"))
+        XCTAssertEqual(s.photo?.zoom.level, 4)
+        XCTAssertEqual(s.message, StatusMessage("Zoomed in all the way: one image pixel a screen pixel."))
+    }
+
     // MARK: - The wheel
 
     /// The image point (ten-thousandths) under the middle of a cell, from the crop the screen wants

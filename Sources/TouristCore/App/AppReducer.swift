@@ -59,6 +59,8 @@ public struct AppReducer: Sendable {
             if state.message == message { state.message = nil }
         case let .slideshowStep(time):
             PhotoReducer().slideshowStep(time: time, &state)
+        case let .largeImage(id, status):
+            PhotoReducer().largeImage(id, status, &state)
         }
         // A message belongs to the screen it was shown on: it does not follow the user elsewhere.
         if !state.isSameScreen(as: screenBefore), state.message == messageBefore { state.message = nil }

@@ -22,21 +22,19 @@ struct PhotoFeature: ScreenFeature {
                          into: &buffer)
     }
 
-    /// The photo shown (the part of it zoomed in on), then the one after and the one before, whole
-    /// (the slideshow's next photo is ready when it is due).
+    /// The photo shown, then the one after and the one before: each its large picture once ready,
+    /// then its thumbnail's (shown until the large one is rendered); of the photo shown, the part
+    /// zoomed in on; the others whole (the slideshow's next photo is ready when it is due).
     func wantedPictures(_ state: AppState) -> [PictureKey] {
-        guard let photo = state.photo, let index = photo.index else { return [] }
+        guard let photo = state.photo else { return [] }
         let size = PhotoView.pictureSize(state.layout)
-        var keys = photo.album.storedPictures([index, index + 1, index - 1], size: size)
-        if let shown = PhotoView.pictureKey(photo, layout: state.layout), keys.first?.photoID == shown.photoID {
-            keys[0] = shown
-        }
-        return keys
+        return photo.largeWindow.flatMap { PhotoView.shownKeys(photo, index: $0, size: size) }
     }
 
-    /// The photo shown, when its image is stored.
+    /// The photo shown, when its image or its large image is there.
     func inlinePicture(_ state: AppState) -> (photoID: PhotoRecord.ID, area: Rect)? {
-        guard let photo = state.photo?.photo, photo.state == .stored else { return nil }
+        guard let screen = state.photo, let photo = screen.photo,
+              photo.state == .stored || screen.largeSize(photo.id) != nil else { return nil }
         let area = PhotoView.pictureArea(state.layout)
         guard area.width > 0, area.height > 0 else { return nil }
         return (photo.id, area)

@@ -96,7 +96,7 @@ struct PhotoReducer: Sendable {
             }
             return [.openPage(page)]
         case .save:
-            guard photo.state == .stored else {
+            guard photo.state == .stored || screen.largeSize(photo.id) != nil else {
                 state.message = StatusMessage("The photo is not stored yet.")
                 return []
             }
@@ -147,7 +147,7 @@ struct PhotoReducer: Sendable {
     /// One zoom step in (+1) or out (−1), at the middle of the view or at a cell of it (the wheel).
     private func zoom(by step: Int, at cell: (x: Int, y: Int)?, _ state: inout AppState) {
         guard var screen = state.photo, let photo = screen.photo else { return }
-        guard photo.state == .stored else {
+        guard photo.state == .stored || screen.largeSize(photo.id) != nil else {
             if step > 0 { state.message = StatusMessage("The photo is not stored yet.") }
             return
         }
@@ -206,5 +206,6 @@ extension PhotoScreen {
         album.selected = index
         photoID = album.photos[index].id
         zoom = .fit
+        forgetLargeOutsideWindow()
     }
 }

@@ -24,14 +24,24 @@ enum PhotoView {
         return PictureSize(columns: area.width, rows: area.height)
     }
 
-    /// The picture the view shows of its photo: the part zoomed in on, at the picture's box.
-    static func pictureKey(_ screen: PhotoScreen, layout: ScreenLayout) -> PictureKey? {
-        guard let photo = screen.photo else { return nil }
-        let size = pictureSize(layout)
-        let crop = screen.imageSize.map {
-            screen.zoom.crop(imageWidth: $0.width, imageHeight: $0.height, box: size)
-        } ?? .whole
-        return PictureKey(photoID: photo.id, size: size, crop: crop)
+    /// The pictures the view draws for a photo of its album (`pictureKeys`: the large image's, the
+    /// thumbnail's), of the photo shown the part zoomed in on (`PhotoZoom.crop`), the same part of
+    /// either image. Zoomed in, the large image is sharper whenever it has more pixels.
+    static func shownKeys(_ screen: PhotoScreen, index: Int, size: PictureSize) -> [PictureKey] {
+        var keys = pictureKeys(screen, index: index, size: size)
+        guard index == screen.index else { return keys }
+        let crop = screen.crop(box: size)
+        guard !crop.isWhole else { return keys }
+        let photo = screen.album.photos[index]
+        if !keys.contains(where: { $0.image == .large }), let large = screen.largeSize(photo.id),
+           large.width > (photo.width ?? 0) {
+            keys.insert(PictureKey(photoID: photo.id, size: size, image: .large), at: 0)
+        }
+        return keys.map { key in
+            var key = key
+            key.crop = crop
+            return key
+        }
     }
 
     /// How many times larger than fitted the photo is shown (`2×`), nil when fitted.
@@ -56,10 +66,11 @@ enum PhotoView {
             buffer.render(PhotoTitle(photo: photo, index: index, count: screen.album.photos.count, marks: marks,
                                      theme: theme),
                           in: layout.main.row(0))
-            let rendered = pictureKey(screen, layout: layout).flatMap { pictures[$0] }
+            let keys = shownKeys(screen, index: index, size: pictureSize(layout))
+            let rendered = shownPicture(keys, pictures)
             buffer.render(PhotoPicture(photo: photo, picture: rendered, theme: theme), in: picture)
             let details = Rect(x: layout.main.x, y: picture.bottom, width: layout.main.width, height: detailRows)
-            buffer.render(PhotoDetails(photo: photo, theme: theme), in: details)
+            buffer.render(PhotoDetails(photo: photo, theme: theme, largeNote: largeNote(screen.large[photo.id])), in: details)
         }
         buffer.render(KeyHints(hints: PhotoKeys.table(for: screen).hints(unicode: state.capabilities.unicode), theme: theme),
                       in: layout.status)
@@ -97,7 +108,8 @@ struct PhotoPicture: Widget {
     var theme: Theme
 
     func render(area: Rect, into buffer: inout CellBuffer) {
-        if photo.state == .stored, case let .cells(cells) = picture {
+        // A large picture may come before the thumbnail (its download failed).
+        if case let .cells(cells) = picture {
             buffer.draw(cells, x: area.x, y: area.y)
             return
         }
@@ -123,6 +135,8 @@ struct PhotoPicture: Widget {
 struct PhotoDetails: Widget {
     var photo: PhotoRecord
     var theme: Theme
+    /// What became of the large image, when anything did (`PhotoView.largeNote`).
+    var largeNote: String? = nil
 
     static let labelWidth = 10
 
@@ -133,7 +147,7 @@ struct PhotoDetails: Widget {
             ("Taken", photo.dateTaken ?? "unknown"),
             ("Licence", photo.license ?? "not given"),
             ("Page", photo.pageURL ?? "none"),
-            ("Source", source + " \u{00B7} " + PhotoDetails.storedText(photo)),
+            ("Source", source + " \u{00B7} " + PhotoDetails.storedText(photo) + (largeNote.map { " \u{00B7} " + $0 } ?? "")),
         ]
     }
 
