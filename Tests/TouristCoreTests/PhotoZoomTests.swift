@@ -152,10 +152,11 @@ final class PhotoZoomTests: XCTestCase {
         var s = Sample.photoState()
         send(&s, .char("+"))
         let wanted = s.wantedPictures
-        XCTAssertEqual(wanted.map(\.photoID), [5, 6, 4])
+        XCTAssertEqual(wanted.map(\.photoID), [5, 6, 4, 5])
         XCTAssertFalse(wanted[0].crop.isWhole)
         XCTAssertEqual(wanted[1].crop, .whole)
         XCTAssertEqual(wanted[2].crop, .whole)
+        XCTAssertEqual(wanted[3].crop, .whole, "the whole photo last, for fitting back at once")
     }
 
     func testAPhotoNotStoredOrOfUnknownSizeIsNotZoomedAndSaysWhy() {
