@@ -66,9 +66,31 @@ enum ZoomBench {
             _ = reducer.reduce(&state, .event(.key(.char("0")), time: 0))
             for key in keys { times.append(step(key)) }
         }
+        // Where a step's time goes, for one of each part painted: decoding it, and drawing it in cells.
+        var decodes: [Double] = [], renders: [Double] = [], samplings: [Double] = []
+        let renderer = PictureRenderer(capabilities: capabilities)
+        _ = reducer.reduce(&state, .event(.key(.char("0")), time: 0))
+        for key in keys {
+            _ = reducer.reduce(&state, .event(.key(key), time: 0))
+            guard let wanted = state.wantedPictures.first, !wanted.crop.isWhole else { continue }
+            let part = wanted.crop.pixels(width: size.width, height: size.height)
+            let fit = PictureRenderer.fitted(imageWidth: part.width, imageHeight: part.height,
+                                             columns: wanted.size.columns, rows: wanted.size.rows)
+            let box = PictureRenderer.decodeBox(fit)
+            var image: RGBImage?
+            decodes.append(milliseconds { image = try? JPEGDecoder.decode(data, crop: wanted.crop, fitting: box.width, box.height) })
+            if let image {
+                renders.append(milliseconds { _ = renderer.render(image, columns: wanted.size.columns, rows: wanted.size.rows) })
+                let fitted = PictureRenderer.fitted(imageWidth: image.width, imageHeight: image.height,
+                                                    columns: wanted.size.columns, rows: wanted.size.rows)
+                samplings.append(milliseconds { _ = PictureRenderer.sampled(image, box: fitted) })
+            }
+        }
         let perStep = times.sorted()
         print(String(format: "  Zoom step at %dx%d, key to frame with its picture: median %.1f ms (min %.1f, max %.1f, n=%d)  [target < 30 ms]",
                      width, height, median(times), perStep.first ?? 0, perStep.last ?? 0, times.count))
         print("  Pictures painted: \(painted) (each step's part once a run; zooming out repaints the part it left)")
+        print(String(format: "  Of a zoomed step: decoding the part %.1f ms, drawing it in cells %.1f ms (of which bringing it to the cells' pixels %.1f ms) (medians, %d cores)",
+                     median(decodes), median(renders), median(samplings), ProcessInfo.processInfo.activeProcessorCount))
     }
 }

@@ -91,11 +91,6 @@ public struct PictureRenderer: Sendable {
     /// Exactly `columns` × `rows` cells: the picture fitted inside (see
     /// `fitted`) and centred; every other cell blank with the default style.
     public func render(_ image: RGBImage, columns: Int, rows: Int) -> CellBuffer {
-        render(image, columns: columns, rows: rows, bands: nil)
-    }
-
-    /// `bands`: how many bands to draw in (tests compare); nil: as many as `bandCount` says.
-    func render(_ image: RGBImage, columns: Int, rows: Int, bands wanted: Int?) -> CellBuffer {
         var buffer = CellBuffer(width: columns, height: rows)
         let box = Self.fitted(imageWidth: image.width, imageHeight: image.height,
                               columns: buffer.width, rows: buffer.height)
@@ -104,43 +99,44 @@ public struct PictureRenderer: Sendable {
               image.pixels.count == image.width * image.height * 3 else { return buffer }
         let x0 = (buffer.width - box.columns) / 2
         let y0 = (buffer.height - box.rows) / 2
-
-        let grid = (width: box.columns * Self.pixelsPerCell.columns, height: box.rows * Self.pixelsPerCell.rows)
-        let bands = wanted.map { min(max(1, $0), box.rows) } ?? Self.bandCount(cells: box.columns * box.rows, rows: box.rows)
-        if bands > 1, image.width >= grid.width, image.height >= grid.height {
-            // A large picture: brought to the cells' own pixels once, then drawn in bands of rows at
-            // once, one canvas each (each band's pixels are exactly its own).
-            let pixels = image.averaged(width: grid.width, height: grid.height)
-            let parts = Bands(count: bands)
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let top = box.rows * band / bands, bottom = box.rows * (band + 1) / bands
-                let rowPixels = Self.pixelsPerCell.rows
-                let slice = pixels.cut(x: 0, y: top * rowPixels, width: grid.width, height: (bottom - top) * rowPixels)
-                parts[band] = cells(slice, columns: box.columns, rows: bottom - top)
-            }
-            for band in 0..<bands {
-                let top = box.rows * band / bands
-                for (i, cell) in parts[band].enumerated() {
-                    if let cell { buffer[x0 + i % box.columns, y0 + top + i / box.columns] = cell }
-                }
-            }
-            return buffer
+        let pixels = Self.sampled(image, box: box)
+        let bands = Self.bandCount(box, pixels: pixels)
+        // Each band of rows on a canvas of its own, at once: its pixels are exactly its cells'.
+        let parts = Bands(count: bands)
+        DispatchQueue.concurrentPerform(iterations: bands) { band in
+            let top = box.rows * band / bands, bottom = box.rows * (band + 1) / bands
+            let slice = bands == 1 ? pixels : pixels.cut(x: 0, y: top * Self.pixelsPerCell.rows, width: pixels.width,
+                                                         height: (bottom - top) * Self.pixelsPerCell.rows)
+            parts[band] = cells(slice, columns: box.columns, rows: bottom - top)
         }
-        for (i, cell) in cells(image, columns: box.columns, rows: box.rows).enumerated() {
-            if let cell { buffer[x0 + i % box.columns, y0 + i / box.columns] = cell }
+        for band in 0..<bands {
+            let top = box.rows * band / bands
+            for (i, cell) in parts[band].enumerated() {
+                if let cell { buffer[x0 + i % box.columns, y0 + top + i / box.columns] = cell }
+            }
         }
         return buffer
     }
 
-    /// Pictures of more cells than this are drawn in bands on several cores (the photo view on a
-    /// large terminal: chafa's time goes with the cells). Album cells and `render --size 80x40` stay whole.
-    static let bandCells = 4000
+    /// How many bands of rows a picture is drawn in: one a core (at least four rows each) once it is
+    /// brought to the cells' own pixels (`sampled`), else one.
+    static func bandCount(_ box: (columns: Int, rows: Int), pixels: RGBImage) -> Int {
+        let sampled = pixels.width == box.columns * pixelsPerCell.columns && pixels.height == box.rows * pixelsPerCell.rows
+        guard sampled, box.columns * box.rows > sampledCells else { return 1 }
+        return max(1, min(ProcessInfo.processInfo.activeProcessorCount, box.rows / 4))
+    }
 
-    /// How many bands a picture of `cells` cells in `rows` rows is drawn in: one a core, at least
-    /// four rows each.
-    static func bandCount(cells: Int, rows: Int) -> Int {
-        guard cells > bandCells else { return 1 }
-        return max(1, min(ProcessInfo.processInfo.activeProcessorCount, rows / 4))
+    /// Pictures of more cells than this are brought to the cells' own pixels (8×8 a cell) before
+    /// chafa draws them, in bands on every core: chafa's own resampling of a large picture costs as
+    /// much as drawing it, and its time goes with the cells (the photo view on a large terminal).
+    /// Album cells and `render --size 80x40` are left to chafa whole.
+    static let sampledCells = 4000
+
+    /// The picture as chafa is given it for a box of cells.
+    public static func sampled(_ image: RGBImage, box: (columns: Int, rows: Int)) -> RGBImage {
+        let grid = (width: box.columns * pixelsPerCell.columns, height: box.rows * pixelsPerCell.rows)
+        guard box.columns * box.rows > sampledCells, image.width >= grid.width, image.height >= grid.height else { return image }
+        return image.averaged(width: grid.width, height: grid.height)
     }
 
     /// The picture drawn on one canvas of `columns` × `rows`, its cells row by row (nil: nothing drawn).

@@ -130,30 +130,45 @@ final class JPEGCropTests: XCTestCase {
     }
 }
 
-/// A picture of many cells (the photo view on a large terminal) is drawn in bands on several cores:
-/// the same picture as on one canvas, without seams.
-final class BandedRenderTests: XCTestCase {
-    func testABandedPictureMatchesOneCanvas() throws {
+/// A picture of many cells (the photo view on a large terminal) is brought to the cells' pixels
+/// before chafa draws it: the same picture as chafa's own resampling gives, within a shade.
+final class SampledRenderTests: XCTestCase {
+    func testALargePictureSampledToTheCellsPixelsMatchesChafasOwnResampling() throws {
         let renderer = PictureRenderer(capabilities: TerminalCapabilities(unicode: true, colors: .trueColor))
         // 1024x768 in 120x45 cells: 5400 cells of 8x8 pixels, fewer pixels than the picture has.
         let image = try JPEGDecoder.decode(LargeJPEG.bytes, fitting: 1024, 768)
-        XCTAssertEqual(PictureRenderer.bandCount(cells: 120 * 45, rows: 45), min(ProcessInfo.processInfo.activeProcessorCount, 11))
-        XCTAssertEqual(PictureRenderer.bandCount(cells: 80 * 40, rows: 40), 1, "render --size 80x40 stays one canvas")
-        let whole = renderer.render(image, columns: 120, rows: 45, bands: 1)
-        for bands in [2, 3, 7] {
-            let banded = renderer.render(image, columns: 120, rows: 45, bands: bands)
-            var close = 0, drawn = 0
-            for y in 0..<45 {
+        let sampled = PictureRenderer.sampled(image, box: (120, 45))
+        XCTAssertEqual(sampled.width, 960)
+        XCTAssertEqual(sampled.height, 360)
+        XCTAssertEqual(PictureRenderer.sampled(image, box: (80, 40)), image, "render --size 80x40 is left to chafa")
+        XCTAssertEqual(PictureRenderer.bandCount((120, 45), pixels: sampled), min(ProcessInfo.processInfo.activeProcessorCount, 11),
+                       "drawn in bands, one a core")
+        XCTAssertEqual(PictureRenderer.bandCount((80, 40), pixels: image), 1)
+        let ours = renderer.render(image, columns: 120, rows: 45)
+        // The same picture handed to chafa under the limit, one third at a time (each band its own cells).
+        var close = 0, drawn = 0
+        for band in 0..<3 {
+            let part = image.cut(x: 0, y: 256 * band, width: 1024, height: 256)
+            let chafas = renderer.render(part, columns: 120, rows: 15)
+            for y in 0..<15 {
                 for x in 0..<120 {
-                    guard case let .rgb(r1, g1, b1) = whole[x, y].style.bg else { continue }
+                    guard case let .rgb(r1, g1, b1) = ours[x, band * 15 + y].style.bg else { continue }
                     drawn += 1
-                    guard case let .rgb(r2, g2, b2) = banded[x, y].style.bg else { continue }
+                    guard case let .rgb(r2, g2, b2) = chafas[x, y].style.bg else { continue }
                     let d = max(abs(Int(r1) - Int(r2)), abs(Int(g1) - Int(g2)), abs(Int(b1) - Int(b2)))
                     if d <= 24 { close += 1 }
                 }
             }
-            XCTAssertEqual(drawn, 120 * 45, "the picture fills the box")
-            XCTAssertGreaterThan(Double(close) / Double(drawn), 0.95, "\(bands) bands: \(close) of \(drawn) cells alike")
         }
+        XCTAssertEqual(drawn, 120 * 45, "the picture fills the box")
+        XCTAssertGreaterThan(Double(close) / Double(drawn), 0.95, "\(close) of \(drawn) cells alike")
+    }
+
+    func testAveragingShrinksToTheMeanOfEachArea() {
+        // 4x2 pixels: left half black and white stripes, right half red; to 2x1.
+        let pixels: [UInt8] = [0, 0, 0, 255, 255, 255, 255, 0, 0, 255, 0, 0,
+                               255, 255, 255, 0, 0, 0, 255, 0, 0, 255, 0, 0]
+        let small = RGBImage(width: 4, height: 2, pixels: pixels).averaged(width: 2, height: 1)
+        XCTAssertEqual(small.pixels, [128, 128, 128, 255, 0, 0])
     }
 }
