@@ -94,4 +94,39 @@ final class PhotoViewTests: EndToEndTestCase {
         try t.keys("q", "q", "q")
         XCTAssertEqual(t.waitForExit(), 0)
     }
+
+    func testPlusZoomsTheLargeImageArrowsPanZeroFitsAndSpacePlaysTheSlideshow() throws {
+        let db = try temporaryDirectory().appendingPathComponent("zoom.sqlite").path
+        let env: [String: String?] = ["FLICKR_API_KEY": "good-key"]
+        let dropped = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: env)
+        XCTAssertEqual(dropped.status, 0, dropped.stderr)
+        XCTAssertEqual(try cli(["config", "set", "slideshow_seconds", "1", "--db", db], environment: env).status, 0)
+        let t = try app(db, width: 110, height: 32, environment: env)
+        t.wait(forText: "1 pin ")
+        try t.keys("Tab", "Enter")
+        t.wait(forText: "21 photos")
+        try t.keys("Enter")
+        // The large image (1024x768) fetched: at 110x32 it zooms once, to one image pixel a screen pixel.
+        t.wait(forText: "large 1024\u{00D7}768")
+        try t.keys("+")
+        var screen = t.wait(for: "zoomed in") { $0.contains("2\u{00D7}  1 of 21") && $0.contains("arrows pan") }
+        XCTAssertTrue(screen.contains("0 fit"), screen)
+        try t.keys("+")
+        t.wait(forText: "Zoomed in all the way")
+        // The arrows pan: the photo stays.
+        try t.keys("Right", "Down")
+        try t.keys("0")
+        screen = t.wait(for: "fitted again") { !$0.contains("\u{00D7}  1 of 21") && $0.contains("\u{2192} next") }
+        XCTAssertTrue(screen.contains("1 of 21"), "panning never stepped: \(screen)")
+
+        // The slideshow: a photo a second, any key pauses it and does its own action.
+        try t.keys("Space")
+        t.wait(forText: "\u{25B6} slideshow")
+        t.wait(forText: "2 of 21")
+        t.wait(forText: "3 of 21")
+        try t.keys("Escape")
+        t.wait(for: "back in the album") { $0.contains("21 photos") && !$0.contains("slideshow") }
+        try t.keys("q", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
 }
