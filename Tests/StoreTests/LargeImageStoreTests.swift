@@ -198,6 +198,23 @@ final class LargeImageStoreTests: XCTestCase {
         XCTAssertFalse(plan.contains("SCAN photo "), plan)
     }
 
+    func testTheTableRefusesWhatWouldBreakTheBudgetEvenFromRawSQL() throws {
+        let db = try open()
+        let (_, photos) = try album(db, 1)
+        let id = photos[0].id
+        for bad in [
+            "INSERT INTO photoLarge VALUES (\(id), 10, 10, 5, 0, x'0102')",        // byteCount not the blob's length
+            "INSERT INTO photoLarge VALUES (\(id), 0, 10, 2, 0, x'0102')",         // no pixels
+            "INSERT INTO photoLarge VALUES (\(id), 10, 10, 0, 0, x'')",            // empty
+            "INSERT INTO photoLarge VALUES (9999, 10, 10, 2, 0, x'0102')",           // no such photo
+        ] {
+            XCTAssertThrowsError(try db.executeForTesting(bad), bad)
+        }
+        XCTAssertEqual(try storedIDs(db), [])
+        try db.executeForTesting("INSERT INTO photoLarge VALUES (\(id), 10, 10, 2, 0, x'0102')")
+        XCTAssertEqual(try db.largeImageInfos(pinID: photos[0].pinID), [id: LargeImageInfo(width: 10, height: 10, bytes: 2)])
+    }
+
     func testAFullDiskIsToldApartAndWritesNothing() throws {
         let db = try open()
         let (_, photos) = try album(db, 4)
