@@ -42,12 +42,11 @@ extension RuntimeTests {
     /// count just before Enter.
     @discardableResult
     func dropPinAndOpenItsAlbum(server: PhotoServer, painter: PicturePainter? = nil, key: String = "good-key",
-                                largeImages: Bool = false,
                                 opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in
                                     .failure(PageOpenFailure("no browser in tests"))
                                 }) throws -> Int {
         try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: key,
-                  painter: painter, largeImages: largeImages, opener: opener)
+                  painter: painter, opener: opener)
         let mark = terminal.frameCount
         terminal.press(.char("p"))
         XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
@@ -57,12 +56,10 @@ extension RuntimeTests {
 
     /// Opens a fresh pin's album with all 21 photos stored.
     func openFullAlbum(server: PhotoServer, painter: PicturePainter? = nil, key: String = "good-key",
-                       largeImages: Bool = false,
                        opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in
                            .failure(PageOpenFailure("no browser in tests"))
                        }) throws {
-        let mark = try dropPinAndOpenItsAlbum(server: server, painter: painter, key: key, largeImages: largeImages,
-                                              opener: opener)
+        let mark = try dropPinAndOpenItsAlbum(server: server, painter: painter, key: key, opener: opener)
         XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
     }
 
@@ -198,7 +195,8 @@ extension RuntimeTests {
             painted.withLock { $0.append(key) }
             return live.paint(data, key)
         }
-        try openFullAlbum(server: server, painter: painter, largeImages: true)
+        largeImageServer = server
+        try openFullAlbum(server: server, painter: painter)
         let pin = try XCTUnwrap(store.pins().first)
         let photo = try XCTUnwrap(store.photos(pinID: pin.id).first)
         terminal.press(.enter)

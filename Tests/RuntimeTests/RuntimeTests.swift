@@ -31,6 +31,11 @@ final class RuntimeTests: XCTestCase {
     var clock: ManualClock!
     let finished = DispatchSemaphore(value: 0)
     var isRunning = false
+    /// Where the photo view fetches large images (its Commons thumbnails asked of the server's
+    /// endpoint); nil: it fetches none.
+    var largeImageServer: PhotoServer?
+    /// The settings the app starts with (as read from the store at start).
+    var startSettings = Settings()
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-runtime-\(UUID().uuidString)")
@@ -51,14 +56,17 @@ final class RuntimeTests: XCTestCase {
     /// Tests never start a browser: `opener` stands in for it.
     func start(flickrEndpoint: String = nowhere, commonsEndpoint: String = nowhere, key: String? = nil,
                view: MapViewState? = nil, painter: PicturePainter? = nil, places: PlaceLookup = .none,
-               largeImages: Bool = false,
                opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in .failure(PageOpenFailure("no browser in tests")) }) throws {
         let geometry = try Self.geometry.get()
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": commonsEndpoint]
         if let key { env["FLICKR_API_KEY"] = key }
         let settings = PhotoSourceSettings.resolve(environment: env, stored: [:])
         let environment = env
-        let begin = RuntimeStart(pins: try store.pins(), view: view, settings: Settings())
+        let begin = RuntimeStart(pins: try store.pins(), view: view, settings: startSettings)
+        let largeImages: LargeImagePipeline = largeImageServer.map { server in
+            .live(http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1), commonsEndpoint: server.commonsEndpoint,
+                  userAgent: "vtourist-tests")
+        } ?? .none
         let (terminal, clock, store, finished, path) = (terminal!, clock!, store!, finished, path!)
         let pictures = picturesFolder
         isRunning = true
@@ -70,8 +78,7 @@ final class RuntimeTests: XCTestCase {
                       photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
             }, geometry: geometry, places: places, log: .beside(databasePath: path),
                photoSaver: .folder(pictures), pageOpener: .onItsOwnThread(opener), pictures: .live(painter: painter),
-               largeImages: largeImages ? .live(http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
-                                                commonsEndpoint: commonsEndpoint, userAgent: "vtourist-tests") : .none)
+               largeImages: largeImages)
             AppRuntime(world: world, start: begin).run()
             finished.signal()
         }.start()

@@ -1,0 +1,178 @@
+import Foundation
+import Model
+import Store
+import TestSupport
+import Terminal
+import TouristCore
+import TouristRuntime
+import XCTest
+
+/// The photo view's large images through the real runtime: the local photo server, libcurl, the
+/// store in a real SQLite file and the album's renderer.
+extension RuntimeTests {
+    /// The photo screen's picture area in a frame (read from the frame: the terminal's own size is
+    /// behind the lock the frame waits hold).
+    func photoArea(_ buffer: CellBuffer) -> Rect {
+        Rect(x: 1, y: 1, width: buffer.width - 2, height: buffer.height - 1 - 1 - 5 - 1)
+    }
+
+    func hasPicture(_ buffer: CellBuffer) -> Bool {
+        let area = photoArea(buffer)
+        return RuntimeTests.isPicture(buffer[area.x + area.width / 2, area.y + area.height / 2])
+    }
+
+    /// The picture area's cells, to compare two frames' pictures.
+    func pictureCells(_ buffer: CellBuffer) -> [Cell] {
+        let area = photoArea(buffer)
+        return (area.y..<area.bottom).flatMap { y in (area.x..<area.right).map { buffer[$0, y] } }
+    }
+
+    /// Every frame drawn from index `first` to `last`, both included.
+    func frames(_ first: Int, _ last: Int) -> [CellBuffer] {
+        (first...last).compactMap { i in terminal.frame(after: i) { _ in true } }
+    }
+
+    func album(_ server: PhotoServer, key: String? = "good-key") throws -> [PhotoRecord] {
+        largeImageServer = server
+        terminal = TestTerminal(width: 220)  // room for a whole note in the details
+        if let key {
+            try openFullAlbum(server: server, key: key)
+        } else {
+            try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint)
+            var mark = terminal.frameCount
+            terminal.press(.char("p"))
+            XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
+            mark = terminal.frameCount
+            terminal.press(.enter)
+            XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
+        }
+        let pin = try XCTUnwrap(store.pins().first)
+        return try store.photos(pinID: pin.id)
+    }
+
+    static let largeNote = "large 1024\u{00D7}768"
+
+    func testTheSharpPictureReplacesTheThumbnailWithNoBlankFrameAndTheNeighboursComeNext() throws {
+        let server = try PhotoServer()
+        server.set(.holdLarge, true)
+        let photos = try album(server)
+        let mark = terminal.frameCount
+        terminal.press(.enter)
+        // The thumbnail shows at once, while the large image is held.
+        let thumbIndex = try XCTUnwrap(terminal.frameIndex(after: mark) { $0.text.contains("1 of 21") && self.hasPicture($0) })
+        let thumb = try XCTUnwrap(terminal.frame(after: thumbIndex) { _ in true })
+        XCTAssertFalse(thumb.text.contains(Self.largeNote))
+        XCTAssertNil(try store.largeImage(photoID: photos[0].id))
+        server.set(.holdLarge, false)
+        let sharpIndex = try XCTUnwrap(terminal.frameIndex(after: thumbIndex) {
+            $0.text.contains(Self.largeNote) && self.pictureCells($0) != self.pictureCells(thumb)
+        }, "the large picture replaces the thumbnail")
+        let sharp = try XCTUnwrap(terminal.frame(after: sharpIndex) { _ in true })
+        for frame in frames(thumbIndex, sharpIndex) where frame.text.contains("1 of 21") {
+            XCTAssertTrue(hasPicture(frame), "a blank picture between the thumbnail and the large one:\n\(frame.text)")
+        }
+        let stored = try XCTUnwrap(store.largeImage(photoID: photos[0].id))
+        XCTAssertEqual([stored.width, stored.height], [1024, 768])
+        // Then the next photo's (the first has no previous), after the one shown.
+        XCTAssertNotNil(waitFor { try? store.largeImage(photoID: photos[1].id) })
+        XCTAssertEqual(Array(server.largeRequests().prefix(2)), ["/img/large/0.jpg", "/img/large/1.jpg"])
+
+        // `→`: the next photo is sharp without waiting for the network.
+        let requests = server.stats()["large_requests"] ?? 0
+        let step = terminal.frameCount
+        terminal.press(.right)
+        let next = try XCTUnwrap(terminal.frame(after: step) { $0.text.contains("2 of 21") && self.pictureCells($0) == self.pictureCells(sharp) })
+        XCTAssertTrue(next.text.contains(Self.largeNote))
+        // Its neighbours: photo 0 is there already, photo 2 is fetched now.
+        XCTAssertNotNil(waitFor { try? store.largeImage(photoID: photos[2].id) })
+        XCTAssertEqual(server.stats()["large_requests"], requests + 1)
+    }
+
+    func testAFailedLargeImageKeepsTheThumbnailWithANoteStoresNothingAndTheNextOpeningTriesAgain() throws {
+        let server = try PhotoServer()
+        let faults = ["404", "500", "html", "bomb", "huge", "endless", "slow"]
+        server.set(.largeFault, to: faults.joined(separator: ","))
+        let photos = try album(server)
+        let said = ["HTTP 404", "HTTP 500", "not a picture (a web page)", "too large", "too large", "larger than the limit", "took too long"]
+        terminal.press(.enter)
+        for (i, fault) in faults.enumerated() {
+            if i > 0 { terminal.press(.right) }
+            let frame = try XCTUnwrap(terminal.frame { $0.text.contains("\(i + 1) of 21") && $0.text.contains("large image failed") },
+                                      fault)
+            XCTAssertTrue(frame.text.contains(said[i]), "\(fault): \(frame.text)")
+            XCTAssertNotNil(terminal.frame { $0.text.contains("\(i + 1) of 21") && $0.text.contains("large image failed") && self.hasPicture($0) },
+                            "the thumbnail stays: \(fault)")
+        }
+        for photo in photos.prefix(faults.count) { XCTAssertNil(try store.largeImage(photoID: photo.id)) }
+        // The server mends; back to the album and in again: the photo shown is asked again.
+        server.set(.largeFault, false)
+        let mark = terminal.frameCount
+        terminal.press(.escape)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark) { $0.text.contains("\(faults.count) of 21") && $0.text.contains(Self.largeNote) })
+        XCTAssertNotNil(try store.largeImage(photoID: photos[faults.count - 1].id))
+    }
+
+    func testLeavingThePhotoViewCancelsItsDownloadsButSteppingKeepsAWantedNeighbours() throws {
+        let server = try PhotoServer()
+        server.set(.holdLarge, true)
+        let photos = try album(server)
+        var mark = terminal.frameCount
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 of 21"))
+        XCTAssertNotNil(waitFor { (server.stats()["large_requests"] ?? 0) >= 1 ? true : nil })
+        // Photo 0 is the previous of photo 1: its download in flight goes on.
+        mark = terminal.frameCount
+        terminal.press(.right)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "2 of 21"))
+        server.set(.holdLarge, false)
+        XCTAssertNotNil(waitFor { try? store.largeImage(photoID: photos[2].id) })
+        XCTAssertNotNil(try store.largeImage(photoID: photos[0].id))
+        XCTAssertEqual(server.stats()["large_cancelled"], 0)
+        XCTAssertEqual(server.largeRequests().filter { $0 == "/img/large/0.jpg" }.count, 1, "never asked twice")
+
+        // Held again: photo 3's download is in flight when the view is left, and cancelled.
+        server.set(.holdLarge, true)
+        mark = terminal.frameCount
+        terminal.press(.right)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "3 of 21"))
+        XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/3.jpg") ? true : nil })
+        mark = terminal.frameCount
+        terminal.press(.escape)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
+        XCTAssertNotNil(waitFor { server.stats()["large_cancelled"] == 1 ? true : nil }, "the download is cancelled")
+        server.set(.holdLarge, false)
+        XCTAssertNil(try store.largeImage(photoID: photos[3].id))
+    }
+
+    func testWithABudgetOfZeroTheLargePictureShowsFromMemoryAndNothingIsStored() throws {
+        startSettings.largeCacheMB = 0
+        let server = try PhotoServer()
+        server.set(.holdLarge, true)
+        let photos = try album(server)
+        let mark = terminal.frameCount
+        terminal.press(.enter)
+        let thumb = try XCTUnwrap(terminal.frame(after: mark) { $0.text.contains("1 of 21") && self.hasPicture($0) })
+        server.set(.holdLarge, false)
+        XCTAssertNotNil(terminal.frame(after: mark) {
+            $0.text.contains(Self.largeNote) && self.hasPicture($0) && self.pictureCells($0) != self.pictureCells(thumb)
+        })
+        XCTAssertNil(try store.largeImage(photoID: photos[0].id))
+    }
+
+    func testCommonsIsAskedForAThumbnailAtTheTerminalsWidth() throws {
+        let server = try PhotoServer()
+        let photos = try album(server, key: nil)
+        XCTAssertEqual(photos.first?.source, "commons")
+        let mark = terminal.frameCount
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 of 21", Self.largeNote))
+        let stored = try XCTUnwrap(store.largeImage(photoID: photos[0].id))
+        XCTAssertEqual(stored.width, 1024, "the image tells its size")
+        // 220 columns of 10 px are wider than any large image: 2048 is asked.
+        let sourceID = photos[0].sourceID
+        XCTAssertEqual(Array(server.largeRequests().prefix(2)),
+                       ["commons pageids=\(sourceID) iiurlwidth=2048", "/img/large/2048px-\(Int(sourceID)! - 100).jpg"])
+    }
+}
