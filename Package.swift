@@ -41,8 +41,15 @@ let package = Package(
             providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
         ),
 
-        // The only module that talks to the image libraries: JPEG decoding, picture → cells.
-        .target(name: "Imaging", dependencies: ["CTurboJPEG", "CChafa", "Terminal"]),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+
+        // The only module that talks to the image libraries: JPEG decoding and encoding, picture → cells, PNG.
+        .target(name: "Imaging", dependencies: ["CTurboJPEG", "CChafa", "CZlib", "Terminal"]),
 
         // Pure libraries.
         // Plain geographic values that need no map data: GeoPoint, distances, how coordinates are written.
@@ -110,7 +117,7 @@ let package = Package(
         .testTarget(name: "TextSafetyTests", dependencies: ["TextSafety", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TestSupport"]),
         .testTarget(name: "CursesTests", dependencies: ["Curses", "Terminal", "TestSupport"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "CZlib", "TestSupport"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "Geo", "Locking", "TestSupport"]),
         .testTarget(name: "PinFilesTests", dependencies: ["PinFiles", "Model", "Geo"]),

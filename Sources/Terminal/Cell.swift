@@ -41,10 +41,14 @@ public struct Cell: Hashable, Sendable {
     /// A single Unicode scalar of display width 1 (the app draws no wide glyphs).
     public var symbol: Unicode.Scalar
     public var style: Style
+    /// Set on the cells of a picture shown by kitty's Unicode placeholders: the backend writes
+    /// the placeholder and its diacritics instead of `symbol` (which then is U+10EEEE).
+    public var placeholder: ImagePlaceholder?
 
-    public init(_ symbol: Unicode.Scalar = " ", style: Style = .plain) {
+    public init(_ symbol: Unicode.Scalar = " ", style: Style = .plain, placeholder: ImagePlaceholder? = nil) {
         self.symbol = symbol
         self.style = style
+        self.placeholder = placeholder
     }
 
     public static let blank = Cell()

@@ -27,7 +27,8 @@ public final class AppRuntime {
         self.mailbox = mailbox
         state = start.state(size: world.terminal.size, capabilities: world.terminal.capabilities, reducer: reducer)
         // A failure here is reported by the first poll.
-        loop = LoopState(now: world.clock.now(), settings: start.settings, seenVersion: try? world.store.dataVersion())
+        loop = LoopState(now: world.clock.now(), settings: start.settings, seenVersion: try? world.store.dataVersion(),
+                         imageSlot: Int(ProcessInfo.processInfo.processIdentifier))
         map = MapCache(geometry: world.geometry, places: world.places)
         let albums = world.makeAlbums { event in mailbox.post(.album(event)) }
         let pictures = world.pictures.make(world.store, world.terminal.capabilities,
@@ -49,6 +50,7 @@ public final class AppRuntime {
         // What the go-to prompt and the map's landmarks need is read once the first frame is up.
         map.places.prepare()
         terminal.detectInlinePictures()
+        if let hint = terminal.inlineHint { mailbox.post(.message(StatusMessage(hint))) }
         while loop.running {
             let animating = state.isAnimating
             let read = events(waitingMs: animating ? Int(LoopState.tickInterval * 1000) : 250)
@@ -82,7 +84,8 @@ public final class AppRuntime {
     }
 
     private var facts: TerminalFacts {
-        TerminalFacts(inlineImages: terminal.capabilities.inlineImages, cellPixelSize: terminal.cellPixelSize)
+        TerminalFacts(inlineImages: terminal.capabilities.inlineImages, cellPixelSize: terminal.cellPixelSize,
+                      colors: terminal.capabilities.colors)
     }
 
     private func finish() {
@@ -101,9 +104,24 @@ public final class AppRuntime {
 
     private func draw() {
         let (raster, labels) = map.frame(for: state)
-        terminal.draw(AppView.render(state, raster: raster, labels: labels, pictures: loop.pictures))
-        terminal.showInline(loop.shownInline)
+        var frame = AppView.render(state, raster: raster, labels: labels, pictures: loop.pictures)
+        let inline = loop.shownInline
+        if let inline { Self.cover(&frame, with: inline) }
+        terminal.draw(frame)
+        terminal.showInline(inline)
         loop.needsDraw = false
+    }
+}
+
+extension AppRuntime {
+    /// The frame's cells where a real picture is shown: its placeholder cells (kitty inside tmux),
+    /// or blanks, so that the cell picture underneath is not written for nothing.
+    static func cover(_ frame: inout CellBuffer, with picture: InlinePicture) {
+        if let cells = picture.cells {
+            frame.draw(cells, x: picture.x, y: picture.y, skippingBlank: false)
+        } else {
+            frame.fill(x: picture.x, y: picture.y, width: picture.columns, height: picture.rows, with: .blank)
+        }
     }
 }
 

@@ -8,10 +8,12 @@ struct TerminalFacts: Equatable, Sendable {
     var inlineImages: InlineProtocol?
     /// A cell's size in pixels, where the terminal reports it.
     var cellPixelSize: (width: Int, height: Int)?
+    /// The colours the cells are drawn in (kitty's placeholder cells carry an image id in theirs).
+    var colors: TerminalCapabilities.ColorDepth = .trueColor
 
     static func == (lhs: TerminalFacts, rhs: TerminalFacts) -> Bool {
         lhs.inlineImages == rhs.inlineImages && lhs.cellPixelSize?.width == rhs.cellPixelSize?.width
-            && lhs.cellPixelSize?.height == rhs.cellPixelSize?.height
+            && lhs.cellPixelSize?.height == rhs.cellPixelSize?.height && lhs.colors == rhs.colors
     }
 }
 
@@ -35,13 +37,28 @@ extension LoopState {
             return []
         }
         let cell = terminal.cellPixelSize ?? (10, 20)
-        let request = InlineRequest(photoID: spot.photoID, area: spot.area, imageProtocol: imageProtocol,
+        var request = InlineRequest(photoID: spot.photoID, area: spot.area, imageProtocol: imageProtocol,
                                     cellWidth: cell.width, cellHeight: cell.height)
         guard request.key != inlineKey else { return [] }
         inlineKey = request.key
         if inlinePicture?.key == request.key { return [] }
+        // Each picture sent gets an id of its own, so the one it replaces can be deleted by id.
+        imageSlot += 1
+        guard let id = Self.imageID(slot: imageSlot, protocol: imageProtocol, colors: terminal.colors) else { return [] }
+        request.imageID = id
+        request.placeholderColor = PlaceholderID.color(slot: imageSlot)
         return [.encodeInline(request)]
     }
+
+    /// The kitty image id of picture number `slot`: the id its placeholder colour carries inside
+    /// tmux (nil where the colours cannot carry one), else one of vtourist's own range.
+    static func imageID(slot: Int, protocol imageProtocol: InlineProtocol, colors: TerminalCapabilities.ColorDepth) -> UInt32? {
+        if imageProtocol == .kittyUnicode { return PlaceholderID.imageID(PlaceholderID.color(slot: slot), depth: colors) }
+        return kittyIDBase | UInt32(truncatingIfNeeded: slot & 0xFFFF)
+    }
+
+    /// The high bits of vtourist's kitty image ids ("VT"), apart from small ids other programs pick.
+    static let kittyIDBase: UInt32 = 0x5654_0000
 
     /// The inline picture to show over the frame: the one the screen wants, once encoded.
     var shownInline: InlinePicture? {

@@ -53,11 +53,16 @@ struct LoopState: Sendable {
     var lastWanted: [PictureKey] = []
     /// The inline picture the screen wants now.
     var inlineKey: String?
+    /// Counts the inline pictures asked for: each gets its own kitty image id.
+    var imageSlot: Int
     private(set) var shownMessage: ShownMessage?
     /// The settings the albums search with: always those the screen shows.
     private(set) var settingsInUse: Settings
 
-    init(now: Double, settings: Settings, seenVersion: Int?) {
+    /// `imageSlot`: where the kitty image ids start (the app starts each run elsewhere, so that
+    /// two windows in one terminal seldom pick the same).
+    init(now: Double, settings: Settings, seenVersion: Int?, imageSlot: Int = 0) {
+        self.imageSlot = imageSlot
         lastPoll = now
         lastAdoption = now
         lastTick = now

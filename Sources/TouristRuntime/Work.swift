@@ -98,6 +98,10 @@ struct InlineRequest: Equatable, Sendable {
     /// The stored image it is made from, and the part of it shown.
     var image: PictureImage = .thumbnail
     var crop: PictureCrop = .whole
+    /// kitty: the id the picture is sent, placed and deleted by.
+    var imageID: UInt32 = 1
+    /// kitty's Unicode placeholders: the cells' colour, which carries `imageID`.
+    var placeholderColor: Color = PlaceholderID.color(slot: PlaceholderID.slots.lowerBound)
 
     /// What the picture is known by: the same image and part of it in the same place at the same cell size.
     var key: String {

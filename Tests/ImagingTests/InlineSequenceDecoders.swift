@@ -1,4 +1,6 @@
+import CZlib
 import Foundation
+import Imaging
 
 /// Small, strict readers of the three inline image protocols, written from
 /// the protocols' documentation: they take the raw bytes a terminal would
@@ -50,18 +52,51 @@ private func integer(_ text: Substring) throws -> Int {
 // MARK: kitty
 
 struct KittyImage {
-    /// The first chunk's control keys (a=T, f, s, v, c, r …).
+    /// The first chunk's control keys (a=t, f, i, q …).
     var control: [String: String]
+    /// The placement's keys (a=p, i, c, r …), when one follows the data.
+    var placement: [String: String]?
     var chunks: Int
+    /// The bytes the base64 payload decoded to (the PNG file, or zlib stream).
+    var payload: [UInt8]
     var picture: DecodedPicture
 }
 
-/// `ESC _G keys[;base64] ESC \` chunks, back to back and nothing else; `m=1`
-/// on every chunk but the last; payloads of at most 4096 bytes.
-func decodeKitty(_ bytes: [UInt8]) throws -> KittyImage {
+/// tmux's passthrough taken off: `ESC P tmux ; … ESC \` strings back to back, the ESCs inside
+/// doubled; what they carry, joined.
+func unwrapTmux(_ bytes: [UInt8]) throws -> [UInt8] {
+    let prefix = Array("\u{1B}Ptmux;".utf8)
+    var out: [UInt8] = []
     var i = 0
-    var controls: [[String: String]] = []
-    var payload: [UInt8] = []
+    while i < bytes.count {
+        guard bytes[i...].starts(with: prefix) else { throw SequenceError("expected ESC Ptmux; at \(i)") }
+        i += prefix.count
+        var closed = false
+        while i < bytes.count {
+            if bytes[i] == esc {
+                guard i + 1 < bytes.count else { throw SequenceError("lone ESC at the end") }
+                if bytes[i + 1] == esc {
+                    out.append(esc)
+                    i += 2
+                    continue
+                }
+                guard bytes[i + 1] == UInt8(ascii: "\\") else { throw SequenceError("undoubled ESC at \(i)") }
+                i += 2
+                closed = true
+                break
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        guard closed else { throw SequenceError("passthrough not closed") }
+    }
+    return out
+}
+
+/// The `ESC _G keys[;base64] ESC \` commands, back to back and nothing else: their keys and payloads.
+func kittyCommands(_ bytes: [UInt8]) throws -> [(keys: [String: String], payload: ArraySlice<UInt8>?)] {
+    var i = 0
+    var commands: [(keys: [String: String], payload: ArraySlice<UInt8>?)] = []
     while i < bytes.count {
         guard bytes.count - i >= 3, bytes[i] == esc, bytes[i + 1] == UInt8(ascii: "_"), bytes[i + 2] == UInt8(ascii: "G")
         else { throw SequenceError("expected ESC _G at \(i)") }
@@ -75,38 +110,116 @@ func decodeKitty(_ bytes: [UInt8]) throws -> KittyImage {
             else { throw SequenceError("bad control key \(pair)") }
             keys[String(kv[0])] = String(kv[1])
         }
-        if parts.count == 2 {
-            guard parts[1].count <= 4096 else { throw SequenceError("chunk of \(parts[1].count) bytes") }
-            payload += try base64(parts[1])
-        }
-        controls.append(keys)
+        commands.append((keys, parts.count == 2 ? parts[1] : nil))
         i = next
     }
-    guard let first = controls.first, let last = controls.last else { throw SequenceError("no chunks") }
-    for (n, keys) in controls.enumerated() {
-        let more = keys["m"] ?? "0"
-        if n < controls.count - 1 {
-            guard more == "1" else { throw SequenceError("chunk \(n) of \(controls.count) lacks m=1") }
+    return commands
+}
+
+/// An image sent by id (`a=t`) in chunks (`m=1` on every chunk but the last, payloads of at
+/// most 4096 bytes, later chunks with no keys but m and q), then at most one placement (`a=p`).
+/// The pixels: a PNG (`f=100`) or zlib-compressed RGB (`f=24,o=z`), inflated and read back.
+func decodeKitty(_ bytes: [UInt8]) throws -> KittyImage {
+    var commands = try kittyCommands(bytes)
+    var placement: [String: String]?
+    if let last = commands.last, last.keys["a"] == "p" {
+        guard last.payload == nil else { throw SequenceError("a placement with a payload") }
+        placement = last.keys
+        commands.removeLast()
+    }
+    guard let first = commands.first, let last = commands.last else { throw SequenceError("no chunks") }
+    guard first.keys["a"] == "t" else { throw SequenceError("not transmit: \(first.keys)") }
+    var encoded: [UInt8] = []
+    for (n, command) in commands.enumerated() {
+        if n > 0 {
+            guard Set(command.keys.keys).isSubset(of: ["m", "q"]) else { throw SequenceError("keys on chunk \(n): \(command.keys)") }
+        }
+        guard let payload = command.payload, payload.count <= 4096 else { throw SequenceError("chunk \(n) payload") }
+        if n < commands.count - 1 {
+            guard command.keys["m"] == "1" else { throw SequenceError("chunk \(n) of \(commands.count) lacks m=1") }
+        }
+        encoded += payload
+    }
+    guard (last.keys["m"] ?? "0") == "0" else { throw SequenceError("the last chunk says more follows") }
+    let payload = try base64(encoded[...])
+    let picture: DecodedPicture
+    switch (first.keys["f"], first.keys["o"]) {
+    case ("100", nil):
+        picture = try decodePNG(payload)
+    case ("24", "z"):
+        guard let s = first.keys["s"], let v = first.keys["v"] else { throw SequenceError("no size: \(first.keys)") }
+        let width = try integer(Substring(s)), height = try integer(Substring(v))
+        picture = DecodedPicture(width: width, height: height, rgb: try inflate(payload, expecting: width * height * 3))
+    default:
+        throw SequenceError("format \(first.keys)")
+    }
+    return KittyImage(control: first.keys, placement: placement, chunks: commands.count, payload: payload, picture: picture)
+}
+
+/// A zlib stream inflated; it must give exactly `expecting` bytes.
+func inflate(_ stream: [UInt8], expecting count: Int) throws -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: count + 1)
+    var length = uLong(out.count)
+    let status = out.withUnsafeMutableBufferPointer { target in
+        stream.withUnsafeBufferPointer { uncompress(target.baseAddress, &length, $0.baseAddress, uLong($0.count)) }
+    }
+    guard status == Z_OK else { throw SequenceError("zlib status \(status)") }
+    guard Int(length) == count else { throw SequenceError("inflated to \(length) bytes, not \(count)") }
+    return Array(out.prefix(count))
+}
+
+/// An 8-bit RGB, non-interlaced PNG read back (signature, IHDR, IDAT chunks with their CRCs,
+/// IEND; each row's filter undone).
+func decodePNG(_ file: [UInt8]) throws -> DecodedPicture {
+    guard file.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw SequenceError("no PNG signature") }
+    let be = { (o: Int) in file[o..<(o + 4)].reduce(0) { $0 << 8 | Int($1) } }
+    var i = 8
+    var header: ArraySlice<UInt8>?
+    var data: [UInt8] = []
+    var ended = false
+    while i + 12 <= file.count {
+        let length = be(i)
+        let type = String(decoding: file[(i + 4)..<(i + 8)], as: UTF8.self)
+        guard i + 12 + length <= file.count else { throw SequenceError("chunk \(type) overruns") }
+        let body = file[(i + 8)..<(i + 8 + length)]
+        let crc = file[(i + 4)..<(i + 8 + length)].withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
+        guard UInt32(truncatingIfNeeded: crc) == UInt32(be(i + 8 + length)) else { throw SequenceError("bad CRC on \(type)") }
+        switch type {
+        case "IHDR": header = body
+        case "IDAT": data += body
+        case "IEND": ended = true
+        default: break
+        }
+        i += 12 + length
+    }
+    guard ended, i == file.count, let header, header.count == 13 else { throw SequenceError("PNG structure") }
+    let h = Array(header)
+    let width = h[0..<4].reduce(0) { $0 << 8 | Int($1) }, height = h[4..<8].reduce(0) { $0 << 8 | Int($1) }
+    guard h[8] == 8, h[9] == 2, h[12] == 0 else { throw SequenceError("not 8-bit RGB non-interlaced: \(h)") }
+    let stride = width * 3
+    let raw = try inflate(data, expecting: (stride + 1) * height)
+    var rgb = [UInt8](repeating: 0, count: stride * height)
+    for y in 0..<height {
+        let filter = raw[y * (stride + 1)]
+        for x in 0..<stride {
+            let a = x >= 3 ? Int(rgb[y * stride + x - 3]) : 0
+            let b = y > 0 ? Int(rgb[(y - 1) * stride + x]) : 0
+            let c = x >= 3 && y > 0 ? Int(rgb[(y - 1) * stride + x - 3]) : 0
+            let predictor: Int
+            switch filter {
+            case 0: predictor = 0
+            case 1: predictor = a
+            case 2: predictor = b
+            case 3: predictor = (a + b) / 2
+            case 4:
+                let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+            default: throw SequenceError("filter \(filter)")
+            }
+            rgb[y * stride + x] = UInt8(truncatingIfNeeded: Int(raw[y * (stride + 1) + 1 + x]) + predictor)
         }
     }
-    guard (last["m"] ?? "0") == "0" else { throw SequenceError("the last chunk says more follows") }
-    guard first["a"] == "T" else { throw SequenceError("not transmit-and-display: \(first)") }
-    guard let s = first["s"], let v = first["v"] else { throw SequenceError("no size: \(first)") }
-    let width = try integer(Substring(s)), height = try integer(Substring(v))
-    let bpp: Int
-    switch first["f"] ?? "32" {
-    case "24": bpp = 3
-    case "32": bpp = 4
-    default: throw SequenceError("format f=\(first["f"] ?? "")")
-    }
-    guard payload.count == width * height * bpp else {
-        throw SequenceError("\(payload.count) bytes for \(width)×\(height)×\(bpp)")
-    }
-    var rgb: [UInt8] = []
-    rgb.reserveCapacity(width * height * 3)
-    for p in stride(from: 0, to: payload.count, by: bpp) { rgb += payload[p..<(p + 3)] }
-    return KittyImage(control: first, chunks: controls.count,
-                      picture: DecodedPicture(width: width, height: height, rgb: rgb))
+    return DecodedPicture(width: width, height: height, rgb: rgb)
 }
 
 // MARK: iTerm2
@@ -114,6 +227,8 @@ func decodeKitty(_ bytes: [UInt8]) throws -> KittyImage {
 struct ITermImage {
     /// The arguments before the colon (inline, width, height …).
     var arguments: [String: String]
+    /// The file carried.
+    var file: [UInt8]
     var picture: DecodedPicture
 }
 
@@ -138,15 +253,18 @@ func decodeITerm(_ bytes: [UInt8]) throws -> ITermImage {
         arguments[String(kv[0])] = String(kv[1])
     }
     let file = try base64(body[(colon + 1)...])
-    return ITermImage(arguments: arguments, picture: try decodeFile(file))
+    if let size = arguments["size"] {
+        guard try integer(Substring(size)) == file.count else { throw SequenceError("size=\(size) for \(file.count) bytes") }
+    }
+    return ITermImage(arguments: arguments, file: file, picture: try decodeFile(file))
 }
 
-/// An uncompressed baseline TIFF (what chafa writes); PNG and JPEG give their size only.
+/// A JPEG (decoded whole), a PNG, or an uncompressed baseline TIFF (what chafa writes).
 private func decodeFile(_ file: [UInt8]) throws -> DecodedPicture {
-    if file.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-        guard file.count >= 24 else { throw SequenceError("short PNG") }
-        let be = { (o: Int) in file[o..<(o + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        return DecodedPicture(width: be(16), height: be(20), rgb: [])
+    if file.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(file) }
+    if file.starts(with: [0xFF, 0xD8, 0xFF]) {
+        let image = try JPEGDecoder.decode(Data(file), fitting: Int(Int32.max), Int(Int32.max))
+        return DecodedPicture(width: image.width, height: image.height, rgb: image.pixels)
     }
     guard file.starts(with: Array("II*\0".utf8)) else { throw SequenceError("neither TIFF nor PNG: \(file.prefix(4))") }
     func le(_ offset: Int, _ size: Int) throws -> Int {

@@ -64,8 +64,13 @@ public struct PicturePipeline: Sendable {
     }
 
     private static func inline(_ request: InlineRequest, store: AppDatabase) -> InlinePicture? {
-        guard let bytes = try? store.imageBytes(photoID: request.photoID) else { return nil }
-        return PicturePainter.inline(bytes, protocol: request.imageProtocol,
-                                     cell: (request.cellWidth, request.cellHeight), key: request.key, in: request.area)
+        guard let bytes = inlineBytes(request, store: store) else { return nil }
+        return PicturePainter.inline(bytes, request)
+    }
+
+    /// The stored image an inline request is made from.
+    private static func inlineBytes(_ request: InlineRequest, store: AppDatabase) -> Data? {
+        // The album thumbnail, which every stored photo has; the large image once it is stored.
+        try? store.imageBytes(photoID: request.photoID)
     }
 }

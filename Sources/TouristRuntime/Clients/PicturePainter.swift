@@ -31,16 +31,41 @@ public struct PicturePainter: Sendable {
 }
 
 extension PicturePainter {
-    /// A stored image as a real picture for the terminal's inline image protocol, fitted and
-    /// centred in `area` (cells of `cell` pixels); nil when it cannot be decoded.
-    static func inline(_ data: Data, protocol imageProtocol: InlineProtocol, cell: (width: Int, height: Int),
-                       key: String, in area: Rect) -> InlinePicture? {
-        let encoder = InlineImageEncoder(protocol: imageProtocol, cellWidth: cell.width, cellHeight: cell.height)
-        guard let source = try? JPEGDecoder.dimensions(data) else { return nil }
-        let box = encoder.box(imageWidth: source.width, imageHeight: source.height, columns: area.width, rows: area.height)
-        let pixels = encoder.pixelSize(box: box)
-        guard let image = try? JPEGDecoder.decode(data, fitting: pixels.width, pixels.height) else { return nil }
-        return encoder.picture(image, key: key, in: area)
+    /// A stored image as a real picture for the terminal's inline image protocol, the request's
+    /// crop of it fitted and centred in its area; nil when it cannot be decoded. iTerm2 is sent
+    /// the stored JPEG itself when the whole photo is shown upright; kitty the picture at its own
+    /// resolution (never more pixels than the image has or the area shows); sixel at the area's pixels.
+    static func inline(_ data: Data, _ request: InlineRequest) -> InlinePicture? {
+        let encoder = InlineImageEncoder(protocol: request.imageProtocol, cellWidth: request.cellWidth,
+                                         cellHeight: request.cellHeight)
+        guard let upright = try? JPEGDecoder.dimensions(data) else { return nil }
+        let part = cropSize(request.crop, of: upright)
+        let box = encoder.box(imageWidth: part.width, imageHeight: part.height,
+                              columns: request.area.width, rows: request.area.height)
+        if request.imageProtocol == .iterm2, request.crop.isWhole, InlineImageEncoder.isUpright(data) {
+            return encoder.picture(jpeg: [UInt8](data), box: box, key: request.key, in: request.area)
+        }
+        let size = encoder.sentSize(imageWidth: part.width, imageHeight: part.height, box: box)
+        guard size.width > 0, size.height > 0, let image = decode(data, crop: request.crop, fitting: size) else { return nil }
+        return encoder.picture(image.shrunk(toWidth: size.width, height: size.height), box: box, key: request.key,
+                               in: request.area, imageID: request.imageID, placeholderColor: request.placeholderColor)
+    }
+
+    /// The pixels of the part `crop` of an image of `size` (at least one each way).
+    static func cropSize(_ crop: PictureCrop, of size: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        (max(1, size.width * min(max(crop.width, 0), PictureCrop.unit) / PictureCrop.unit),
+         max(1, size.height * min(max(crop.height, 0), PictureCrop.unit) / PictureCrop.unit))
+    }
+
+    /// The part `crop` of the JPEG, decoded at least as large as `size` where the image allows:
+    /// the whole picture decoded at the scale that gives the part that size, then the part cut out.
+    private static func decode(_ data: Data, crop: PictureCrop, fitting size: (width: Int, height: Int)) -> RGBImage? {
+        if crop.isWhole { return try? JPEGDecoder.decode(data, fitting: size.width, size.height) }
+        let unit = PictureCrop.unit
+        let cropWidth = min(max(1, crop.width), unit), cropHeight = min(max(1, crop.height), unit)
+        guard let whole = try? JPEGDecoder.decode(data, fitting: size.width * unit / cropWidth,
+                                                  size.height * unit / cropHeight) else { return nil }
+        return whole.cut(x: whole.width * crop.x / unit, y: whole.height * crop.y / unit,
+                         width: max(1, whole.width * cropWidth / unit), height: max(1, whole.height * cropHeight / unit))
     }
 }
-
