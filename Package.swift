@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "TextSafetyTests", dependencies: ["TextSafety", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TestSupport"]),
         .testTarget(name: "CursesTests", dependencies: ["Curses", "Terminal", "TestSupport"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "CZlib", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "InlineReaders", "TestSupport"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "Geo", "Locking", "TestSupport"]),
         .testTarget(name: "PinFilesTests", dependencies: ["PinFiles", "Model", "Geo"]),
@@ -130,13 +130,15 @@ let package = Package(
         .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources"]),
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "Geo", "Locking", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
+        // The inline image protocols read back from their bytes, for the imaging and runtime tests.
+        .target(name: "InlineReaders", dependencies: ["Imaging", "CZlib"], path: "Tests/InlineReaders"),
         // Test servers shared by test targets (not part of the product).
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py", "peak_rss.py"]),
         .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "Geo", "Imaging", "Terminal", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: [
             "TouristRuntime", "TouristCore", "Model", "Terminal", "Geo", "WorldMap", "Store", "AlbumService", "AlbumMachine",
-            "PhotoSources", "HTTP", "Imaging", "TestSupport", "Locking",
+            "PhotoSources", "HTTP", "Imaging", "TestSupport", "Locking", "InlineReaders",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],

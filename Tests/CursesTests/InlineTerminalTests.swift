@@ -39,6 +39,23 @@ final class InlineTerminalTests: XCTestCase {
         XCTAssertTrue(repeated.hasSuffix(kittyClear))
     }
 
+    func testARepaintPlacesTheKittyPictureAgainWithoutItsData() throws {
+        var again: [UInt8] = []
+        try withTerminal(["VTOURIST_IMAGES": "kitty"]) { terminal, pty in
+            let blank = CellBuffer(width: terminal.size.width, height: terminal.size.height)
+            terminal.draw(blank)
+            terminal.showInline(picture)
+            _ = pty.take(until: Array("\u{1B}8".utf8))
+            // Another program used the screen: every cell is written again, and the picture placed.
+            terminal.invalidate()
+            terminal.draw(blank)
+            terminal.showInline(picture)
+            again = pty.take(until: Array("\u{1B}8".utf8))
+        }
+        XCTAssertTrue(again.contains(Array("\u{1B}7\u{1B}[4;6H".utf8) + picture.sequence), show(again))
+        XCTAssertFalse(again.contains(picture.transmit), "no image data again: \(show(again))")
+    }
+
     func testASixelPictureTakenAwayHasItsRowsSentAgain() throws {
         var removal: [UInt8] = []
         try withTerminal(["VTOURIST_IMAGES": "sixel"]) { terminal, pty in

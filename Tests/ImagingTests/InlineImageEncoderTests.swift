@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Imaging
+import InlineReaders
 import Synchronization
 import Terminal
 import XCTest

@@ -2,24 +2,24 @@ import CZlib
 import Foundation
 import Imaging
 
-/// Small, strict readers of the three inline image protocols, written from
+/// Small, strict readers (shared by the imaging and runtime tests) of the three inline image protocols, written from
 /// the protocols' documentation: they take the raw bytes a terminal would
 /// receive and give back the picture, or say what is wrong with them.
-struct DecodedPicture {
-    var width: Int
-    var height: Int
+public struct DecodedPicture {
+    public var width: Int
+    public var height: Int
     /// Row-major RGB, 3 bytes a pixel.
-    var rgb: [UInt8]
+    public var rgb: [UInt8]
 
-    func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+    public func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
         let i = (y * width + x) * 3
         return (Int(rgb[i]), Int(rgb[i + 1]), Int(rgb[i + 2]))
     }
 }
 
-struct SequenceError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct SequenceError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 private let esc: UInt8 = 0x1B
@@ -51,20 +51,20 @@ private func integer(_ text: Substring) throws -> Int {
 
 // MARK: kitty
 
-struct KittyImage {
+public struct KittyImage {
     /// The first chunk's control keys (a=t, f, i, q …).
-    var control: [String: String]
+    public var control: [String: String]
     /// The placement's keys (a=p, i, c, r …), when one follows the data.
-    var placement: [String: String]?
-    var chunks: Int
+    public var placement: [String: String]?
+    public var chunks: Int
     /// The bytes the base64 payload decoded to (the PNG file, or zlib stream).
-    var payload: [UInt8]
-    var picture: DecodedPicture
+    public var payload: [UInt8]
+    public var picture: DecodedPicture
 }
 
 /// tmux's passthrough taken off: `ESC P tmux ; … ESC \` strings back to back, the ESCs inside
 /// doubled; what they carry, joined.
-func unwrapTmux(_ bytes: [UInt8]) throws -> [UInt8] {
+public func unwrapTmux(_ bytes: [UInt8]) throws -> [UInt8] {
     let prefix = Array("\u{1B}Ptmux;".utf8)
     var out: [UInt8] = []
     var i = 0
@@ -94,7 +94,7 @@ func unwrapTmux(_ bytes: [UInt8]) throws -> [UInt8] {
 }
 
 /// The `ESC _G keys[;base64] ESC \` commands, back to back and nothing else: their keys and payloads.
-func kittyCommands(_ bytes: [UInt8]) throws -> [(keys: [String: String], payload: ArraySlice<UInt8>?)] {
+public func kittyCommands(_ bytes: [UInt8]) throws -> [(keys: [String: String], payload: ArraySlice<UInt8>?)] {
     var i = 0
     var commands: [(keys: [String: String], payload: ArraySlice<UInt8>?)] = []
     while i < bytes.count {
@@ -119,7 +119,7 @@ func kittyCommands(_ bytes: [UInt8]) throws -> [(keys: [String: String], payload
 /// An image sent by id (`a=t`) in chunks (`m=1` on every chunk but the last, payloads of at
 /// most 4096 bytes, later chunks with no keys but m and q), then at most one placement (`a=p`).
 /// The pixels: a PNG (`f=100`) or zlib-compressed RGB (`f=24,o=z`), inflated and read back.
-func decodeKitty(_ bytes: [UInt8]) throws -> KittyImage {
+public func decodeKitty(_ bytes: [UInt8]) throws -> KittyImage {
     var commands = try kittyCommands(bytes)
     var placement: [String: String]?
     if let last = commands.last, last.keys["a"] == "p" {
@@ -157,7 +157,7 @@ func decodeKitty(_ bytes: [UInt8]) throws -> KittyImage {
 }
 
 /// A zlib stream inflated; it must give exactly `expecting` bytes.
-func inflate(_ stream: [UInt8], expecting count: Int) throws -> [UInt8] {
+public func inflate(_ stream: [UInt8], expecting count: Int) throws -> [UInt8] {
     var out = [UInt8](repeating: 0, count: count + 1)
     var length = uLong(out.count)
     let status = out.withUnsafeMutableBufferPointer { target in
@@ -170,7 +170,7 @@ func inflate(_ stream: [UInt8], expecting count: Int) throws -> [UInt8] {
 
 /// An 8-bit RGB, non-interlaced PNG read back (signature, IHDR, IDAT chunks with their CRCs,
 /// IEND; each row's filter undone).
-func decodePNG(_ file: [UInt8]) throws -> DecodedPicture {
+public func decodePNG(_ file: [UInt8]) throws -> DecodedPicture {
     guard file.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw SequenceError("no PNG signature") }
     let be = { (o: Int) in file[o..<(o + 4)].reduce(0) { $0 << 8 | Int($1) } }
     var i = 8
@@ -224,16 +224,16 @@ func decodePNG(_ file: [UInt8]) throws -> DecodedPicture {
 
 // MARK: iTerm2
 
-struct ITermImage {
+public struct ITermImage {
     /// The arguments before the colon (inline, width, height …).
-    var arguments: [String: String]
+    public var arguments: [String: String]
     /// The file carried.
-    var file: [UInt8]
-    var picture: DecodedPicture
+    public var file: [UInt8]
+    public var picture: DecodedPicture
 }
 
 /// `ESC ]1337;File=args:base64 BEL` (or `ESC \`), the file a TIFF, PNG or JPEG.
-func decodeITerm(_ bytes: [UInt8]) throws -> ITermImage {
+public func decodeITerm(_ bytes: [UInt8]) throws -> ITermImage {
     let prefix = Array("\u{1B}]1337;File=".utf8)
     guard bytes.starts(with: prefix) else { throw SequenceError("no ESC ]1337;File= prefix") }
     var end = bytes.count
@@ -294,19 +294,19 @@ private func decodeFile(_ file: [UInt8]) throws -> DecodedPicture {
 
 // MARK: sixel
 
-struct SixelImage {
+public struct SixelImage {
     /// From the raster attributes `"Pan;Pad;Ph;Pv`.
-    var declaredWidth: Int
-    var declaredHeight: Int
+    public var declaredWidth: Int
+    public var declaredHeight: Int
     /// The widest band, in pixel columns.
-    var columns: Int
+    public var columns: Int
     /// Six-pixel bands that hold pixels.
-    var bands: Int
-    var picture: DecodedPicture
+    public var bands: Int
+    public var picture: DecodedPicture
 }
 
 /// `ESC P params q "1;1;W;H #n;2;r;g;b … data ESC \`, painted band by band.
-func decodeSixel(_ bytes: [UInt8]) throws -> SixelImage {
+public func decodeSixel(_ bytes: [UInt8]) throws -> SixelImage {
     guard bytes.count >= 4, bytes[0] == esc, bytes[1] == UInt8(ascii: "P") else { throw SequenceError("no DCS") }
     guard let q = bytes.firstIndex(of: UInt8(ascii: "q")),
           bytes[2..<q].allSatisfy({ $0 == UInt8(ascii: ";") || (0x30...0x39).contains($0) })
