@@ -130,6 +130,9 @@ do {
     } else if args.count >= 3, args[1] == "album" {
         // `vtourist-bench album FOLDER [RUNS]`: FOLDER holds the album's JPEGs.
         try AlbumBench.run(pictures: args[2], runs: args.count >= 4 ? Int(args[3]) ?? 9 : 9, moves: 200)
+    } else if args.count >= 3, args[1] == "inline" {
+        // `vtourist-bench inline FOLDER [RUNS]`: bytes written per photo view in each inline protocol.
+        try InlineBench.run(pictures: args[2], runs: args.count >= 4 ? Int(args[3]) ?? 5 : 5)
     } else if args.count >= 2, args[1] == "completion" {
         // `vtourist-bench completion [DESTINATIONS]`: go-to suggestions letter by letter.
         try CompletionBench.run(destinations: args.count >= 3 ? args[2] : nil)

@@ -67,8 +67,8 @@ extension NcursesTerminal {
         inlinePicturesDetected = true
         let detection = askedInlineProtocol()
         var found = detection.imageProtocol
-        // Placeholder cells carry the image id in their colour: 256 colours at least.
-        if found == .kittyUnicode && !(capabilities.colors == .indexed256 || capabilities.colors == .trueColor) {
+        // Placeholder cells are Unicode and carry the image id in their colour: 256 colours at least.
+        if found == .kittyUnicode && (!capabilities.unicode || !(capabilities.colors == .indexed256 || capabilities.colors == .trueColor)) {
             found = nil
         }
         capabilities.inlineImages = found

@@ -69,3 +69,15 @@ extension PicturePainter {
                          width: max(1, whole.width * cropWidth / unit), height: max(1, whole.height * cropHeight / unit))
     }
 }
+
+extension PicturePainter {
+    /// The real picture the photo view shows for a stored JPEG in `area`, made as the picture
+    /// pipeline makes it: for the benchmarks, which count the bytes it writes.
+    public static func inlinePicture(_ data: Data, protocol imageProtocol: InlineProtocol, area: Rect,
+                                     cellWidth: Int = 10, cellHeight: Int = 20, imageID: UInt32 = 1) -> InlinePicture? {
+        var request = InlineRequest(photoID: 1, area: area, imageProtocol: imageProtocol,
+                                    cellWidth: cellWidth, cellHeight: cellHeight)
+        request.imageID = imageID
+        return inline(data, request)
+    }
+}
