@@ -88,7 +88,7 @@ let package = Package(
 
         // The UI loop and the effect interpreter; the terminal, clock, store and albums are passed in.
         .target(name: "TouristRuntime", dependencies: [
-            "TouristCore", "Model", "Terminal", "Geo", "WorldMap", "Store", "AlbumService", "AlbumMachine", "Imaging", "PhotoSources", "Locking",
+            "TouristCore", "Model", "Terminal", "Geo", "WorldMap", "Store", "AlbumService", "AlbumMachine", "Imaging", "PhotoSources", "Locking", "HTTP",
         ]),
 
         // The only module that talks to ncurses.

@@ -188,18 +188,4 @@ extension RGBImage {
         }
         return RGBImage(width: w, height: h, pixels: out)
     }
-
-    /// The part of the picture from (x, y), `width` × `height`, clipped to it.
-    public func cut(x: Int, y: Int, width: Int, height: Int) -> RGBImage {
-        guard self.width > 0, self.height > 0 else { return self }
-        let x0 = min(max(0, x), self.width - 1), y0 = min(max(0, y), self.height - 1)
-        let w = min(max(1, width), self.width - x0), h = min(max(1, height), self.height - y0)
-        var out: [UInt8] = []
-        out.reserveCapacity(w * h * 3)
-        for row in y0..<(y0 + h) {
-            let start = (row * self.width + x0) * 3
-            out += pixels[start..<(start + w * 3)]
-        }
-        return RGBImage(width: w, height: h, pixels: out)
-    }
 }

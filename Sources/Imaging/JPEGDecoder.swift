@@ -1,5 +1,6 @@
 import CTurboJPEG
 import Foundation
+import Terminal
 
 /// Decodes JPEG bytes into an upright `RGBImage` no larger than needed, with libturbojpeg.
 ///
@@ -104,17 +105,138 @@ public enum JPEGDecoder {
         let factor = scale(width: header.width, height: header.height, covering: storedBox)
         let outW = scaled(header.width, factor), outH = scaled(header.height, factor)
 
-        let stored: RGBImage
+        let stored = try decompress(handle, bytes, header: header, markers: markers, width: outW, height: outH)
+        return oriented(stored, orientation)
+    }
+
+    /// Decompresses at exactly `width`×`height` (a size one scaling factor gives), as RGB.
+    private static func decompress(_ handle: Handle, _ bytes: UnsafeRawBufferPointer, header: Handle.Header,
+                                   markers: JPEGMarkers, width: Int, height: Int) throws(ImageError) -> RGBImage {
         switch header.colorspace {
         case Int32(TJCS_CMYK.rawValue), Int32(TJCS_YCCK.rawValue):
             // TurboJPEG 2.1 does not convert CMYK to RGB: decode CMYK and convert here.
-            let cmyk = try handle.decompress(bytes, width: outW, height: outH, format: TJPF_CMYK, channels: 4)
-            stored = rgb(fromCMYK: cmyk, width: outW, height: outH, inverted: markers.hasAdobeSegment)
+            let cmyk = try handle.decompress(bytes, width: width, height: height, format: TJPF_CMYK, channels: 4)
+            return rgb(fromCMYK: cmyk, width: width, height: height, inverted: markers.hasAdobeSegment)
         default:
-            let rgb = try handle.decompress(bytes, width: outW, height: outH, format: TJPF_RGB, channels: 3)
-            stored = RGBImage(width: outW, height: outH, pixels: rgb)
+            let rgb = try handle.decompress(bytes, width: width, height: height, format: TJPF_RGB, channels: 3)
+            return RGBImage(width: width, height: height, pixels: rgb)
         }
-        return oriented(stored, orientation)
+    }
+
+    // MARK: - A part of the picture
+
+    /// Decodes only the part `crop` of the upright picture, at the smallest scale whose result still
+    /// covers a `width`×`height` box (as `decode(_:fitting:_:)` does for the whole): the part is cut
+    /// out losslessly on the JPEG's block boundaries first (TurboJPEG's transform), so a small part of
+    /// a large photo decodes few pixels; then the exact part is cut from what was decoded. The EXIF
+    /// orientation is honoured (the crop is of the upright picture). The same refusals as `decode`.
+    public static func decode(_ data: Data, crop: PictureCrop, fitting width: Int, _ height: Int,
+                              pixelBudget: Int = defaultPixelBudget) throws(ImageError) -> RGBImage {
+        try decodeCounting(data, crop: crop, fitting: width, height, pixelBudget: pixelBudget).image
+    }
+
+    /// `decode(_:crop:fitting:_:)`, and how many pixels were decompressed for it (tests read it).
+    static func decodeCounting(_ data: Data, crop: PictureCrop, fitting width: Int, _ height: Int,
+                               pixelBudget: Int = defaultPixelBudget) throws(ImageError) -> (image: RGBImage, decoded: Int) {
+        let box = (max(width, 1), max(height, 1))
+        let result = data.withUnsafeBytes { bytes -> Result<(image: RGBImage, decoded: Int), ImageError> in
+            Result { () throws(ImageError) -> (image: RGBImage, decoded: Int) in
+                if crop.isWhole {
+                    let image = try decode(bytes, box: box, pixelBudget: pixelBudget)
+                    return (image, image.width * image.height)
+                }
+                return try decode(bytes, crop: crop, box: box, pixelBudget: pixelBudget)
+            }
+        }
+        return try result.get()
+    }
+
+    /// A rectangle of pixels.
+    struct PixelRect: Equatable { var x: Int; var y: Int; var width: Int; var height: Int }
+
+    /// Where an upright rectangle lies in the stored picture (`width`×`height` stored pixels).
+    static func storedRect(_ r: PixelRect, _ orientation: EXIFOrientation, width w: Int, height h: Int) -> PixelRect {
+        switch orientation {
+        case .up: return r
+        case .upMirrored: return PixelRect(x: w - r.x - r.width, y: r.y, width: r.width, height: r.height)
+        case .down: return PixelRect(x: w - r.x - r.width, y: h - r.y - r.height, width: r.width, height: r.height)
+        case .downMirrored: return PixelRect(x: r.x, y: h - r.y - r.height, width: r.width, height: r.height)
+        case .leftMirrored: return PixelRect(x: r.y, y: r.x, width: r.height, height: r.width)
+        case .right: return PixelRect(x: r.y, y: h - r.x - r.width, width: r.height, height: r.width)
+        case .rightMirrored: return PixelRect(x: w - r.y - r.height, y: h - r.x - r.width, width: r.height, height: r.width)
+        case .left: return PixelRect(x: w - r.y - r.height, y: r.x, width: r.height, height: r.width)
+        }
+    }
+
+    /// The block (MCU) size of a subsampling, in pixels; nil for one TurboJPEG does not know.
+    static func mcuSize(subsampling: Int32) -> (width: Int, height: Int)? {
+        switch subsampling {
+        case Int32(TJSAMP_444.rawValue), Int32(TJSAMP_GRAY.rawValue): return (8, 8)
+        case Int32(TJSAMP_422.rawValue): return (16, 8)
+        case Int32(TJSAMP_420.rawValue): return (16, 16)
+        case Int32(TJSAMP_440.rawValue): return (8, 16)
+        case Int32(TJSAMP_411.rawValue): return (32, 8)
+        default: return nil
+        }
+    }
+
+    private static func decode(_ bytes: UnsafeRawBufferPointer, crop: PictureCrop, box: (Int, Int),
+                               pixelBudget: Int) throws(ImageError) -> (image: RGBImage, decoded: Int) {
+        let handle = try Handle()
+        let (header, markers) = try checkedHeader(handle, bytes, pixelBudget: pixelBudget)
+        let orientation = markers.orientation
+        let swaps = orientation.swapsSides
+        let upright = swaps ? (width: header.height, height: header.width) : (width: header.width, height: header.height)
+        let part = crop.pixels(width: upright.width, height: upright.height)
+        let wanted = storedRect(PixelRect(x: part.x, y: part.y, width: part.width, height: part.height), orientation,
+                                width: header.width, height: header.height)
+        let storedBox = swaps ? (width: box.1, height: box.0) : (width: box.0, height: box.1)
+        // A part's sides scaled are not rounded up (it lies inside the picture): a 1-pixel part needs 1/1.
+        let needW = Double(min(storedBox.width, wanted.width)), needH = Double(min(storedBox.height, wanted.height))
+        let factor = scalingFactors.first {
+            Double(wanted.width * $0.num) >= needW * Double($0.denom) && Double(wanted.height * $0.num) >= needH * Double($0.denom)
+        } ?? (1, 1)
+
+        // The part cut out on block boundaries, as a JPEG of its own; the whole picture when that fails.
+        var source = PixelRect(x: 0, y: 0, width: header.width, height: header.height)
+        var decoded: RGBImage?
+        if let mcu = mcuSize(subsampling: header.subsampling) {
+            // One block more each way where there is one: the part's edges then decode as in the whole
+            // picture (chroma is smoothed across neighbouring blocks).
+            let left = max(0, wanted.x - wanted.x % mcu.width - mcu.width)
+            let top = max(0, wanted.y - wanted.y % mcu.height - mcu.height)
+            let right = min(header.width, wanted.x + wanted.width + mcu.width)
+            let bottom = min(header.height, wanted.y + wanted.height + mcu.height)
+            let region = PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+            if let part = try? Transformer().crop(bytes, region) {
+                let result = part.withUnsafeBytes { partBytes -> Result<(Handle.Header, RGBImage), ImageError> in
+                    Result { () throws(ImageError) -> (Handle.Header, RGBImage) in
+                        let partHeader = try handle.header(partBytes)
+                        let outW = scaled(partHeader.width, factor), outH = scaled(partHeader.height, factor)
+                        return (partHeader, try decompress(handle, partBytes, header: partHeader, markers: markers,
+                                                           width: outW, height: outH))
+                    }
+                }
+                let (partHeader, image) = try result.get()
+                decoded = image
+                source = PixelRect(x: region.x, y: region.y, width: partHeader.width, height: partHeader.height)
+            }
+        }
+        let image: RGBImage
+        if let decoded {
+            image = decoded
+        } else {
+            image = try decompress(handle, bytes, header: header, markers: markers,
+                                   width: scaled(header.width, factor), height: scaled(header.height, factor))
+        }
+        // The exact part, in the decoded (scaled) pixels.
+        let sx = Double(image.width) / Double(source.width), sy = Double(image.height) / Double(source.height)
+        let x0 = min(image.width - 1, max(0, Int((Double(wanted.x - source.x) * sx).rounded(.down))))
+        let y0 = min(image.height - 1, max(0, Int((Double(wanted.y - source.y) * sy).rounded(.down))))
+        let x1 = max(x0 + 1, min(image.width, Int((Double(wanted.x + wanted.width - source.x) * sx).rounded(.up))))
+        let y1 = max(y0 + 1, min(image.height, Int((Double(wanted.y + wanted.height - source.y) * sy).rounded(.up))))
+        let cut = image.cut(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        return (oriented(cut, orientation), image.width * image.height)
     }
 
     /// CMYK to RGB the way libjpeg-turbo's own tools do (no colour management):
@@ -182,7 +304,7 @@ private final class Handle {
 
     deinit { tjDestroy(raw) }
 
-    struct Header { var width: Int; var height: Int; var colorspace: Int32 }
+    struct Header { var width: Int; var height: Int; var colorspace: Int32; var subsampling: Int32 }
 
     /// Checks the bytes look like a JPEG and reads the frame header.
     func header(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> Header {
@@ -195,7 +317,7 @@ private final class Handle {
                                          &width, &height, &subsampling, &colorspace)
         if status != 0 { throw .corrupt(message) }
         guard width > 0, height > 0 else { throw .corrupt("no picture size") }
-        return Header(width: Int(width), height: Int(height), colorspace: colorspace)
+        return Header(width: Int(width), height: Int(height), colorspace: colorspace, subsampling: subsampling)
     }
 
     /// Decompresses at exactly `width`×`height` (a size one scaling factor gives).
@@ -224,5 +346,33 @@ private final class Handle {
             message = first.lowercased() + message.dropFirst()
         }
         return message
+    }
+}
+
+/// One TurboJPEG transformer: cuts a part out of a JPEG without decoding it (on block boundaries).
+private final class Transformer {
+    let raw: tjhandle
+
+    init() throws(ImageError) {
+        guard let raw = tjInitTransform() else { throw .corrupt("the JPEG transformer could not start") }
+        self.raw = raw
+    }
+
+    deinit { tjDestroy(raw) }
+
+    /// The region (its left and top on block boundaries) as a JPEG of its own.
+    func crop(_ bytes: UnsafeRawBufferPointer, _ region: JPEGDecoder.PixelRect) throws(ImageError) -> Data {
+        guard let base = bytes.baseAddress else { throw .empty }
+        var transform = tjtransform()
+        transform.r = tjregion(x: Int32(region.x), y: Int32(region.y), w: Int32(region.width), h: Int32(region.height))
+        transform.op = Int32(TJXOP_NONE.rawValue)
+        transform.options = TJXOPT_CROP
+        var out: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = tjTransform(raw, base.assumingMemoryBound(to: UInt8.self), UInt(bytes.count), 1, &out, &size,
+                                 &transform, TJFLAG_LIMITSCANS)
+        defer { if let out { tjFree(out) } }
+        guard status == 0, let out, size > 0 else { throw .corrupt("the part could not be cut out") }
+        return Data(bytes: out, count: Int(size))
     }
 }

@@ -14,12 +14,16 @@ extension PictureRenderer {
 
     /// A JPEG file's bytes as exactly `columns` × `rows` cells (see `render(_:columns:rows:)`): the
     /// one path from stored bytes to cells, for the album, the photo screen and `vtourist render`.
-    public func render(jpeg data: Data, columns: Int, rows: Int,
+    /// `crop`: only that part of the picture, fitted as the whole would be; only it is decoded.
+    public func render(jpeg data: Data, crop: PictureCrop = .whole, columns: Int, rows: Int,
                        pixelBudget: Int = JPEGDecoder.defaultPixelBudget) throws(ImageError) -> CellBuffer {
         let source = try JPEGDecoder.dimensions(data)
-        let fit = Self.fitted(imageWidth: source.width, imageHeight: source.height, columns: columns, rows: rows)
+        let part = crop.pixels(width: source.width, height: source.height)
+        let fit = Self.fitted(imageWidth: part.width, imageHeight: part.height, columns: columns, rows: rows)
         let box = Self.decodeBox(fit)
-        let picture = try JPEGDecoder.decode(data, fitting: box.width, box.height, pixelBudget: pixelBudget)
+        let picture = crop.isWhole
+            ? try JPEGDecoder.decode(data, fitting: box.width, box.height, pixelBudget: pixelBudget)
+            : try JPEGDecoder.decode(data, crop: crop, fitting: box.width, box.height, pixelBudget: pixelBudget)
         return render(picture, columns: columns, rows: rows)
     }
 }

@@ -11,6 +11,10 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case allowDrag = "allow_drag"
     /// How Wikimedia can reach whoever runs this copy: sent in the User-Agent, as its policy asks.
     case contact = "contact"
+    /// Megabytes the photo view's large images may take in the store; 0 stores none.
+    case largeCacheMB = "large_cache_mb"
+    /// Seconds each photo of a slideshow stays.
+    case slideshowSeconds = "slideshow_seconds"
 
     /// The setting's one name, as messages say it mid-sentence ("Saved: photo source Flickr.").
     public var label: String {
@@ -22,6 +26,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .confirmDelete: "confirm delete"
         case .allowDrag: "allow dragging"
         case .contact: "contact address"
+        case .largeCacheMB: "large-image budget"
+        case .slideshowSeconds: "slideshow interval"
         }
     }
 
@@ -50,6 +56,12 @@ public struct Settings: Hashable, Sendable {
     public static let photosPerCollectionRange: ClosedRange<Int> = 1...60
     public static let defaultAreaHalfWidth = 0.5
     public static let defaultPhotosPerCollection = 21
+    public static let largeCacheMBRange: ClosedRange<Int> = 0...4096
+    public static let defaultLargeCacheMB = 256
+    public static let slideshowSecondsRange: ClosedRange<Int> = 1...60
+    public static let defaultSlideshowSeconds = 4
+    /// Bytes in one megabyte of `large_cache_mb`.
+    public static let bytesPerMB = 1_048_576
 
     /// nil when never chosen: then `effectiveSource` picks by whether a Flickr key is set.
     public var source: PhotoSourceChoice?
@@ -61,18 +73,32 @@ public struct Settings: Hashable, Sendable {
     public var allowDrag: Bool
     /// An e-mail or web address for the User-Agent (Wikimedia's policy); nil: none given.
     public var contact: String?
+    /// Megabytes of large images the store keeps (within `largeCacheMBRange`); 0 stores none.
+    public var largeCacheMB: Int
+    /// Seconds a slideshow shows each photo (within `slideshowSecondsRange`).
+    public var slideshowSeconds: Int
 
     public init(source: PhotoSourceChoice? = nil, flickrAPIKey: String? = nil,
                 areaHalfWidth: Double = Settings.defaultAreaHalfWidth,
                 photosPerCollection: Int = Settings.defaultPhotosPerCollection,
-                confirmDelete: Bool = true, allowDrag: Bool = true) {
+                confirmDelete: Bool = true, allowDrag: Bool = true,
+                largeCacheMB: Int = Settings.defaultLargeCacheMB,
+                slideshowSeconds: Int = Settings.defaultSlideshowSeconds) {
         self.source = source
         self.flickrAPIKey = flickrAPIKey
         self.areaHalfWidth = areaHalfWidth
         self.photosPerCollection = photosPerCollection
         self.confirmDelete = confirmDelete
         self.allowDrag = allowDrag
+        self.largeCacheMB = largeCacheMB
+        self.slideshowSeconds = slideshowSeconds
     }
+
+    /// The large-image budget in bytes, as the store takes it (0: none stored).
+    public var largeCacheBytes: Int { Settings.largeCacheBytes(megabytes: largeCacheMB) }
+
+    /// `large_cache_mb` in bytes.
+    public static func largeCacheBytes(megabytes: Int) -> Int { megabytes * bytesPerMB }
 
     /// Flickr when a key is set, else Commons, unless a source was chosen.
     public var effectiveSource: PhotoSourceChoice { source ?? (flickrAPIKey == nil ? .commons : .flickr) }
@@ -106,6 +132,12 @@ public struct Settings: Hashable, Sendable {
                 if let value = flag(text) { settings.allowDrag = value }
                 valid = flag(text) != nil
             case .contact: settings.contact = contact(text); valid = settings.contact != nil
+            case .largeCacheMB:
+                if let value = largeCacheMB(text) { settings.largeCacheMB = value }
+                valid = largeCacheMB(text) != nil
+            case .slideshowSeconds:
+                if let value = slideshowSeconds(text) { settings.slideshowSeconds = value }
+                valid = slideshowSeconds(text) != nil
             }
             if !valid {
                 // A key is a secret even when it is wrong: it is not repeated.
@@ -130,6 +162,8 @@ public struct Settings: Hashable, Sendable {
         case .confirmDelete: return Settings.flagText(confirmDelete)
         case .allowDrag: return Settings.flagText(allowDrag)
         case .contact: return contact ?? "none"
+        case .largeCacheMB: return largeCacheMB == 0 ? "0 MB (none stored)" : "\(largeCacheMB) MB"
+        case .slideshowSeconds: return slideshowSeconds == 1 ? "1 second" : "\(slideshowSeconds) seconds"
         }
     }
 
@@ -141,7 +175,9 @@ public struct Settings: Hashable, Sendable {
          (.photosPerCollection, String(photosPerCollection)),
          (.confirmDelete, Settings.flagText(confirmDelete)),
          (.allowDrag, Settings.flagText(allowDrag)),
-         (.contact, contact)]
+         (.contact, contact),
+         (.largeCacheMB, String(largeCacheMB)),
+         (.slideshowSeconds, String(slideshowSeconds))]
     }
 
     /// The canonical stored text for a key's value, or nil when the text is not a valid value.
@@ -153,6 +189,8 @@ public struct Settings: Hashable, Sendable {
         case .photosPerCollection: return photosPerCollection(text).map { String($0) }
         case .confirmDelete, .allowDrag: return flag(text).map(flagText)
         case .contact: return contact(text)
+        case .largeCacheMB: return largeCacheMB(text).map { String($0) }
+        case .slideshowSeconds: return slideshowSeconds(text).map { String($0) }
         }
     }
 
@@ -171,6 +209,10 @@ public struct Settings: Hashable, Sendable {
             return "expected on or off"
         case .contact:
             return "a contact is an e-mail address (name@example.org) or a web address (https://…), up to \(maxContactLength) characters"
+        case .largeCacheMB:
+            return "the large-image budget must be a whole number of megabytes from \(largeCacheMBRange.lowerBound) (none stored) to \(largeCacheMBRange.upperBound)"
+        case .slideshowSeconds:
+            return "the slideshow interval must be a whole number of seconds from \(slideshowSecondsRange.lowerBound) to \(slideshowSecondsRange.upperBound)"
         }
     }
 
@@ -260,10 +302,15 @@ public struct Settings: Hashable, Sendable {
         return value
     }
 
-    public static func photosPerCollection(_ text: String) -> Int? {
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), photosPerCollectionRange.contains(value) else {
-            return nil
-        }
+    public static func photosPerCollection(_ text: String) -> Int? { wholeNumber(text, in: photosPerCollectionRange) }
+
+    public static func largeCacheMB(_ text: String) -> Int? { wholeNumber(text, in: largeCacheMBRange) }
+
+    public static func slideshowSeconds(_ text: String) -> Int? { wholeNumber(text, in: slideshowSecondsRange) }
+
+    /// A whole number within `range`, spaces around it allowed.
+    static func wholeNumber(_ text: String, in range: ClosedRange<Int>) -> Int? {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else { return nil }
         return value
     }
 

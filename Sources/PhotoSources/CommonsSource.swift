@@ -29,7 +29,7 @@ public struct CommonsSource: PhotoSource {
     public let name = PhotoSourceChoice.commons.rawValue
     public let endpoint: String
     public let userAgent: String
-    private let http: any HTTPFetching
+    let http: any HTTPFetching
 
     public init(endpoint: String = CommonsSource.defaultEndpoint,
                 userAgent: String,

@@ -8,7 +8,9 @@ public struct FlickrSource: PhotoSource {
     /// Flickr serves at most about this many results for one query.
     public static let maxReachableResults = 4000
     /// The `url_*` extras asked for, smallest first; only these sizes are used.
-    public static let sizeExtras = ["url_q", "url_n", "url_m", "url_z", "url_c", "url_l"]
+    public static let sizeExtras = ["url_q", "url_n", "url_m", "url_z", "url_c", "url_l", "url_h", "url_k"]
+    /// The widest large image the photo view fetches.
+    public static let maxLargeWidth = 2048
     public static let extras = sizeExtras + ["owner_name", "date_taken", "license"]
     /// Before Flickr existed: a harmless "limiting agent" so a bbox-only search
     /// isn't narrowed to the last few hours of uploads.
@@ -114,14 +116,29 @@ public struct FlickrSource: PhotoSource {
 
     /// Size suffixes in the order the grid prefers them: about 320 px first.
     static let gridOrder = ["n", "m", "q", "z", "c", "l", "b", "o"]
-    /// Size suffixes in the order the detail view prefers them: about 1024 px first.
-    static let largeOrder = ["l", "b", "c", "z", "m", "n", "q", "o"]
+    /// Each size suffix with its longest side in pixels (Flickr's size table), largest first: what
+    /// a size is taken to be when the answer has no `width_*` for it. The original's is unknown.
+    static let nominalSizes: [(suffix: String, side: Int?)] = [
+        ("o", nil), ("k", 2048), ("h", 1600), ("l", 1024), ("b", 1024), ("c", 800), ("z", 640), ("m", 500),
+        ("n", 320), ("q", 150),
+    ]
+
+    /// The suffix of the largest size the answer has that is at most `maxLargeWidth` wide: its
+    /// `width_*`, else its nominal side. Nil when it has none within that width.
+    static func largestSize(_ p: [String: Any]) -> String? {
+        var best: (suffix: String, width: Int)?
+        for (suffix, side) in nominalSizes where Lenient.url(p["url_\(suffix)"]) != nil {
+            guard let width = Lenient.int(p["width_\(suffix)"]) ?? side, width > 0, width <= maxLargeWidth else { continue }
+            if best.map({ width > $0.width }) ?? true { best = (suffix, width) }
+        }
+        return best?.suffix
+    }
 
     static func photo(_ value: Any) -> NewPhoto? {
         guard let p = value as? [String: Any], let rawID = Lenient.string(p["id"]) else { return nil }
         guard let grid = gridOrder.first(where: { Lenient.url(p["url_\($0)"]) != nil }),
               let imageURL = Lenient.url(p["url_\(grid)"]) else { return nil }
-        let large = largeOrder.first { Lenient.url(p["url_\($0)"]) != nil && $0 != grid }
+        let large = largestSize(p)
         let id = TextCleaner.clean(rawID, maxLength: 64)
         let owner = Lenient.string(p["owner"]).map { TextCleaner.clean($0, maxLength: 64) }
         return NewPhoto(

@@ -31,6 +31,15 @@ extension AppDatabase {
         try setSetting(key, to: text)
     }
 
+    /// What follows a setting's change inside its transaction: the large images are trimmed to the budget
+    /// now in effect (a stored text that is no valid value reads as the default, as everywhere).
+    static func settingWritten(_ db: Database, key: String) throws {
+        guard key == SettingKey.largeCacheMB.rawValue else { return }
+        let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key])
+        let settings = Settings(stored: text.map { [.largeCacheMB: $0] } ?? [:])
+        try evictLargeImages(db, toFit: 0, within: settings.largeCacheBytes, except: nil)
+    }
+
     private static func validated(_ key: SettingKey, _ text: String) throws(StoreError) -> String {
         guard let value = Settings.normalized(key, text) else {
             // A mistyped key is still a secret: it is not echoed.

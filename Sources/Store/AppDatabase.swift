@@ -305,12 +305,20 @@ public final class AppDatabase: Sendable {
         try read { db in try SettingRow.fetchOne(db, key: key)?.value }
     }
 
+    /// Stores a setting's text as it is; what depends on it follows in the same transaction
+    /// (`settingWritten`: a lowered large-image budget evicts at once).
     public func setSetting(_ key: String, _ value: String) throws(StoreError) {
-        try write { db in try SettingRow(key: key, value: value).save(db) }
+        try write { db in
+            try SettingRow(key: key, value: value).save(db)
+            try Self.settingWritten(db, key: key)
+        }
     }
 
     public func removeSetting(_ key: String) throws(StoreError) {
-        try write { db in _ = try SettingRow.deleteOne(db, key: key) }
+        try write { db in
+            _ = try SettingRow.deleteOne(db, key: key)
+            try Self.settingWritten(db, key: key)
+        }
     }
 
     // MARK: Watching and checking

@@ -129,7 +129,25 @@ enum Schema {
             try db.execute(sql: "ALTER TABLE pin ADD COLUMN albumGeneration INTEGER NOT NULL DEFAULT 1")
         }
 
-        // Migrations of later versions go here, after "v4", each with a new name.
+        migrator.registerMigration("v5") { db in
+            // The photo view's large images, beside the album thumbnails and within the budget
+            // `large_cache_mb`. The small columns come before the blob, so reading them never walks
+            // the blob's overflow pages; the photo's deletion (its pin's, a new collection's) takes its row.
+            try db.execute(sql: """
+                CREATE TABLE photoLarge (
+                    photoId INTEGER PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
+                    width INTEGER NOT NULL CHECK (width > 0),
+                    height INTEGER NOT NULL CHECK (height > 0),
+                    byteCount INTEGER NOT NULL CHECK (byteCount > 0),
+                    viewedAt REAL NOT NULL,
+                    bytes BLOB NOT NULL CHECK (length(bytes) = byteCount)
+                )
+                """)
+            // Eviction order (least recently viewed first) and the total, both from the index alone.
+            try db.execute(sql: "CREATE INDEX photoLarge_on_viewedAt ON photoLarge(viewedAt, byteCount)")
+        }
+
+        // Migrations of later versions go here, after "v5", each with a new name.
 
         return migrator
     }

@@ -22,30 +22,6 @@ public enum PictureImage: String, Hashable, Sendable {
     case large
 }
 
-/// The part of an image a picture shows, in ten-thousandths of its width and height from its top
-/// left corner: the whole image, or the part a zoomed photo view shows. Integers, so a crop is a
-/// key that compares exactly.
-public struct PictureCrop: Hashable, Sendable, CustomStringConvertible {
-    public static let unit = 10_000
-    public static let whole = PictureCrop(x: 0, y: 0, width: unit, height: unit)
-
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    public var isWhole: Bool { self == .whole }
-
-    public var description: String { isWhole ? "" : "[\(x),\(y) \(width)x\(height)]" }
-}
-
 /// One photo rendered for one box: what rendered pictures are kept under. A resize asks for a new
 /// size (rendered once); moving the selection or scrolling asks for nothing new.
 public struct PictureKey: Hashable, Sendable, CustomStringConvertible {

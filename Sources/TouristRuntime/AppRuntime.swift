@@ -31,10 +31,14 @@ public final class AppRuntime {
                          imageSlot: Int(ProcessInfo.processInfo.processIdentifier))
         map = MapCache(geometry: world.geometry, places: world.places)
         let albums = world.makeAlbums { event in mailbox.post(.album(event)) }
-        let pictures = world.pictures.make(world.store, world.terminal.capabilities,
+        // Large images not stored are read from memory: the pictures and the large images share it.
+        let memory = LargeImageMemory()
+        let largeImages = world.largeImages.make(world.store, memory) { action in mailbox.post(action) }
+        let pictures = world.pictures.make(.live(store: world.store, memory: memory), world.terminal.capabilities,
                                            { key, picture in mailbox.post(.pictureRendered(key, picture)) },
                                            { picture in mailbox.post(.inlineReady(picture)) })
         workers = Workers(store: world.store, storeWorker: world.storeWorker, albums: albums, pictures: pictures,
+                          largeImages: largeImages,
                           pages: world.pageOpener, photos: world.photoSaver, terminal: world.terminal,
                           mailbox: mailbox, log: world.log, retry: WriteRetry(clock: world.clock), trace: world.trace)
         // Albums left downloading when the app last stopped (or by `vtourist drop`) go on.
@@ -53,7 +57,8 @@ public final class AppRuntime {
         if let hint = terminal.inlineHint { mailbox.post(.message(StatusMessage(hint))) }
         while loop.running {
             let animating = state.isAnimating
-            let read = events(waitingMs: animating ? Int(LoopState.tickInterval * 1000) : 250)
+            let longest = animating ? Int(LoopState.tickInterval * 1000) : 250
+            let read = events(waitingMs: LoopState.waitMs(now: clock.now(), longest: longest, state))
             let actions = take(loop.turn(messages: mailbox.drain(), events: read, now: clock.now(), animating: animating, state))
             if map.awaitsLabels { loop.needsDraw = true }
             guard !actions.isEmpty || loop.needsDraw else { continue }
@@ -90,6 +95,7 @@ public final class AppRuntime {
 
     private func finish() {
         workers.albums.shutdown()
+        workers.largeImages.shutdown()
         workers.retry.stop()  // a write still waiting gets one more try
         workers.run(loop.finish())
         workers.storeWorker.wait()  // let pending writes finish before the process ends

@@ -37,8 +37,12 @@ extension LoopState {
             return []
         }
         let cell = terminal.cellPixelSize ?? (10, 20)
+        // The large image once it is ready, the thumbnail until then.
+        let image: PictureImage = state.photo?.largeSize(spot.photoID) != nil ? .large : .thumbnail
+        // The part zoomed in on, at the terminal's own pixels.
+        let crop = state.photo?.crop(box: PictureSize(columns: spot.area.width, rows: spot.area.height), cellPixels: cell) ?? .whole
         var request = InlineRequest(photoID: spot.photoID, area: spot.area, imageProtocol: imageProtocol,
-                                    cellWidth: cell.width, cellHeight: cell.height)
+                                    cellWidth: cell.width, cellHeight: cell.height, image: image, crop: crop)
         guard request.key != inlineKey else { return [] }
         inlineKey = request.key
         if inlinePicture?.key == request.key { return [] }

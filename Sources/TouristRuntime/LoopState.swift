@@ -55,6 +55,8 @@ struct LoopState: Sendable {
     var inlineKey: String?
     /// Counts the inline pictures asked for: each gets its own kitty image id.
     var imageSlot: Int
+    /// The large images last asked of the large-image client.
+    var lastLargeRequest = LargeImageRequest.none
     private(set) var shownMessage: ShownMessage?
     /// The settings the albums search with: always those the screen shows.
     private(set) var settingsInUse: Settings
@@ -75,7 +77,7 @@ struct LoopState: Sendable {
     /// Before the first frame: the pictures it shows, and its message's clock.
     mutating func started(_ state: AppState, now: Double, terminal: TerminalFacts) -> [Work] {
         shownMessage = state.message.map { ShownMessage(message: $0, since: now) }
-        return requestPictures(state, terminal: terminal)
+        return requestPictures(state, terminal: terminal) + requestLargeImages(state, terminal: terminal)
     }
 
     /// At quit: the map view still waiting is written once more.
@@ -154,7 +156,7 @@ struct LoopState: Sendable {
             outcome.work += one.work
         }
         outcome.actions += events
-        let clock = due(now: now, animating: animating)
+        let clock = due(now: now, animating: animating, state)
         outcome.actions += clock.actions
         outcome.work += clock.work
         return outcome
@@ -245,10 +247,13 @@ struct LoopState: Sendable {
 
     // MARK: - The clock
 
-    /// What is due at `now`: an animation step, a message's timeout, the poll for other processes'
-    /// writes, the look for albums no live process fetches.
-    mutating func due(now: Double, animating: Bool) -> Outcome {
+    /// What is due at `now`: an animation step, a message's timeout, the slideshow's next photo,
+    /// the poll for other processes' writes, the look for albums no live process fetches.
+    mutating func due(now: Double, animating: Bool, _ state: AppState) -> Outcome {
         var outcome = Outcome()
+        if let step = LoopState.slideshowDue(state), now >= step {
+            outcome.actions.append(.slideshowStep(time: now))
+        }
         if animating, now - lastTick >= LoopState.tickInterval {
             lastTick = now
             outcome.actions.append(.tick)
@@ -269,6 +274,19 @@ struct LoopState: Sendable {
         return outcome
     }
 
+    /// When the slideshow's next photo is due: its interval after the photo shown was shown; nil
+    /// while no slideshow plays (or under help, or a terminal too small).
+    static func slideshowDue(_ state: AppState) -> Double? {
+        guard state.overlay == nil, !state.isTooSmall, let show = state.photo?.slideshow else { return nil }
+        return show.since + Double(state.settings.slideshowSeconds)
+    }
+
+    /// How long the loop may wait for an event: until the next thing due on the clock, within `longest`.
+    static func waitMs(now: Double, longest: Int, _ state: AppState) -> Int {
+        guard let due = slideshowDue(state) else { return longest }
+        return min(longest, max(0, Int(((due - now) * 1000).rounded(.up))))
+    }
+
     // MARK: - After the reducer
 
     /// What follows from the state the reducer left: the pictures it shows, the message's clock,
@@ -277,6 +295,7 @@ struct LoopState: Sendable {
         var work: [Work] = []
         if state != before {
             work += requestPictures(state, terminal: terminal)
+            work += requestLargeImages(state, terminal: terminal)
             needsDraw = true
         }
         if state.message != shownMessage?.message {

@@ -26,6 +26,8 @@ public struct RuntimeWorld {
     public var pageOpener: PageOpenerClient
     /// Renders photos for the screen.
     public var pictures: PicturePipeline
+    /// Fetches the photo view's large images.
+    public var largeImages: LargeImagePipeline
     /// Records each committed change the user made (the crash soak's acknowledgments; `.none` but there).
     public var trace: Trace
 
@@ -34,7 +36,7 @@ public struct RuntimeWorld {
                 makeAlbums: @escaping (_ onEvent: @escaping @Sendable (AlbumEvent) -> Void) -> AlbumsClient,
                 geometry: WorldGeometry, places: PlaceLookup, log: AppLog = .none,
                 photoSaver: PhotoSaver, pageOpener: PageOpenerClient, pictures: PicturePipeline = .live(),
-                trace: Trace = .none) {
+                largeImages: LargeImagePipeline = .none, trace: Trace = .none) {
         self.terminal = terminal
         self.clock = clock
         self.store = store
@@ -46,6 +48,7 @@ public struct RuntimeWorld {
         self.photoSaver = photoSaver
         self.pageOpener = pageOpener
         self.pictures = pictures
+        self.largeImages = largeImages
         self.trace = trace
     }
 }

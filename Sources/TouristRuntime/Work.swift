@@ -72,6 +72,10 @@ enum Work: Equatable, Sendable {
     case pictureTaken(PictureKey)
     case encodeInline(InlineRequest)
 
+    // The large-image client.
+    /// The photo screen's large images, replacing what was asked before (nothing: cancel all).
+    case wantLargeImages(LargeImageRequest)
+
     // The rest of the world.
     case openPage(String)
     /// A page no browser took: its address on the clipboard where the terminal allows, and said.

@@ -11,6 +11,7 @@ struct Workers {
     let storeWorker: StoreWorker
     let albums: AlbumsClient
     let pictures: PictureClient
+    let largeImages: LargeImagesClient
     let pages: PageOpenerClient
     let photos: PhotoSaver
     let terminal: any AppTerminal
@@ -67,6 +68,8 @@ struct Workers {
             pictures.taken(key)
         case let .encodeInline(request):
             pictures.encodeInline(request)
+        case let .wantLargeImages(request):
+            largeImages.want(request)
         case let .openPage(url):
             pages.open(url) { [mailbox] result in
                 switch result {

@@ -47,6 +47,8 @@ enum FullScreenApp {
                   photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
         }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
            photoSaver: .folder(PhotoFile.picturesFolder(environment: environment)), pageOpener: .live,
+           largeImages: .live(http: makeHTTPClient(settings), commonsEndpoint: photos.commonsEndpoint,
+                              userAgent: userAgent(settings)),
            trace: trace)
         // Also on the status line: curses takes the screen right after stderr said so.
         let problems = store.permissionNotes.map(\.description) + photos.problems

@@ -3,7 +3,7 @@ import Geo
 import Model
 import Store
 import Terminal
-import TouristCore
+@testable import TouristCore
 @testable import TouristRuntime
 import WorldMap
 import XCTest
@@ -58,7 +58,7 @@ final class LoopStateTests: XCTestCase {
         ]
         for (i, (now, message, expected)) in rows.enumerated() {
             if let message { _ = loop.receive(message, state) }
-            let polls = loop.due(now: now, animating: false).work.filter { if case .poll = $0 { true } else { false } }
+            let polls = loop.due(now: now, animating: false, mapState()).work.filter { if case .poll = $0 { true } else { false } }
             XCTAssertEqual(polls, expected, "row \(i), at \(now)")
         }
     }
@@ -105,10 +105,10 @@ final class LoopStateTests: XCTestCase {
     func testLeasesOfCrashedProcessesAreLookedForEveryHeartbeat() {
         var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
         let beat = AlbumLease.heartbeat
-        XCTAssertFalse(loop.due(now: beat - 0.1, animating: false).work.contains(.resumeInterrupted))
-        XCTAssertTrue(loop.due(now: beat, animating: false).work.contains(.resumeInterrupted))
-        XCTAssertFalse(loop.due(now: beat + 1, animating: false).work.contains(.resumeInterrupted))
-        XCTAssertTrue(loop.due(now: 2 * beat, animating: false).work.contains(.resumeInterrupted))
+        XCTAssertFalse(loop.due(now: beat - 0.1, animating: false, mapState()).work.contains(.resumeInterrupted))
+        XCTAssertTrue(loop.due(now: beat, animating: false, mapState()).work.contains(.resumeInterrupted))
+        XCTAssertFalse(loop.due(now: beat + 1, animating: false, mapState()).work.contains(.resumeInterrupted))
+        XCTAssertTrue(loop.due(now: 2 * beat, animating: false, mapState()).work.contains(.resumeInterrupted))
     }
 
     // MARK: - Coalescing
@@ -262,20 +262,96 @@ final class LoopStateTests: XCTestCase {
 
     // MARK: - The clock
 
+    /// Pin 1's album's first photo on the photo screen, the slideshow playing since `since`.
+    func slideshowState(since: Double, seconds: Int = 4, count: Int = 3) -> AppState {
+        var s = albumState(count: count)
+        s.settings.slideshowSeconds = seconds
+        guard let album = s.album else { return s }
+        s.go(to: .photo(of: album))
+        _ = AppReducer(places: .none).reduce(&s, .event(.key(.char(" ")), time: since))
+        return s
+    }
+
+    func testTheSlideshowStepIsDueItsIntervalAfterThePhotoWasShown() {
+        var loop = LoopState(now: 100, settings: Settings(), seenVersion: 1)
+        // (seconds, shown at, now, due)
+        let rows: [(Int, Double, Double, Bool)] = [
+            (4, 100, 103.99, false),
+            (4, 100, 104, true),
+            (4, 100, 250, true),
+            (1, 100, 100.5, false),
+            (1, 100, 101, true),
+            (60, 100, 159.9, false),
+            (60, 100, 160, true),
+        ]
+        for (seconds, shown, now, due) in rows {
+            let state = slideshowState(since: shown, seconds: seconds)
+            XCTAssertEqual(state.photo?.slideshow, Slideshow(since: shown))
+            let actions = loop.due(now: now, animating: false, state).actions
+            XCTAssertEqual(actions.contains(.slideshowStep(time: now)), due, "\(seconds) s, shown at \(shown), now \(now)")
+        }
+        // Paused, under help or on a terminal too small: never due.
+        var paused = slideshowState(since: 100)
+        _ = AppReducer(places: .none).reduce(&paused, .event(.key(.char(" ")), time: 101))
+        XCTAssertNil(paused.photo?.slideshow)
+        var help = slideshowState(since: 100)
+        help.overlay = .help
+        var small = slideshowState(since: 100)
+        small.width = 10
+        for state in [paused, help, small, mapState()] {
+            XCTAssertFalse(loop.due(now: 1000, animating: false, state).actions.contains { if case .slideshowStep = $0 { true } else { false } })
+        }
+    }
+
+    func testATurnStepsTheSlideshowOnceAndTheLoopWakesUpWhenItIsDue() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        var state = slideshowState(since: 10, count: 3)
+        let reducer = AppReducer(places: .none)
+        XCTAssertEqual(LoopState.waitMs(now: 10, longest: 250, state), 250)
+        XCTAssertEqual(LoopState.waitMs(now: 13.9, longest: 250, state), 100, "woken when the next photo is due")
+        XCTAssertEqual(LoopState.waitMs(now: 15, longest: 250, state), 0)
+        XCTAssertEqual(LoopState.waitMs(now: 15, longest: 250, mapState()), 250)
+        // (now, the photo shown after the turn)
+        for (now, photo) in [(13.0, Int64(1)), (14.0, 2), (16.0, 2), (18.0, 3), (30.0, 3)] {
+            for action in loop.turn(messages: [], events: [], now: now, animating: false, state).actions {
+                _ = reducer.reduce(&state, action)
+            }
+            XCTAssertEqual(state.photo?.photoID, photo, "at \(now)")
+        }
+        XCTAssertNil(state.photo?.slideshow, "stopped at the last photo")
+        XCTAssertEqual(state.message, StatusMessage("Last photo: the slideshow stopped."))
+        // A key in the same turn as the step pauses first and steps itself: the step then does nothing.
+        state = slideshowState(since: 10, count: 3)
+        let outcome = loop.turn(messages: [], events: [.event(.key(.right), time: 14)], now: 14, animating: false, state)
+        XCTAssertTrue(outcome.actions.contains(.slideshowStep(time: 14)))
+        for action in outcome.actions { _ = reducer.reduce(&state, action) }
+        XCTAssertEqual(state.photo?.photoID, 2, "one step, the key's")
+        XCTAssertNil(state.photo?.slideshow)
+    }
+
+    func testTheSlideshowsNextPhotoIsAlreadyWanted() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let before = albumState(count: 3)
+        let state = slideshowState(since: 10, count: 3)
+        let work = loop.settled(from: before, to: state, now: 10, terminal: noInline)
+        let size = PhotoView.pictureSize(state.layout)
+        XCTAssertTrue(work.contains(.wantPictures([PictureKey(photoID: 1, size: size), PictureKey(photoID: 2, size: size)])), "\(work)")
+    }
+
     func testAnimationStepsAndMessageTimeouts() {
         var loop = LoopState(now: 10, settings: Settings(), seenVersion: 1)
         let before = mapState()
         var state = before
         state.message = StatusMessage("Saved.")
         _ = loop.settled(from: before, to: state, now: 10, terminal: noInline)
-        XCTAssertEqual(loop.due(now: 10.05, animating: true).actions, [], "not yet a tick")
-        XCTAssertEqual(loop.due(now: 10.2, animating: true).actions, [.tick])
-        XCTAssertEqual(loop.due(now: 10.5, animating: false).actions, [], "no tick when nothing moves")
-        XCTAssertEqual(loop.due(now: 10 + StatusMessage.lifetime, animating: false).actions, [.messageExpired(StatusMessage("Saved."))])
+        XCTAssertEqual(loop.due(now: 10.05, animating: true, mapState()).actions, [], "not yet a tick")
+        XCTAssertEqual(loop.due(now: 10.2, animating: true, mapState()).actions, [.tick])
+        XCTAssertEqual(loop.due(now: 10.5, animating: false, mapState()).actions, [], "no tick when nothing moves")
+        XCTAssertEqual(loop.due(now: 10 + StatusMessage.lifetime, animating: false, mapState()).actions, [.messageExpired(StatusMessage("Saved."))])
         var error = state
         error.message = StatusMessage("Could not save", kind: .error)
         _ = loop.settled(from: state, to: error, now: 20, terminal: noInline)
-        XCTAssertEqual(loop.due(now: 100, animating: false).actions, [], "an error waits for a key")
+        XCTAssertEqual(loop.due(now: 100, animating: false, mapState()).actions, [], "an error waits for a key")
     }
 
     // MARK: - Pictures
@@ -318,6 +394,27 @@ final class LoopStateTests: XCTestCase {
         XCTAssertEqual(loop.shownInline, picture)
         _ = loop.settled(from: photo, to: albumState(), now: 0, terminal: kitty)
         XCTAssertNil(loop.shownInline, "not over the album")
+    }
+
+    func testAZoomedPhotosInlinePictureAsksForThePartShownAtTheTerminalsPixels() throws {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        var photo = albumState()
+        photo.go(to: .photo(of: photo.openAlbum!))
+        guard case var .photo(screen) = photo.screen else { return XCTFail("no photo screen") }
+        screen.large[1] = .ready(width: 2048, height: 1536)
+        photo.screen = .photo(screen)
+        let kitty = TerminalFacts(inlineImages: .kitty, cellPixelSize: (10, 20))
+        _ = loop.started(photo, now: 0, terminal: kitty)
+        var zoomed = photo
+        _ = AppReducer(places: .none).reduce(&zoomed, .event(.key(.char("+")), time: 0))
+        XCTAssertEqual(zoomed.photo?.zoom.level, 1)
+        let work = loop.settled(from: photo, to: zoomed, now: 0, terminal: kitty)
+        guard case let .encodeInline(request)? = work.first else { return XCTFail("no inline picture asked for: \(work)") }
+        let area = PhotoView.pictureArea(zoomed.layout)
+        XCTAssertEqual(request.image, .large)
+        XCTAssertEqual(request.crop, zoomed.photo?.crop(box: PictureSize(columns: area.width, rows: area.height), cellPixels: (10, 20)))
+        XCTAssertEqual(request.crop, try XCTUnwrap(zoomed.wantedPictures.first).crop, "the same part as the cell picture at 2x")
+        XCTAssertFalse(request.crop.isWhole)
     }
 }
 

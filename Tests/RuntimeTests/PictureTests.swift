@@ -21,9 +21,9 @@ extension RuntimeTests {
         }
 
         var painter: PicturePainter {
-            PicturePainter { [self] data, size in
-                counts.withLock { $0[size, default: 0] += 1 }
-                return live.paint(data, size)
+            PicturePainter { [self] data, key in
+                counts.withLock { $0[key.size, default: 0] += 1 }
+                return live.paint(data, key)
             }
         }
 

@@ -131,8 +131,8 @@ final class ScriptedRuntimeTests: XCTestCase {
     }
 
     /// Every picture painted as a box of `#`.
-    static let painter = PicturePainter { _, size in
-        .cells(CellBuffer(width: size.columns, height: size.rows, fill: Cell("#")))
+    static let painter = PicturePainter { _, key in
+        .cells(CellBuffer(width: key.size.columns, height: key.size.rows, fill: Cell("#")))
     }
 
     /// Runs the loop over the script until it quits; returns the terminal with every frame drawn.

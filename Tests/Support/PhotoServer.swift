@@ -32,6 +32,12 @@ public final class PhotoServer: Sendable {
         /// Every image fails as the fault the file names, or photo n as the n-th of a comma-separated
         /// list (round; `ok` for a good one): `set(.imageFault, to: "huge")`.
         case imageFault = "image-fault"
+        /// Every large image (the photo view's) fails as the fault the file names, or photo n as the
+        /// n-th of a comma-separated list (`ok` for a good one); thumbnails are served as usual.
+        case largeFault = "large-fault"
+        /// Every large image waits until this is turned off; one whose client leaves meanwhile
+        /// counts in `stats()["large_cancelled"]`.
+        case holdLarge = "hold-large"
     }
 
     /// The environment the server runs with: nothing from the caller's.
@@ -98,6 +104,13 @@ public final class PhotoServer: Sendable {
     /// "GET http://host/…"): each one would have left the machine.
     public func leaks() -> [String] {
         guard let text = try? String(contentsOfFile: leaksFile, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Every large image request (its path) and Commons thumbnail request (`commons pageids=N
+    /// iiurlwidth=W`) so far, in order.
+    public func largeRequests() -> [String] {
+        let text = (try? String(contentsOfFile: controlDir + "/large-requests.log", encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)
     }
 

@@ -21,6 +21,9 @@ Faults are chosen by the request itself, so one server serves every test:
   redirect-loop, refused (a loopback port with nothing listening), dns (a host name
   no resolver can even ask for: a label longer than 63 characters).
 - `total` (query) sets how many results exist (default 250).
+- Large images (the photo view's): every Flickr photo has a `url_l` (1024x768) under /img/large/;
+  Commons answers `pageids=…&iiurlwidth=W` with a thumbnail W px wide there (each request's
+  width is logged in large-requests.log). They serve Fixtures/images/quadrants_1024x768.jpg.
 Every response waits --delay-ms first. /stats reports the most requests seen
 in flight at once; /reset clears the counters.
 
@@ -34,6 +37,10 @@ Switches the test turns on and off as files in --control-dir:
   (one of SEARCH_FAULTS);
 - `image-fault`: every image fails as the fault the file names, or photo n as the n-th
   (round) of a comma-separated list (IMAGE_FAULTS, or `ok` for a good one);
+- `large-fault`: every large image fails as the fault the file names, or photo n as the n-th
+  (round) of a comma-separated list (IMAGE_FAULTS, or `ok`); thumbnails are served as usual;
+- `hold-large`: every large image waits while the file exists; one whose client goes away
+  meanwhile counts in `large_cancelled`;
 - `hostile-text`: every title, author and licence (Flickr and Commons) is one
   of HOSTILE: escape sequences, C1 controls, bidi overrides, combining marks,
   wide and zero-width characters, very long text.
@@ -93,7 +100,9 @@ BOMB_BYTES = 256 << 20
 TRICKLE_SECONDS_PER_BYTE = 0.5
 
 STATE = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "image_requests": 0, "max_images_in_flight": 0,
-         "images_in_flight": 0}
+         "images_in_flight": 0, "large_requests": 0, "large_cancelled": 0, "large_served": 0}
+# The large image every large URL serves.
+LARGE_FIXTURE = "quadrants_1024x768.jpg"
 LOCK = threading.Lock()
 
 
@@ -237,11 +246,15 @@ class Handler(BaseHTTPRequestHandler):
                 for k in STATE:
                     STATE[k] = 0
             return self.send(200, b"{}")
-        is_image = url.path.startswith("/img/")
+        is_large = url.path.startswith("/img/large/")
+        is_image = url.path.startswith("/img/") and not is_large
         with LOCK:
             STATE["requests"] += 1
             STATE["in_flight"] += 1
             STATE["max_in_flight"] = max(STATE["max_in_flight"], STATE["in_flight"])
+            if is_large:
+                STATE["large_requests"] += 1
+                self.log_large(url.path)
             if is_image:
                 STATE["image_requests"] += 1
                 STATE["images_in_flight"] += 1
@@ -255,12 +268,21 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(self.server.stagger * (int(digits or 0) % 60))
             while is_image and self.held(url.path):
                 time.sleep(0.02)
+            while is_large and self.control("hold-large"):
+                if self.client_gone():
+                    with LOCK:
+                        STATE["large_cancelled"] += 1
+                        self.write_stats()
+                    return
+                time.sleep(0.02)
             while url.path in ("/flickr/rest", "/commons/api.php") and self.control("hold-search"):
                 time.sleep(0.02)
             if url.path == "/flickr/rest":
                 return self.flickr(q)
             if url.path == "/commons/api.php":
                 return self.commons(q)
+            if is_large:
+                return self.large_image(url.path[len("/img/large/"):])
             if is_image:
                 return self.image(url.path[len("/img/"):])
             return self.send(404, b"not here", "text/plain")
@@ -272,6 +294,54 @@ class Handler(BaseHTTPRequestHandler):
                 if is_image:
                     STATE["images_in_flight"] -= 1
                 self.write_stats()
+
+    def client_gone(self):
+        """Whether the client closed its connection (a cancelled transfer)."""
+        try:
+            if select.select([self.connection], [], [], 0)[0]:
+                return not self.connection.recv(1, socket.MSG_PEEK)
+        except OSError:
+            return True
+        return False
+
+    def log_large(self, line):
+        """Called with LOCK held: every large image and Commons thumbnail request, in order."""
+        if self.server.control_dir:
+            with open(os.path.join(self.server.control_dir, "large-requests.log"), "a") as f:
+                f.write(line + "\n")
+
+    def large_image(self, name):
+        """A large image: the large fixture, or the fault `large-fault` gives photo n."""
+        stem = name[:-4] if name.endswith(".jpg") else name
+        n = int("".join(c for c in stem.rpartition("-")[2] if c.isdigit()) or 0)
+        chosen = self.control_text("large-fault")
+        fault = None
+        if chosen:
+            faults = [f.strip() for f in chosen.split(",")]
+            fault = faults[n % len(faults)]
+        if fault and fault != "ok":
+            return self.image(f"{fault}-{n}.jpg")
+        with open(os.path.join(images_folder(self.server.fixtures), LARGE_FIXTURE), "rb") as f:
+            data = f.read()
+        with LOCK:
+            STATE["large_served"] += 1
+            self.write_stats()
+        return self.send(200, data, "image/jpeg")
+
+    def commons_large(self, q):
+        """imageinfo for one file with `iiurlwidth`: a thumbnail that wide (logged)."""
+        ids = [i for i in q.get("pageids", "").split("|") if i.isdigit()]
+        width = max(1, int(q.get("iiurlwidth", "320") or 320))
+        with LOCK:
+            self.log_large(f"commons pageids={q.get('pageids', '')} iiurlwidth={width}")
+        pages = []
+        for pid in ids:
+            n = int(pid) - 100
+            pages.append({"pageid": int(pid), "ns": 6, "title": f"File:Place {n}.jpg", "imageinfo": [{
+                "url": self.image_url(None, n), "width": 4000, "height": 3000, "mime": "image/jpeg", "size": 3000000,
+                "thumburl": f"{self.base()}/img/large/{width}px-{n}.jpg", "thumbwidth": width,
+                "thumbheight": width * 3 // 4}]})
+        return self.send(200, json.dumps({"batchcomplete": True, "query": {"pages": pages}}).encode())
 
     def write_stats(self):
         """Called with LOCK held."""
@@ -329,6 +399,7 @@ class Handler(BaseHTTPRequestHandler):
                 "datetaken": "2024-05-0%d 10:00:00" % (1 + n % 9), "license": "4",
                 "url_q": image, "height_q": "150", "width_q": 150,
                 "url_z": image, "height_z": "480", "width_z": "640",
+                "url_l": f"{self.base()}/img/large/{n}.jpg", "height_l": "768", "width_l": "1024",
             })
         body = {"photos": {"page": page, "pages": str(pages), "perpage": per_page, "total": str(total),
                            "photo": photos}, "stat": "ok"}
@@ -373,6 +444,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(503, b"<html>Service unavailable</html>", "text/html")
         if fault in SEARCH_FAULTS:
             return self.http_fault(fault, "application/json")
+        if "pageids" in q:
+            return self.commons_large(q)
         limit = max(1, min(500, int(q.get("ggslimit", "10") or 10)))
         total = int(q.get("total", "120"))
         count = min(limit, total)

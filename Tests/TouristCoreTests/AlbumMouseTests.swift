@@ -89,20 +89,23 @@ final class AlbumMouseTests: XCTestCase {
         XCTAssertEqual(s.screen, before.screen)
     }
 
-    func testOnThePhotoScreenTheWheelStepsAndHintsAreClickable() throws {
+    func testOnThePhotoScreenTheWheelZoomsAndHintsAreClickable() throws {
         var s = Sample.photoState()  // photo 5 of 10
+        mouse(&s, .wheelUp, x: 10, y: 5)
+        XCTAssertEqual(s.photo?.photoID, 5, "the wheel no longer steps")
+        XCTAssertEqual(s.photo?.zoom.level, 1)
         mouse(&s, .wheelDown, x: 10, y: 5)
-        XCTAssertEqual(s.photo?.photoID, 6)
-        mouse(&s, .wheelUp, x: 10, y: 5)
-        mouse(&s, .wheelUp, x: 10, y: 5)
-        XCTAssertEqual(s.photo?.photoID, 4)
+        XCTAssertEqual(s.photo?.zoom, .fit)
         let status = s.layout.status
         let hints = KeyHints.placed(PhotoKeys.table.hints(unicode: true), in: status)
+        let next = try XCTUnwrap(hints.first { $0.hint.command == .next })
+        mouse(&s, .click, x: next.columns.lowerBound, y: status.y)
+        XCTAssertEqual(s.photo?.photoID, 6)
         let save = try XCTUnwrap(hints.first { $0.hint.command == .save })
-        XCTAssertEqual(mouse(&s, .click, x: save.columns.lowerBound, y: status.y), [.savePhoto(4, title: "Photo 4")])
+        XCTAssertEqual(mouse(&s, .click, x: save.columns.lowerBound, y: status.y), [.savePhoto(6, title: "Photo 6")])
         XCTAssertEqual(mouse(&s, .click, x: 5, y: 5), [], "the picture itself does nothing")
         let back = try XCTUnwrap(hints.first { $0.hint.command == .back })
         mouse(&s, .click, x: back.columns.lowerBound, y: status.y)
-        XCTAssertEqual(s.album?.selected, 3, "back to the album on the photo last shown")
+        XCTAssertEqual(s.album?.selected, 5, "back to the album on the photo last shown")
     }
 }

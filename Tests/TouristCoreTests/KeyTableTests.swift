@@ -105,8 +105,22 @@ final class KeyTableTests: XCTestCase {
         assertHelpMatchesKeys(albumState(), table: Set(AlbumKeys.table.keys))
     }
 
+    /// The photo zoomed in once: its own table (the arrows pan).
+    func zoomedPhotoState() -> AppState {
+        let (zoomed, _) = press(.char("+"), in: photoState())
+        XCTAssertEqual(zoomed.photo?.zoom.level, 1)
+        return zoomed
+    }
+
     func testPhotoHelpListsExactlyTheKeysThePhotoScreenHandles() {
         assertHelpMatchesKeys(photoState(), table: Set(PhotoKeys.table.keys))
+    }
+
+    func testZoomedPhotoHelpListsExactlyTheKeysItHandles() {
+        assertHelpMatchesKeys(zoomedPhotoState(), table: Set(PhotoKeys.zoomed.keys))
+        let help = AppView.render({ var s = zoomedPhotoState(); s.overlay = .help; return s }(), raster: nil).text
+        XCTAssertTrue(help.contains("pan the zoomed photo"), help)
+        XCTAssertTrue(help.contains("the wheel zooms at the pointer"), help)
     }
 
     /// Bug 3: help offered `s settings` before the screen existed; now `s` opens it and help says so.
@@ -197,7 +211,7 @@ final class KeyTableTests: XCTestCase {
 
     func testNoKeyIsBoundTwiceOnAScreen() {
         for keys in [MapKeys.browsing.keys, MapKeys.dragging.keys, ConfirmKeys.table.keys, GoToKeys.table.keys,
-                     AlbumKeys.table.keys, PhotoKeys.table.keys, SettingsKeys.table.keys, SettingsKeys.editing.keys] {
+                     AlbumKeys.table.keys, PhotoKeys.table.keys, PhotoKeys.zoomed.keys, SettingsKeys.table.keys, SettingsKeys.editing.keys] {
             XCTAssertEqual(keys.count, Set(keys).count, "\(keys)")
         }
     }
@@ -208,7 +222,9 @@ final class KeyTableTests: XCTestCase {
                        ["n New Collection", "a Add more", "r retry", "x delete", "space mark", "X delete marked",
                         "Esc map", "? help"])
         XCTAssertEqual(PhotoKeys.table.hints().map { "\($0.key) \($0.label)" },
-                       ["\u{2190} previous", "\u{2192} next", "o open page", "w save", "x delete", "Esc album", "? help"])
+                       ["\u{2190} previous", "\u{2192} next", "+ zoom", "o open page", "w save", "x delete", "Esc album", "? help"])
+        XCTAssertEqual(PhotoKeys.zoomed.hints().map { "\($0.key) \($0.label)" },
+                       ["arrows pan", "+ zoom", "0 fit", "o open page", "w save", "x delete", "Esc album", "? help"])
         XCTAssertEqual(ConfirmKeys.table.hints().map(\.key), ["y", "n"])
         XCTAssertEqual(GoToKeys.table.hints(unicode: false).map(\.key), ["Up/Down", "Tab", "Esc"])
         // Each hint's key does what the hint says.
@@ -216,9 +232,17 @@ final class KeyTableTests: XCTestCase {
         for hint in AlbumKeys.table.hints() {
             XCTAssertEqual(names[hint.key].flatMap(AlbumKeys.table.command), hint.command, hint.key)
         }
-        for hint in PhotoKeys.table.hints() {
-            XCTAssertEqual(names[hint.key].flatMap(PhotoKeys.table.command), hint.command, hint.key)
+        for table in [PhotoKeys.table, PhotoKeys.zoomed] {
+            for hint in table.hints() where hint.key != "arrows" {
+                XCTAssertEqual(names[hint.key].flatMap(table.command), hint.command, hint.key)
+            }
         }
+        XCTAssertEqual(PhotoKeys.zoomed.command(for: .left), .pan(dx: -1, dy: 0))
+        // At 80 columns every hint of either table fits.
+        XCTAssertEqual(AppView.render(photoState(), raster: nil).rowText(23).trimmingCharacters(in: .whitespaces),
+                       "\u{2190} previous  \u{2192} next  + zoom  o open page  w save  x delete  Esc album  ? help")
+        XCTAssertEqual(AppView.render(zoomedPhotoState(), raster: nil).rowText(23).trimmingCharacters(in: .whitespaces),
+                       "arrows pan  + zoom  0 fit  o open page  w save  x delete  Esc album  ? help")
         let status = AppView.render(mapState(), raster: nil).rowText(23)
         XCTAssertTrue(status.hasSuffix("2 pins \u{2502} ? help "), status)
         // At 80 columns the row drops the hints that do not fit whole; help stays last.
@@ -249,6 +273,10 @@ final class KeyTableTests: XCTestCase {
                        ["arrows  h j k l", "PgUp  PgDn", "g  Home", "G  End", "Enter", "x  Delete", "space", "X", "n", "a", "r",
                         "Esc  Backspace  q", "?"])
         XCTAssertEqual(PhotoKeys.table.helpRows().map(\.keys),
-                       ["\u{2190}  h  PgUp", "\u{2192}  l  PgDn", "Home  End", "r", "x  Delete", "o", "w", "Esc  Backspace  q", "?"])
+                       ["\u{2190}  h  PgUp", "\u{2192}  l  PgDn", "+ =", "Home  End", "space", "r", "x  Delete", "o", "w",
+                        "Esc  Backspace  q", "?", "mouse"])
+        XCTAssertEqual(PhotoKeys.zoomed.helpRows().map(\.keys),
+                       ["arrows  h j k l", "PgUp  PgDn", "+ =  /  -", "0", "Home  End", "space", "r", "x  Delete", "o", "w",
+                        "Esc  Backspace  q", "?", "mouse"])
     }
 }

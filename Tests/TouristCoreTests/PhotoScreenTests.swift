@@ -132,8 +132,9 @@ final class PhotoScreenTests: XCTestCase {
         XCTAssertEqual(s.photo?.album.selected, 9, "the album's selection follows")
         send(&s, .home)
         XCTAssertEqual(s.photo?.photoID, 1)
-        XCTAssertEqual(send(&s, .char(" ")), [], "space is left free")
-        XCTAssertEqual(s.photo?.photoID, 1)
+        XCTAssertEqual(send(&s, .char(" ")), [])
+        XCTAssertEqual(s.photo?.photoID, 1, "space plays the slideshow: no step until its interval passed")
+        XCTAssertNotNil(s.photo?.slideshow)
     }
 
     func testRRetriesTheShownPhotoWhenItFailed() {

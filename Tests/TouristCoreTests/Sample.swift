@@ -19,10 +19,14 @@ enum Sample {
         return s
     }
 
+    /// The size the source gives for every sample photo's image.
+    static let imageSize = (width: 2048, height: 1536)
+
     static func photo(_ id: Int64, _ state: PhotoState = .stored, title: String? = nil) -> PhotoRecord {
         PhotoRecord(id: id, pinID: 1, position: Int(id),
                     found: NewPhoto(source: "flickr", sourceID: "s\(id)", title: title ?? "Photo \(id)",
-                                    url: "http://127.0.0.1/\(id).jpg", pageURL: "https://example.org/photos/\(id)"),
+                                    url: "http://127.0.0.1/\(id).jpg", pageURL: "https://example.org/photos/\(id)",
+                                    width: Sample.imageSize.width, height: Sample.imageSize.height),
                     state: state, byteCount: state == .stored ? 5000 : 0)
     }
 

@@ -19,6 +19,8 @@ final class ConfigReportTests: XCTestCase {
             ConfigEntry(key: .confirmDelete, value: "on", origin: .default),
             ConfigEntry(key: .allowDrag, value: "on", origin: .default),
             ConfigEntry(key: .contact, value: nil, origin: .default),
+            ConfigEntry(key: .largeCacheMB, value: "256", origin: .default),
+            ConfigEntry(key: .slideshowSeconds, value: "4", origin: .default),
         ])
         XCTAssertEqual(report.problems, [])
         XCTAssertEqual(report.table, """
@@ -30,6 +32,8 @@ final class ConfigReportTests: XCTestCase {
             confirm_delete         on         default
             allow_drag             on         default
             contact                (not set)  default
+            large_cache_mb         256        default
+            slideshow_seconds      4          default
 
             """)
     }
@@ -131,7 +135,8 @@ final class ConfigReportTests: XCTestCase {
         XCTAssertNil(ConfigReport.key(named: "colour"))
         XCTAssertNil(ConfigReport.key(named: ""))
         XCTAssertEqual(ConfigReport.unknownName("colour"), "unknown setting “colour”; the settings are: source, "
-                       + "flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact")
+                       + "flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact, "
+                       + "large_cache_mb, slideshow_seconds")
         XCTAssertFalse(ConfigReport.unknownName(key).contains("0123"), "a key typed as a name is not repeated")
         let long = ConfigReport.unknownName(String(repeating: "x", count: 10_000))
         XCTAssertTrue(long.hasPrefix("unknown setting “xxxxxxxxxxxxxxxxxxxx…”;"), long)

@@ -27,6 +27,10 @@ public enum AppAction: Equatable, Sendable {
     case tick
     /// This message has been shown for its lifetime: it goes, if it is still the one shown.
     case messageExpired(StatusMessage)
+    /// The slideshow's interval has passed since its photo was shown (the loop's clock, `time`).
+    case slideshowStep(time: Double)
+    /// A photo's large image is ready (stored or kept in memory) or could not be fetched.
+    case largeImage(PhotoRecord.ID, LargeImageStatus)
 }
 
 /// Work the runtime does for the reducer; results come back as actions.

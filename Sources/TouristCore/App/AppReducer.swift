@@ -57,6 +57,10 @@ public struct AppReducer: Sendable {
             if state.isAnimating { state.animationFrame &+= 1 }
         case let .messageExpired(message):
             if state.message == message { state.message = nil }
+        case let .slideshowStep(time):
+            PhotoReducer().slideshowStep(time: time, &state)
+        case let .largeImage(id, status):
+            PhotoReducer().largeImage(id, status, &state)
         }
         // A message belongs to the screen it was shown on: it does not follow the user elsewhere.
         if !state.isSameScreen(as: screenBefore), state.message == messageBefore { state.message = nil }
@@ -88,7 +92,7 @@ public struct AppReducer: Sendable {
             }
             // A key that acts clears the message it leaves; an unbound key does nothing at all.
             let before = state
-            let effects = routeKey(key, &state)
+            let effects = routeKey(key, time: time, &state)
             if state != before || !effects.isEmpty, state.message == before.message { state.message = nil }
             return effects
         case let .paste(text):
@@ -104,13 +108,13 @@ public struct AppReducer: Sendable {
         }
     }
 
-    private func routeKey(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+    private func routeKey(_ key: Key, time: Double, _ state: inout AppState) -> [AppEffect] {
         if let overlay = state.overlay {
             switch overlay {
             case .help: return help.key(key, &state)
             }
         }
-        return state.screen.feature.key(key, &state, context)
+        return state.screen.feature.key(key, &state, ReduceContext(places: places, time: time))
     }
 
     public func updateCursorPlace(_ state: inout AppState) {

@@ -62,9 +62,12 @@ extension ScreenFeature {
 public struct ReduceContext: Sendable {
     /// The place lookups (names for dropped pins, the go-to prompt).
     public var places: PlaceLookup
+    /// When the event being reduced happened (the loop's clock).
+    public var time: Double
 
-    public init(places: PlaceLookup) {
+    public init(places: PlaceLookup, time: Double = 0) {
         self.places = places
+        self.time = time
     }
 }
 

@@ -3,14 +3,17 @@ import Terminal
 
 /// The photo screen as a feature: one photo, its album kept underneath.
 struct PhotoFeature: ScreenFeature {
-    func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] { PhotoKeys.table.helpRows(unicode: unicode) }
+    func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] {
+        guard let screen = state.photo else { return PhotoKeys.table.helpRows(unicode: unicode) }
+        return PhotoKeys.table(for: screen).helpRows(unicode: unicode)
+    }
 
     func key(_ key: Key, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect] {
-        PhotoReducer().key(key, &state)
+        PhotoReducer().key(key, time: context.time, &state)
     }
 
     func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect] {
-        PhotoReducer().mouse(mouse, &state)
+        PhotoReducer().mouse(mouse, time: time, &state)
     }
 
     func render(_ state: AppState, _ context: RenderContext, into buffer: inout CellBuffer) {
@@ -19,15 +22,19 @@ struct PhotoFeature: ScreenFeature {
                          into: &buffer)
     }
 
-    /// The photo shown, then the one after and the one before.
+    /// The photo shown, then the one after and the one before: each its large picture once ready,
+    /// then its thumbnail's (shown until the large one is rendered); of the photo shown, the part
+    /// zoomed in on; the others whole (the slideshow's next photo is ready when it is due).
     func wantedPictures(_ state: AppState) -> [PictureKey] {
-        guard let photo = state.photo, let index = photo.index else { return [] }
-        return photo.album.storedPictures([index, index + 1, index - 1], size: PhotoView.pictureSize(state.layout))
+        guard let photo = state.photo else { return [] }
+        let size = PhotoView.pictureSize(state.layout)
+        return photo.largeWindow.flatMap { PhotoView.shownKeys(photo, index: $0, size: size) }
     }
 
-    /// The photo shown, when its image is stored.
+    /// The photo shown, when its image or its large image is there.
     func inlinePicture(_ state: AppState) -> (photoID: PhotoRecord.ID, area: Rect)? {
-        guard let photo = state.photo?.photo, photo.state == .stored else { return nil }
+        guard let screen = state.photo, let photo = screen.photo,
+              photo.state == .stored || screen.largeSize(photo.id) != nil else { return nil }
         let area = PhotoView.pictureArea(state.layout)
         guard area.width > 0, area.height > 0 else { return nil }
         return (photo.id, area)
@@ -41,8 +48,12 @@ struct PhotoFeature: ScreenFeature {
         PhotoReducer().loaded(&state)
     }
 
-    /// The album underneath keeps its selection in view, for going back to it.
-    func resized(_ state: inout AppState) { AlbumScreenReducer().keepSelectionVisible(&state) }
+    /// The album underneath keeps its selection in view, for going back to it; the zoom stays
+    /// within what the new box allows.
+    func resized(_ state: inout AppState) {
+        AlbumScreenReducer().keepSelectionVisible(&state)
+        PhotoReducer().resized(&state)
+    }
 
     func openAlbum(_ state: AppState) -> AlbumScreen? { state.photo?.album }
 

@@ -24,20 +24,55 @@ enum PhotoView {
         return PictureSize(columns: area.width, rows: area.height)
     }
 
+    /// The pictures the view draws for a photo of its album (`pictureKeys`: the large image's, the
+    /// thumbnail's), of the photo shown the part zoomed in on (`PhotoZoom.crop`), the same part of
+    /// either image. Zoomed in, the large image is sharper whenever it has more pixels.
+    static func shownKeys(_ screen: PhotoScreen, index: Int, size: PictureSize) -> [PictureKey] {
+        var keys = pictureKeys(screen, index: index, size: size)
+        guard index == screen.index else { return keys }
+        let crop = screen.crop(box: size)
+        guard !crop.isWhole else { return keys }
+        let photo = screen.album.photos[index]
+        if !keys.contains(where: { $0.image == .large }), let large = screen.largeSize(photo.id),
+           large.width > (photo.width ?? 0) {
+            keys.insert(PictureKey(photoID: photo.id, size: size, image: .large), at: 0)
+        }
+        return keys.map { key in
+            var key = key
+            key.crop = crop
+            return key
+        }
+    }
+
+    /// How many times larger than fitted the photo is shown (`2×`), nil when fitted.
+    static func zoomText(_ screen: PhotoScreen, layout: ScreenLayout, unicode: Bool) -> String? {
+        guard screen.zoom.isZoomed, let size = screen.imageSize,
+              let view = ZoomView(imageWidth: size.width, imageHeight: size.height, box: pictureSize(layout)) else { return nil }
+        let zoom = view.clamped(screen.zoom)
+        guard zoom.isZoomed else { return nil }
+        return ZoomView.factorText(view.factor(zoom.level), unicode: unicode)
+    }
+
     static func render(_ screen: PhotoScreen, state: AppState, pictures: PictureShelf, theme: Theme,
                        layout: ScreenLayout, into buffer: inout CellBuffer) {
         buffer.clear(layout.main, style: theme.dialog)
         buffer.clear(layout.status, style: theme.dialog)
         let picture = pictureArea(layout)
         if let photo = screen.photo, let index = screen.index {
-            buffer.render(PhotoTitle(photo: photo, index: index, count: screen.album.photos.count, theme: theme),
+            let unicode = state.capabilities.unicode
+            var marks: [String] = []
+            if let zoom = zoomText(screen, layout: layout, unicode: unicode) { marks.append(zoom) }
+            if screen.slideshow != nil { marks.append(unicode ? "\u{25B6} slideshow" : "> slideshow") }
+            buffer.render(PhotoTitle(photo: photo, index: index, count: screen.album.photos.count, marks: marks,
+                                     theme: theme),
                           in: layout.main.row(0))
-            let rendered = pictures[PictureKey(photoID: photo.id, size: pictureSize(layout))]
+            let keys = shownKeys(screen, index: index, size: pictureSize(layout))
+            let rendered = shownPicture(keys, pictures)
             buffer.render(PhotoPicture(photo: photo, picture: rendered, theme: theme), in: picture)
             let details = Rect(x: layout.main.x, y: picture.bottom, width: layout.main.width, height: detailRows)
-            buffer.render(PhotoDetails(photo: photo, theme: theme), in: details)
+            buffer.render(PhotoDetails(photo: photo, theme: theme, largeNote: largeNote(screen.large[photo.id])), in: details)
         }
-        buffer.render(KeyHints(hints: PhotoKeys.table.hints(unicode: state.capabilities.unicode), theme: theme),
+        buffer.render(KeyHints(hints: PhotoKeys.table(for: screen).hints(unicode: state.capabilities.unicode), theme: theme),
                       in: layout.status)
         if let message = state.message {
             buffer.render(MessageLine(message: message, theme: theme), in: layout.message)
@@ -45,15 +80,17 @@ enum PhotoView {
     }
 }
 
-/// The photo's title, and which of the album's photos it is (`3 of 21`) at the right.
+/// The photo's title, and which of the album's photos it is (`3 of 21`) at the right, after what
+/// the view is doing (`2×`, the slideshow playing).
 struct PhotoTitle: Widget {
     var photo: PhotoRecord
     var index: Int
     var count: Int
+    var marks: [String] = []
     var theme: Theme
 
     func render(area: Rect, into buffer: inout CellBuffer) {
-        let position = "\(index + 1) of \(count)"
+        let position = (marks + ["\(index + 1) of \(count)"]).joined(separator: "  ")
         let title = photo.displayTitle
         let room = max(1, area.width - position.displayWidth - 4)
         let used = buffer.put(fitting: " " + title, x: area.x, y: area.y, style: theme.dialogTitle, width: min(area.width, 1 + room))
@@ -71,7 +108,8 @@ struct PhotoPicture: Widget {
     var theme: Theme
 
     func render(area: Rect, into buffer: inout CellBuffer) {
-        if photo.state == .stored, case let .cells(cells) = picture {
+        // A large picture may come before the thumbnail (its download failed).
+        if case let .cells(cells) = picture {
             buffer.draw(cells, x: area.x, y: area.y)
             return
         }
@@ -97,6 +135,8 @@ struct PhotoPicture: Widget {
 struct PhotoDetails: Widget {
     var photo: PhotoRecord
     var theme: Theme
+    /// What became of the large image, when anything did (`PhotoView.largeNote`).
+    var largeNote: String? = nil
 
     static let labelWidth = 10
 
@@ -107,7 +147,7 @@ struct PhotoDetails: Widget {
             ("Taken", photo.dateTaken ?? "unknown"),
             ("Licence", photo.license ?? "not given"),
             ("Page", photo.pageURL ?? "none"),
-            ("Source", source + " \u{00B7} " + PhotoDetails.storedText(photo)),
+            ("Source", source + " \u{00B7} " + PhotoDetails.storedText(photo) + (largeNote.map { " \u{00B7} " + $0 } ?? "")),
         ]
     }
 

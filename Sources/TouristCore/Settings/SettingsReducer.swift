@@ -38,6 +38,10 @@ struct SettingsReducer: Sendable {
                 screen.editing = SettingsScreen.textField("\(state.settings.photosPerCollection)")
             case .contact:
                 screen.editing = SettingsScreen.textField(state.settings.contact ?? "")
+            case .largeCacheMB:
+                screen.editing = SettingsScreen.textField("\(state.settings.largeCacheMB)")
+            case .slideshowSeconds:
+                screen.editing = SettingsScreen.textField("\(state.settings.slideshowSeconds)")
             }
         case .testKey:
             state.message = StatusMessage("Testing the Flickr key\u{2026}")

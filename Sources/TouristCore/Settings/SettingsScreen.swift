@@ -5,7 +5,8 @@ import Terminal
 public struct SettingsScreen: Equatable, Sendable {
     /// The settings, in the order shown (SPEC 2.3).
     public static let fields: [SettingKey] = [.flickrAPIKey, .source, .areaHalfWidth, .photosPerCollection,
-                                              .confirmDelete, .allowDrag, .contact]
+                                              .confirmDelete, .allowDrag, .largeCacheMB, .slideshowSeconds,
+                                              .contact]
     /// The longest text a field takes (a pasted page of text is cut there, with a message).
     public static let maxText = 256
 

@@ -19,7 +19,7 @@ struct PictureClient: Sendable {
 /// Makes the picture pipeline for a run: live threads over the image libraries, or, in tests, a
 /// painter run at once on the loop's thread.
 public struct PicturePipeline: Sendable {
-    typealias Make = @Sendable (_ store: AppDatabase, _ capabilities: TerminalCapabilities,
+    typealias Make = @Sendable (_ bytes: PictureBytes, _ capabilities: TerminalCapabilities,
                                 _ rendered: @escaping @Sendable (PictureKey, Picture) -> Void,
                                 _ encoded: @escaping @Sendable (InlinePicture) -> Void) -> PictureClient
     let make: Make
@@ -28,49 +28,44 @@ public struct PicturePipeline: Sendable {
     /// the terminal's capabilities. Inline pictures are encoded on a thread of their own.
     public static func live(threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                             painter: PicturePainter? = nil) -> PicturePipeline {
-        PicturePipeline { store, capabilities, rendered, encoded in
+        PicturePipeline { bytes, capabilities, rendered, encoded in
             let painter = painter ?? .live(capabilities: capabilities)
-            let worker = PictureWorker(threads: threads, render: { render($0, store: store, painter: painter) },
+            let worker = PictureWorker(threads: threads, render: { render($0, bytes: bytes, painter: painter) },
                                        deliver: rendered)
             let inlineQueue = DispatchQueue(label: "vtourist.inline")
             return PictureClient(
                 want: { worker.want($0) },
                 taken: { worker.taken($0) },
                 encodeInline: { request in
-                    inlineQueue.async { if let picture = inline(request, store: store) { encoded(picture) } }
+                    inlineQueue.async { if let picture = inline(request, bytes: bytes) { encoded(picture) } }
                 })
         }
     }
 
     /// Paints each picture when it is asked for, on the caller's thread: tests, with no threads.
     public static func immediate(painter: PicturePainter) -> PicturePipeline {
-        PicturePipeline { store, _, rendered, encoded in
+        PicturePipeline { bytes, _, rendered, encoded in
             PictureClient(
                 want: { keys in
-                    for key in keys { if let picture = render(key, store: store, painter: painter) { rendered(key, picture) } }
+                    for key in keys { if let picture = render(key, bytes: bytes, painter: painter) { rendered(key, picture) } }
                 },
                 taken: { _ in },
-                encodeInline: { request in if let picture = inline(request, store: store) { encoded(picture) } })
+                encodeInline: { request in if let picture = inline(request, bytes: bytes) { encoded(picture) } })
         }
     }
 
-    /// A photo's stored image painted for its box; nil when the photo has no stored image (any more).
-    private static func render(_ key: PictureKey, store: AppDatabase, painter: PicturePainter) -> Picture? {
-        let bytes: Data?
-        do { bytes = try store.imageBytes(photoID: key.photoID) } catch {
+    /// A photo's image (the key's: thumbnail or large) painted for its box; nil when the photo has
+    /// no such image (any more).
+    private static func render(_ key: PictureKey, bytes: PictureBytes, painter: PicturePainter) -> Picture? {
+        let data: Data?
+        do { data = try bytes.read(key.photoID, key.image) } catch {
             return .failed("cannot read the stored image")
         }
-        return bytes.map { painter.paint($0, key.size) }
+        return data.map { painter.paint($0, key) }
     }
 
-    private static func inline(_ request: InlineRequest, store: AppDatabase) -> InlinePicture? {
-        guard let bytes = inlineBytes(request, store: store) else { return nil }
-        return PicturePainter.inline(bytes, request)
-    }
-
-    /// The stored image an inline request is made from.
-    private static func inlineBytes(_ request: InlineRequest, store: AppDatabase) -> Data? {
-        // The album thumbnail, which every stored photo has; the large image once it is stored.
-        try? store.imageBytes(photoID: request.photoID)
+    private static func inline(_ request: InlineRequest, bytes: PictureBytes) -> InlinePicture? {
+        guard let data = try? bytes.read(request.photoID, request.image) else { return nil }
+        return PicturePainter.inline(data, request)
     }
 }

@@ -8,9 +8,10 @@ import TouristCore
 /// Turns a stored image into the picture for a box of cells: decoding and rendering, run off the
 /// UI thread. A struct of one closure: the live one over the image libraries, or one a test gives.
 public struct PicturePainter: Sendable {
-    public var paint: @Sendable (Data, PictureSize) -> Picture
+    /// The stored image's bytes, and the picture wanted of it (its box, and the part of the image shown).
+    public var paint: @Sendable (Data, PictureKey) -> Picture
 
-    public init(paint: @escaping @Sendable (Data, PictureSize) -> Picture) {
+    public init(paint: @escaping @Sendable (Data, PictureKey) -> Picture) {
         self.paint = paint
     }
 
@@ -20,9 +21,9 @@ public struct PicturePainter: Sendable {
         // The picture threads already render several pictures at once.
         ImageLibraries.drawEachPictureOnItsCallersThread()
         let renderer = PictureRenderer(capabilities: capabilities)
-        return PicturePainter { data, size in
+        return PicturePainter { data, key in
             do throws(ImageError) {
-                return .cells(try renderer.render(jpeg: data, columns: size.columns, rows: size.rows))
+                return .cells(try renderer.render(jpeg: data, crop: key.crop, columns: key.size.columns, rows: key.size.rows))
             } catch {
                 return .failed(error.description)
             }
@@ -46,27 +47,16 @@ extension PicturePainter {
             return encoder.picture(jpeg: [UInt8](data), box: box, key: request.key, in: request.area)
         }
         let size = encoder.sentSize(imageWidth: part.width, imageHeight: part.height, box: box)
-        guard size.width > 0, size.height > 0, let image = decode(data, crop: request.crop, fitting: size) else { return nil }
+        guard size.width > 0, size.height > 0,
+              let image = try? JPEGDecoder.decode(data, crop: request.crop, fitting: size.width, size.height) else { return nil }
         return encoder.picture(image.shrunk(toWidth: size.width, height: size.height), box: box, key: request.key,
                                in: request.area, imageID: request.imageID, placeholderColor: request.placeholderColor)
     }
 
-    /// The pixels of the part `crop` of an image of `size` (at least one each way).
+    /// The pixels of the part `crop` of an image of `size`.
     static func cropSize(_ crop: PictureCrop, of size: (width: Int, height: Int)) -> (width: Int, height: Int) {
-        (max(1, size.width * min(max(crop.width, 0), PictureCrop.unit) / PictureCrop.unit),
-         max(1, size.height * min(max(crop.height, 0), PictureCrop.unit) / PictureCrop.unit))
-    }
-
-    /// The part `crop` of the JPEG, decoded at least as large as `size` where the image allows:
-    /// the whole picture decoded at the scale that gives the part that size, then the part cut out.
-    private static func decode(_ data: Data, crop: PictureCrop, fitting size: (width: Int, height: Int)) -> RGBImage? {
-        if crop.isWhole { return try? JPEGDecoder.decode(data, fitting: size.width, size.height) }
-        let unit = PictureCrop.unit
-        let cropWidth = min(max(1, crop.width), unit), cropHeight = min(max(1, crop.height), unit)
-        guard let whole = try? JPEGDecoder.decode(data, fitting: size.width * unit / cropWidth,
-                                                  size.height * unit / cropHeight) else { return nil }
-        return whole.cut(x: whole.width * crop.x / unit, y: whole.height * crop.y / unit,
-                         width: max(1, whole.width * cropWidth / unit), height: max(1, whole.height * cropHeight / unit))
+        let part = crop.pixels(width: size.width, height: size.height)
+        return (part.width, part.height)
     }
 }
 
