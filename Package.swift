@@ -135,7 +135,7 @@ let package = Package(
         // Test servers shared by test targets (not part of the product).
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py", "peak_rss.py"]),
         .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "Geo", "Imaging", "Terminal", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "InlineReaders"]),
         .testTarget(name: "RuntimeTests", dependencies: [
             "TouristRuntime", "TouristCore", "Model", "Terminal", "Geo", "WorldMap", "Store", "AlbumService", "AlbumMachine",
             "PhotoSources", "HTTP", "Imaging", "TestSupport", "Locking", "InlineReaders",

@@ -1,4 +1,5 @@
 import Foundation
+import InlineReaders
 import TestSupport
 import XCTest
 
@@ -17,8 +18,9 @@ final class TmuxPictureTests: EndToEndTestCase {
     }
 
     /// The app in tmux as a program in tmux runs: TMUX and TMUX_PANE set, tmux's options `options`.
-    private func appInTmux(_ db: String, options: [[String]], recording: Bool = false) throws -> TmuxSession {
-        try TmuxSession(command: [try vtouristBinary(), "--db", db], width: 100, height: 32,
+    private func appInTmux(_ db: String, options: [[String]], recording: Bool = false,
+                           width: Int = 100, height: Int = 32) throws -> TmuxSession {
+        try TmuxSession(command: [try vtouristBinary(), "--db", db], width: width, height: height,
                         environment: environment(["FLICKR_API_KEY": "good-key", "VTOURIST_IMAGES": "kitty-unicode"],
                                                  terminal: "tmux-256color"),
                         recording: recording, serverOptions: options, tmuxVariables: true)
@@ -87,6 +89,67 @@ final class TmuxPictureTests: EndToEndTestCase {
         XCTAssertTrue(output.contains("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=p,q=2,U=1,i=\(id),c=\(rows[0].count),r=\(rows.count)\u{1B}\u{1B}\\\u{1B}\\"),
                       "a virtual placement of the cells")
         XCTAssertTrue(output.contains("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=I,q=2,i=\(id)\u{1B}\u{1B}\\\u{1B}\\"), "deleted at the end")
+    }
+
+    func testTheLargeImageIsSentAtItsOwnPixelsOnceItArrives() throws {
+        let db = try storedAlbum()
+        // 198 × 52 cells of 10 × 20 pixels show more than the large image's 1024 × 768.
+        let t = try appInTmux(db, options: [["set-option", "-g", "allow-passthrough", "on"]], recording: true,
+                              width: 200, height: 60)
+        t.wait(forText: "1 pin ")
+        try t.keys("Tab", "Enter")
+        t.wait(forText: "21 photos")
+        // The thumbnail's picture first, while the large image is held back; then the large one's
+        // under an id of its own.
+        server.set(.holdLarge, true)
+        try t.keys("Enter")
+        t.wait(forText: "1 of 21")
+        let thumbnail = try waitFor("the thumbnail's cells") { placeholderRows(t.screenWithEscapes()).first?.first?.color }
+        server.set(.holdLarge, false)
+        let shown = try waitFor("the large picture's cells") { () -> Int? in
+            placeholderRows(t.screenWithEscapes()).first?.first?.color.flatMap { $0 != thumbnail ? $0 : nil }
+        }
+        let ids: Set<Int> = [thumbnail, shown]
+        try t.keys("q", "q", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+        // What went through the passthrough, read back: the large image's own 1024 × 768 pixels
+        // under the id the cells show, the thumbnail's 320 × 240 under the other.
+        let commands = try kittyCommands(try passthroughs(in: [UInt8](t.recordedOutput())))
+        var sizes: [Int: (Int, Int)] = [:]
+        var current: [UInt8] = []
+        var currentID: Int?
+        for command in commands {
+            if command.keys["a"] == "t" {
+                currentID = command.keys["i"].flatMap { Int($0) }
+                current = []
+            }
+            guard command.keys["a"] == "t" || (command.keys["a"] == nil && command.payload != nil) else { continue }
+            current += command.payload ?? []
+            if command.keys["m"] == "0", let id = currentID {
+                let png = try XCTUnwrap(Data(base64Encoded: Data(current)))
+                let picture = try decodePNG([UInt8](png))
+                sizes[id] = (picture.width, picture.height)
+            }
+        }
+        XCTAssertTrue(sizes[shown].map { $0 == (1024, 768) } ?? false, "\(sizes)")
+        XCTAssertTrue(ids.subtracting([shown]).allSatisfy { id in sizes[id].map { $0 == (320, 240) } ?? false }, "\(sizes)")
+    }
+
+    /// The strings tmux's passthrough carried, out of everything the app wrote, joined.
+    private func passthroughs(in output: [UInt8]) throws -> [UInt8] {
+        let opener = Array("\u{1B}Ptmux;".utf8)
+        var wrapped: [UInt8] = []
+        var i = 0
+        while i < output.count {
+            guard output[i...].starts(with: opener) else { i += 1; continue }
+            var j = i + opener.count
+            while j + 1 < output.count, !(output[j] == 0x1B && output[j + 1] == UInt8(ascii: "\\")) {
+                j += output[j] == 0x1B ? 2 : 1
+            }
+            wrapped += output[i..<min(output.count, j + 2)]
+            i = j + 2
+        }
+        return try unwrapTmux(wrapped)
     }
 
     func testWhileTmuxHoldsPicturesBackAHintSaysHowToLetThemThrough() throws {
