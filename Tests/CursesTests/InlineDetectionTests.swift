@@ -83,6 +83,10 @@ final class InlineDetectionTests: XCTestCase {
             ("on", "xterm-256color|", .init(nil)),
             ("on", "xterm-256color|WezTerm 20240203", .init(nil)),
             ("on", nil, .init(nil)),
+            // What tmux should never answer is taken as off.
+            ("yes please", "xterm-kitty|", .init(nil, hint: hint)),
+            ("\u{1B}[31mon", "xterm-kitty|", .init(nil, hint: hint)),
+            (" ON\n", "xterm-kitty|", .init(.kittyUnicode)),
         ]
         for (passthrough, client, expected) in table {
             XCTAssertEqual(detect(inside, passthrough: passthrough, client: client), expected, "\(passthrough ?? "-") \(client ?? "-")")
