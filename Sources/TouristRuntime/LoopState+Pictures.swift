@@ -34,6 +34,7 @@ extension LoopState {
     private mutating func requestInline(_ state: AppState, terminal: TerminalFacts) -> [Work] {
         guard let imageProtocol = terminal.inlineImages, let spot = state.inlinePictureSpot else {
             inlineKey = nil
+            inlinePlace = nil
             return []
         }
         let cell = terminal.cellPixelSize ?? (10, 20)
@@ -45,6 +46,7 @@ extension LoopState {
                                     cellWidth: cell.width, cellHeight: cell.height, image: image, crop: crop)
         guard request.key != inlineKey else { return [] }
         inlineKey = request.key
+        inlinePlace = request.place
         if inlinePicture?.key == request.key { return [] }
         // Each picture sent gets an id of its own, so the one it replaces can be deleted by id.
         imageSlot += 1
@@ -64,8 +66,11 @@ extension LoopState {
     /// The high bits of vtourist's kitty image ids ("VT"), apart from small ids other programs pick.
     static let kittyIDBase: UInt32 = 0x5654_0000
 
-    /// The inline picture to show over the frame: the one the screen wants, once encoded.
+    /// The inline picture to show over the frame: the one the screen wants, once encoded; until
+    /// then the one before it of the same photo in the same place (the thumbnail until the large
+    /// image is encoded, the last part zoomed in on), so that it never gives way to cells between.
     var shownInline: InlinePicture? {
-        inlinePicture.flatMap { $0.key == inlineKey ? $0 : nil }
+        guard let inlinePicture, inlineKey != nil else { return nil }
+        return inlinePicture.key == inlineKey || inlinePicturePlace == inlinePlace ? inlinePicture : nil
     }
 }

@@ -53,6 +53,10 @@ struct LoopState: Sendable {
     var lastWanted: [PictureKey] = []
     /// The inline picture the screen wants now.
     var inlineKey: String?
+    /// Where the inline picture the screen wants goes (`InlineRequest.place`), and where the one
+    /// encoded goes.
+    var inlinePlace: String?
+    var inlinePicturePlace: String?
     /// Counts the inline pictures asked for: each gets its own kitty image id.
     var imageSlot: Int
     /// The large images last asked of the large-image client.
@@ -198,6 +202,7 @@ struct LoopState: Sendable {
         case let .inlineReady(picture):
             if picture.key == inlineKey {
                 inlinePicture = picture
+                inlinePicturePlace = inlinePlace
                 needsDraw = true
             }
             return Outcome()

@@ -109,8 +109,13 @@ struct InlineRequest: Equatable, Sendable {
 
     /// What the picture is known by: the same image and part of it in the same place at the same cell size.
     var key: String {
+        place + (image == .large ? "/large" : "") + crop.description
+    }
+
+    /// The photo, where it goes and at which cell size: a picture of the same place may stand in
+    /// for another image or part of the photo until that one is encoded.
+    var place: String {
         "\(photoID)@\(area.x),\(area.y),\(area.width)x\(area.height)/\(cellWidth)x\(cellHeight)"
-            + (image == .large ? "/large" : "") + crop.description
     }
 }
 
