@@ -121,12 +121,15 @@ public final class AppRuntime {
 
 extension AppRuntime {
     /// The frame's cells where a real picture is shown: its placeholder cells (kitty inside tmux),
-    /// or blanks, so that the cell picture underneath is not written for nothing.
+    /// or blanks in the background around it, so that the cell picture underneath is not written
+    /// for nothing.
     static func cover(_ frame: inout CellBuffer, with picture: InlinePicture) {
         if let cells = picture.cells {
             frame.draw(cells, x: picture.x, y: picture.y, skippingBlank: false)
         } else {
-            frame.fill(x: picture.x, y: picture.y, width: picture.columns, height: picture.rows, with: .blank)
+            let around = picture.x > 0 && frame.contains(x: picture.x - 1, y: picture.y) ? frame[picture.x - 1, picture.y].style.bg : .default
+            frame.fill(x: picture.x, y: picture.y, width: picture.columns, height: picture.rows,
+                       with: Cell(" ", style: Style(bg: around)))
         }
     }
 }

@@ -245,10 +245,12 @@ extension RuntimeTests {
         try openFullAlbum(server: server, painter: .live(capabilities: terminal.capabilities))
         terminal.press(.enter)
         let picture = try XCTUnwrap(waitFor { terminal.inlineShown.last.flatMap { $0 } })
-        // The frame drawn with the picture (and every one after it): blanks under it, no cell picture.
+        // The frame drawn with the picture (and every one after it): blanks under it in the panel's
+        // background, no cell picture.
         let frame = try XCTUnwrap(terminal.lastFrame)
+        let blank = Cell(" ", style: Style(bg: frame[picture.x - 1, picture.y].style.bg))
         for y in picture.y..<(picture.y + picture.rows) {
-            for x in picture.x..<(picture.x + picture.columns) where frame[x, y] != .blank {
+            for x in picture.x..<(picture.x + picture.columns) where frame[x, y] != blank {
                 return XCTFail("\(frame[x, y]) at \(x),\(y) under the picture")
             }
         }
