@@ -36,7 +36,7 @@ public final class AppRuntime {
         let largeImages = world.largeImages.make(world.store, memory) { action in mailbox.post(action) }
         let pictures = world.pictures.make(.live(store: world.store, memory: memory), world.terminal.capabilities,
                                            { key, picture in mailbox.post(.pictureRendered(key, picture)) },
-                                           { picture in mailbox.post(.inlineReady(picture)) })
+                                           { key, picture in mailbox.post(picture.map { .inlineReady($0) } ?? .inlineFailed(key)) })
         workers = Workers(store: world.store, storeWorker: world.storeWorker, albums: albums, pictures: pictures,
                           largeImages: largeImages,
                           pages: world.pageOpener, photos: world.photoSaver, terminal: world.terminal,
@@ -112,7 +112,11 @@ public final class AppRuntime {
         let (raster, labels) = map.frame(for: state)
         var frame = AppView.render(state, raster: raster, labels: labels, pictures: loop.pictures)
         let inline = loop.shownInline
-        if let inline { Self.cover(&frame, with: inline) }
+        if let inline {
+            Self.cover(&frame, with: inline)
+        } else if let area = loop.inlineAwaited {
+            Self.clear(&frame, area)
+        }
         terminal.draw(frame)
         terminal.showInline(inline)
         loop.needsDraw = false
@@ -122,15 +126,19 @@ public final class AppRuntime {
 extension AppRuntime {
     /// The frame's cells where a real picture is shown: its placeholder cells (kitty inside tmux),
     /// or blanks in the background around it, so that the cell picture underneath is not written
-    /// for nothing.
+    /// for nothing (nor while the first picture of a place is on its way: `inlineAwaited`).
     static func cover(_ frame: inout CellBuffer, with picture: InlinePicture) {
         if let cells = picture.cells {
             frame.draw(cells, x: picture.x, y: picture.y, skippingBlank: false)
         } else {
-            let around = picture.x > 0 && frame.contains(x: picture.x - 1, y: picture.y) ? frame[picture.x - 1, picture.y].style.bg : .default
-            frame.fill(x: picture.x, y: picture.y, width: picture.columns, height: picture.rows,
-                       with: Cell(" ", style: Style(bg: around)))
+            clear(&frame, picture.area)
         }
+    }
+
+    /// Blanks in the background left of `area` (the panel the picture is on).
+    static func clear(_ frame: inout CellBuffer, _ area: Rect) {
+        let around = frame.contains(x: area.x - 1, y: area.y) ? frame[area.x - 1, area.y].style.bg : .default
+        frame.fill(x: area.x, y: area.y, width: area.width, height: area.height, with: Cell(" ", style: Style(bg: around)))
     }
 }
 

@@ -35,6 +35,7 @@ extension LoopState {
         guard let imageProtocol = terminal.inlineImages, let spot = state.inlinePictureSpot else {
             inlineKey = nil
             inlinePlace = nil
+            inlineArea = nil
             return []
         }
         let cell = terminal.cellPixelSize ?? (10, 20)
@@ -47,10 +48,14 @@ extension LoopState {
         guard request.key != inlineKey else { return [] }
         inlineKey = request.key
         inlinePlace = request.place
+        inlineArea = spot.area
         if inlinePicture?.key == request.key { return [] }
         // Each picture sent gets an id of its own, so the one it replaces can be deleted by id.
         imageSlot += 1
-        guard let id = Self.imageID(slot: imageSlot, protocol: imageProtocol, colors: terminal.colors) else { return [] }
+        guard let id = Self.imageID(slot: imageSlot, protocol: imageProtocol, colors: terminal.colors) else {
+            inlineFailedKey = request.key  // no id to show it by: the cells
+            return []
+        }
         request.imageID = id
         request.placeholderColor = PlaceholderID.color(slot: imageSlot)
         return [.encodeInline(request)]
@@ -65,6 +70,13 @@ extension LoopState {
 
     /// The high bits of vtourist's kitty image ids ("VT"), apart from small ids other programs pick.
     static let kittyIDBase: UInt32 = 0x5654_0000
+
+    /// Where the photo's first real picture in its place is on its way: the area to keep blank
+    /// meanwhile rather than write its cell picture for nothing (cells again if it cannot be made).
+    var inlineAwaited: Rect? {
+        guard inlineKey != nil, shownInline == nil, inlineFailedKey != inlineKey else { return nil }
+        return inlineArea
+    }
 
     /// The inline picture to show over the frame: the one the screen wants, once encoded; until
     /// then the one before it of the same photo in the same place (the thumbnail until the large

@@ -57,6 +57,9 @@ struct LoopState: Sendable {
     /// encoded goes.
     var inlinePlace: String?
     var inlinePicturePlace: String?
+    /// The area of the inline picture wanted, and the key of one that could not be made.
+    var inlineArea: Rect?
+    var inlineFailedKey: String?
     /// Counts the inline pictures asked for: each gets its own kitty image id.
     var imageSlot: Int
     /// The large images last asked of the large-image client.
@@ -203,6 +206,12 @@ struct LoopState: Sendable {
             if picture.key == inlineKey {
                 inlinePicture = picture
                 inlinePicturePlace = inlinePlace
+                needsDraw = true
+            }
+            return Outcome()
+        case let .inlineFailed(key):
+            if key == inlineKey {
+                inlineFailedKey = key
                 needsDraw = true
             }
             return Outcome()

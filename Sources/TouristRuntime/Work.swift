@@ -27,6 +27,8 @@ enum RuntimeMessage: Sendable {
     case pictureRendered(PictureKey, Picture)
     /// The photo screen's photo, encoded for the terminal's inline image protocol.
     case inlineReady(InlinePicture)
+    /// The inline picture with this key could not be made (the image is not there or not a JPEG).
+    case inlineFailed(String)
     /// No browser took a page: its address goes to the clipboard and the message line.
     case pageNotOpened(url: String, reason: String)
 }

@@ -46,4 +46,35 @@ extension LoopStateTests {
         XCTAssertEqual(requests(loop.settled(from: next, to: smaller, now: 0, terminal: kitty)).count, 1)
         XCTAssertNil(loop.shownInline)
     }
+
+    func testWhileTheFirstPictureIsOnItsWayItsAreaIsKeptBlankAndCellsComeBackIfItCannotBeMade() throws {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let iterm = TerminalFacts(inlineImages: .iterm2, cellPixelSize: nil)
+        let opened = photoState(shown: 2)
+        let first = try XCTUnwrap(requests(loop.started(opened, now: 0, terminal: iterm)).first)
+        XCTAssertEqual(loop.inlineAwaited, first.area, "no cell picture written for nothing")
+        _ = loop.receive(.inlineFailed("another key"), opened)
+        XCTAssertEqual(loop.inlineAwaited, first.area, "what is not wanted changes nothing")
+        _ = loop.receive(.inlineFailed(first.key), opened)
+        XCTAssertNil(loop.inlineAwaited, "it cannot be made: the cells show the photo")
+        XCTAssertTrue(loop.needsDraw)
+        XCTAssertNil(loop.shownInline)
+
+        // The next photo's picture arrives: shown, nothing awaited.
+        let next = reduce(opened, .event(.key(.right), time: 0))
+        let second = try XCTUnwrap(requests(loop.settled(from: opened, to: next, now: 0, terminal: iterm)).first)
+        XCTAssertEqual(loop.inlineAwaited, second.area)
+        _ = loop.receive(.inlineReady(encoded(second)), next)
+        XCTAssertNil(loop.inlineAwaited)
+        XCTAssertEqual(loop.shownInline?.key, second.key)
+        // Off the photo view: nothing.
+        _ = loop.settled(from: next, to: albumState(), now: 0, terminal: iterm)
+        XCTAssertNil(loop.inlineAwaited)
+        XCTAssertNil(loop.shownInline)
+
+        // Placeholders whose colours cannot carry an id: cells at once.
+        var eight = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        _ = eight.started(opened, now: 0, terminal: TerminalFacts(inlineImages: .kittyUnicode, cellPixelSize: nil, colors: .eight))
+        XCTAssertNil(eight.inlineAwaited)
+    }
 }
