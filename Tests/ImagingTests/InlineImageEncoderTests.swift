@@ -6,7 +6,7 @@ import Synchronization
 import Terminal
 import XCTest
 
-/// The inline image sequences read back by the decoders in InlineSequenceDecoders.swift:
+/// The inline image sequences read back by the readers in Tests/InlineReaders:
 /// well formed, the declared size the fitted pixel size, the payload that picture.
 final class InlineImageEncoderTests: XCTestCase {
     /// 160 × 120 (4:3) in quadrants: red | green over blue | white.
