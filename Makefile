@@ -51,7 +51,7 @@ soak: deps
 	python3 scripts/soak.py --binary $(RELEASE)/vtourist --rounds $(SOAK_ROUNDS) $(if $(SOAK_SEED),--seed $(SOAK_SEED)) --verbose
 
 # Every benchmark, then PASS or FAIL for each target of bench/targets.py (render speed and fidelity
-# against chafa, album first paint, map frame, cold start, completion); any FAIL, or a benchmark that stops,
+# against chafa, album first paint, map frame, cold start, completion, zoom step); any FAIL, or a benchmark that stops,
 # makes the exit status non-zero once all have run.
 BENCH_VERDICTS := $(CURDIR)/.build/bench-verdicts.txt
 bench: deps
@@ -67,6 +67,7 @@ bench: deps
 	  python3 bench/render_bench.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/album_paint_bench.py --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/inline_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench || status=1; \
+	  python3 bench/zoom_bench.py --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/album_memory_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/fault_matrix.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/targets.py summary $(BENCH_VERDICTS) || status=1; \

@@ -133,6 +133,9 @@ do {
     } else if args.count >= 3, args[1] == "inline" {
         // `vtourist-bench inline FOLDER [RUNS]`: bytes written per photo view in each inline protocol.
         try InlineBench.run(pictures: args[2], runs: args.count >= 4 ? Int(args[3]) ?? 5 : 5)
+    } else if args.count >= 3, args[1] == "zoom" {
+        // `vtourist-bench zoom FILE [RUNS]`: zoom and pan steps of the photo view over a large JPEG.
+        try ZoomBench.run(file: args[2], runs: args.count >= 4 ? Int(args[3]) ?? 9 : 9)
     } else if args.count >= 2, args[1] == "completion" {
         // `vtourist-bench completion [DESTINATIONS]`: go-to suggestions letter by letter.
         try CompletionBench.run(destinations: args.count >= 3 ? args[2] : nil)

@@ -1,4 +1,6 @@
 import CChafa
+import Dispatch
+import Foundation
 import Terminal
 
 /// Turns a decoded picture into cells of a `CellBuffer` with libchafa: the
@@ -89,6 +91,11 @@ public struct PictureRenderer: Sendable {
     /// Exactly `columns` × `rows` cells: the picture fitted inside (see
     /// `fitted`) and centred; every other cell blank with the default style.
     public func render(_ image: RGBImage, columns: Int, rows: Int) -> CellBuffer {
+        render(image, columns: columns, rows: rows, bands: nil)
+    }
+
+    /// `bands`: how many bands to draw in (tests compare); nil: as many as `bandCount` says.
+    func render(_ image: RGBImage, columns: Int, rows: Int, bands wanted: Int?) -> CellBuffer {
         var buffer = CellBuffer(width: columns, height: rows)
         let box = Self.fitted(imageWidth: image.width, imageHeight: image.height,
                               columns: buffer.width, rows: buffer.height)
@@ -98,13 +105,54 @@ public struct PictureRenderer: Sendable {
         let x0 = (buffer.width - box.columns) / 2
         let y0 = (buffer.height - box.rows) / 2
 
-        guard let canvas = makeCanvas(columns: box.columns, rows: box.rows) else { return buffer }
+        let grid = (width: box.columns * Self.pixelsPerCell.columns, height: box.rows * Self.pixelsPerCell.rows)
+        let bands = wanted.map { min(max(1, $0), box.rows) } ?? Self.bandCount(cells: box.columns * box.rows, rows: box.rows)
+        if bands > 1, image.width >= grid.width, image.height >= grid.height {
+            // A large picture: brought to the cells' own pixels once, then drawn in bands of rows at
+            // once, one canvas each (each band's pixels are exactly its own).
+            let pixels = image.averaged(width: grid.width, height: grid.height)
+            let parts = Bands(count: bands)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let top = box.rows * band / bands, bottom = box.rows * (band + 1) / bands
+                let rowPixels = Self.pixelsPerCell.rows
+                let slice = pixels.cut(x: 0, y: top * rowPixels, width: grid.width, height: (bottom - top) * rowPixels)
+                parts[band] = cells(slice, columns: box.columns, rows: bottom - top)
+            }
+            for band in 0..<bands {
+                let top = box.rows * band / bands
+                for (i, cell) in parts[band].enumerated() {
+                    if let cell { buffer[x0 + i % box.columns, y0 + top + i / box.columns] = cell }
+                }
+            }
+            return buffer
+        }
+        for (i, cell) in cells(image, columns: box.columns, rows: box.rows).enumerated() {
+            if let cell { buffer[x0 + i % box.columns, y0 + i / box.columns] = cell }
+        }
+        return buffer
+    }
+
+    /// Pictures of more cells than this are drawn in bands on several cores (the photo view on a
+    /// large terminal: chafa's time goes with the cells). Album cells and `render --size 80x40` stay whole.
+    static let bandCells = 4000
+
+    /// How many bands a picture of `cells` cells in `rows` rows is drawn in: one a core, at least
+    /// four rows each.
+    static func bandCount(cells: Int, rows: Int) -> Int {
+        guard cells > bandCells else { return 1 }
+        return max(1, min(ProcessInfo.processInfo.activeProcessorCount, rows / 4))
+    }
+
+    /// The picture drawn on one canvas of `columns` × `rows`, its cells row by row (nil: nothing drawn).
+    private func cells(_ image: RGBImage, columns: Int, rows: Int) -> [Cell?] {
+        var cells = [Cell?](repeating: nil, count: columns * rows)
+        guard let canvas = makeCanvas(columns: columns, rows: rows) else { return cells }
         defer { chafa_canvas_unref(canvas) }
         image.draw(on: canvas)
 
         var fg: Int32 = 0, bg: Int32 = 0
-        for y in 0..<box.rows {
-            for x in 0..<box.columns {
+        for y in 0..<rows {
+            for x in 0..<columns {
                 let code = chafa_canvas_get_char_at(canvas, Int32(x), Int32(y))
                 // 0 is the right half of a wide glyph; the symbol sets hold none, but never draw it.
                 guard code != 0, let scalar = Unicode.Scalar(code) else { continue }
@@ -112,10 +160,10 @@ public struct PictureRenderer: Sendable {
                 let background = color(raw: bg)
                 // A space shows only its background; its foreground is whatever chafa left there.
                 let foreground = scalar == " " ? background : color(raw: fg)
-                buffer[x0 + x, y0 + y] = Cell(Cell.displayable(scalar), style: Style(fg: foreground, bg: background))
+                cells[y * columns + x] = Cell(Cell.displayable(scalar), style: Style(fg: foreground, bg: background))
             }
         }
-        return buffer
+        return cells
     }
 
     /// A canvas of the given size with these settings; the caller unrefs it.
@@ -184,5 +232,19 @@ public struct PictureRenderer: Sendable {
             guard (0..<256).contains(raw) else { return .default }
             return XtermPalette.color(pen: Int(raw))
         }
+    }
+}
+
+/// The cells of each band of a picture drawn on several threads at once.
+private final class Bands: @unchecked Sendable {
+    // Guarded by `lock`.
+    private var parts: [[Cell?]]
+    private let lock = NSLock()
+
+    init(count: Int) { parts = Array(repeating: [], count: count) }
+
+    subscript(band: Int) -> [Cell?] {
+        get { lock.withLock { parts[band] } }
+        set { lock.withLock { parts[band] = newValue } }
     }
 }

@@ -32,4 +32,44 @@ public struct RGBImage: Equatable, Sendable {
         }
         return RGBImage(width: w, height: h, pixels: out)
     }
+
+    /// The picture brought down to `w`×`h` (no larger than it), each pixel the mean of the pixels it covers.
+    public func averaged(width w: Int, height h: Int) -> RGBImage {
+        if w == width, h == height { return self }
+        precondition(w > 0 && h > 0 && w <= width && h <= height, "averaged only shrinks")
+        let xs = (0...w).map { $0 * width / w }, ys = (0...h).map { $0 * height / h }
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        // Column sums of one output row's band of source rows, then the means across each column span.
+        var sums = [Int](repeating: 0, count: width * 3)
+        let rowBytes = width * 3
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    guard let src = src.baseAddress, let dst = dst.baseAddress, let sums = sums.baseAddress else { return }
+                    for y in 0..<h {
+                        sums.update(repeating: 0, count: rowBytes)
+                        for sy in ys[y]..<ys[y + 1] {
+                            let row = src + sy * rowBytes
+                            for i in 0..<rowBytes { sums[i] &+= Int(row[i]) }
+                        }
+                        let rows = ys[y + 1] - ys[y]
+                        for x in 0..<w {
+                            let count = (xs[x + 1] - xs[x]) * rows
+                            var r = 0, g = 0, b = 0
+                            for sx in xs[x]..<xs[x + 1] {
+                                r &+= sums[sx * 3]
+                                g &+= sums[sx * 3 + 1]
+                                b &+= sums[sx * 3 + 2]
+                            }
+                            let d = dst + (y * w + x) * 3
+                            d[0] = UInt8((r + count / 2) / count)
+                            d[1] = UInt8((g + count / 2) / count)
+                            d[2] = UInt8((b + count / 2) / count)
+                        }
+                    }
+                }
+            }
+        }
+        return RGBImage(width: w, height: h, pixels: out)
+    }
 }

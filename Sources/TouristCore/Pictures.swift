@@ -64,13 +64,23 @@ public struct PictureShelf: Sendable {
         set { pictures[key] = newValue }
     }
 
+    /// A picture kept to be drawn in place of one of the same photo and box not rendered yet (the
+    /// loop chooses it; pruning keeps it).
+    public var standIn: PictureKey?
+
+    /// The stand-in for a photo's picture in a box, if one is kept.
+    public func standIn(for photoID: PhotoRecord.ID, size: PictureSize) -> Picture? {
+        guard let key = standIn, key.photoID == photoID, key.size == size else { return nil }
+        return pictures[key]
+    }
+
     public var count: Int { pictures.count }
 
     public var keys: Dictionary<PictureKey, Picture>.Keys { pictures.keys }
 
     /// Drops every picture `keep` says no to.
     public mutating func prune(keeping keep: (PictureKey) -> Bool) {
-        pictures = pictures.filter { keep($0.key) }
+        pictures = pictures.filter { keep($0.key) || $0.key == standIn }
     }
 }
 

@@ -23,10 +23,25 @@ extension LoopState {
         var work = requestInline(state, terminal: terminal)
         let wanted = state.wantedPictures
         guard wanted != lastWanted else { return work }
+        pictures.standIn = standIn(before: lastWanted, now: wanted)
         lastWanted = wanted
         pictures.prune(keeping: state.picturesToKeep(wanted: wanted))
         work.append(.wantPictures(wanted.filter { pictures[$0] == nil }))
         return work
+    }
+
+    /// What stands in for the most wanted picture until it is rendered: the picture of the same photo
+    /// and box drawn until now (the part zoomed in on before a zoom step or a pan), so the box is
+    /// never left empty meanwhile. Nil when the most wanted one is there, or no such picture is.
+    private func standIn(before: [PictureKey], now wanted: [PictureKey]) -> PictureKey? {
+        guard let first = wanted.first else { return nil }
+        let same = { (key: PictureKey) in key.photoID == first.photoID && key.size == first.size }
+        // The leading keys of one photo and box are what is drawn (the large picture, the thumbnail's).
+        if wanted.prefix(while: same).contains(where: { pictures[$0] != nil }) { return nil }
+        if let drawn = before.prefix(while: same).first(where: { pictures[$0] != nil }) { return drawn }
+        // Two steps before the first was rendered: the one drawn all along stays.
+        if let kept = pictures.standIn, same(kept), pictures[kept] != nil { return kept }
+        return nil
     }
 
     /// The photo screen's photo for the terminal's inline image protocol, when it speaks one; the

@@ -129,3 +129,31 @@ final class JPEGCropTests: XCTestCase {
         XCTAssertLessThan(colours.count, wholeColours.count)
     }
 }
+
+/// A picture of many cells (the photo view on a large terminal) is drawn in bands on several cores:
+/// the same picture as on one canvas, without seams.
+final class BandedRenderTests: XCTestCase {
+    func testABandedPictureMatchesOneCanvas() throws {
+        let renderer = PictureRenderer(capabilities: TerminalCapabilities(unicode: true, colors: .trueColor))
+        // 1024x768 in 120x45 cells: 5400 cells of 8x8 pixels, fewer pixels than the picture has.
+        let image = try JPEGDecoder.decode(LargeJPEG.bytes, fitting: 1024, 768)
+        XCTAssertEqual(PictureRenderer.bandCount(cells: 120 * 45, rows: 45), min(ProcessInfo.processInfo.activeProcessorCount, 11))
+        XCTAssertEqual(PictureRenderer.bandCount(cells: 80 * 40, rows: 40), 1, "render --size 80x40 stays one canvas")
+        let whole = renderer.render(image, columns: 120, rows: 45, bands: 1)
+        for bands in [2, 3, 7] {
+            let banded = renderer.render(image, columns: 120, rows: 45, bands: bands)
+            var close = 0, drawn = 0
+            for y in 0..<45 {
+                for x in 0..<120 {
+                    guard case let .rgb(r1, g1, b1) = whole[x, y].style.bg else { continue }
+                    drawn += 1
+                    guard case let .rgb(r2, g2, b2) = banded[x, y].style.bg else { continue }
+                    let d = max(abs(Int(r1) - Int(r2)), abs(Int(g1) - Int(g2)), abs(Int(b1) - Int(b2)))
+                    if d <= 24 { close += 1 }
+                }
+            }
+            XCTAssertEqual(drawn, 120 * 45, "the picture fills the box")
+            XCTAssertGreaterThan(Double(close) / Double(drawn), 0.95, "\(bands) bands: \(close) of \(drawn) cells alike")
+        }
+    }
+}

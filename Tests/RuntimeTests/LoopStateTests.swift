@@ -396,6 +396,55 @@ final class LoopStateTests: XCTestCase {
         XCTAssertNil(loop.shownInline, "not over the album")
     }
 
+    func testAZoomStepDrawsThePictureBeforeItUntilItsPartIsRendered() throws {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        var fitted = albumState()
+        fitted.go(to: .photo(of: fitted.openAlbum!))
+        guard case var .photo(screen) = fitted.screen else { return XCTFail("no photo screen") }
+        screen.large[1] = .ready(width: 2048, height: 1536)
+        fitted.screen = .photo(screen)
+        let reducer = AppReducer(places: .none)
+        let size = PhotoView.pictureSize(fitted.layout)
+        let area = PhotoView.pictureArea(fitted.layout)
+        func picture(_ mark: Unicode.Scalar) -> Picture { .cells(CellBuffer(width: size.columns, height: size.rows, fill: Cell(mark))) }
+        func drawn(_ state: AppState) -> Unicode.Scalar? {
+            AppView.render(state, raster: nil, pictures: loop.pictures)[area.x + area.width / 2, area.y + area.height / 2].symbol
+        }
+        _ = loop.started(fitted, now: 0, terminal: noInline)
+        let whole = PictureKey(photoID: 1, size: size)
+        _ = loop.receive(.pictureRendered(whole, picture("W")), fitted)
+        XCTAssertEqual(drawn(fitted), "W")
+
+        // (key, the picture drawn before the part arrives, the part's mark)
+        var state = fitted
+        for (key, mark) in [(Key.char("+"), Unicode.Scalar("A")), (.right, "B"), (.char("+"), "C")] {
+            let before = state
+            _ = reducer.reduce(&state, .event(.key(key), time: 0))
+            let previous = drawn(before)
+            _ = loop.settled(from: before, to: state, now: 0, terminal: noInline)
+            let part = try XCTUnwrap(state.wantedPictures.first)
+            XCTAssertFalse(part.crop.isWhole)
+            XCTAssertTrue(loop.pictures[part] == nil, "\(key): a new part")
+            XCTAssertEqual(drawn(state), previous, "\(key): the picture before stays until the part is rendered")
+            _ = loop.receive(.pictureRendered(part, picture(mark)), state)
+            XCTAssertEqual(drawn(state), mark, "\(key)")
+        }
+        // Two steps before the first part is rendered: what was drawn stays all along.
+        for key in [Key.char("l"), .char("j")] {
+            let before = state
+            _ = reducer.reduce(&state, .event(.key(key), time: 0))
+            _ = loop.settled(from: before, to: state, now: 0, terminal: noInline)
+            XCTAssertEqual(drawn(state), "C", "\(key)")
+        }
+        // Fitting back: the whole picture was kept, drawn at once.
+        let before = state
+        _ = reducer.reduce(&state, .event(.key(.char("0")), time: 0))
+        let work = loop.settled(from: before, to: state, now: 0, terminal: noInline)
+        XCTAssertEqual(drawn(state), "W")
+        XCTAssertFalse(work.contains(.wantPictures([whole])))
+        XCTAssertNil(loop.pictures.standIn, "nothing stands in once the picture wanted is there")
+    }
+
     func testAZoomedPhotosInlinePictureAsksForThePartShownAtTheTerminalsPixels() throws {
         var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
         var photo = albumState()

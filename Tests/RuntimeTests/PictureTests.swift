@@ -42,11 +42,12 @@ extension RuntimeTests {
     /// count just before Enter.
     @discardableResult
     func dropPinAndOpenItsAlbum(server: PhotoServer, painter: PicturePainter? = nil, key: String = "good-key",
+                                largeImages: Bool = false,
                                 opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in
                                     .failure(PageOpenFailure("no browser in tests"))
                                 }) throws -> Int {
         try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: key,
-                  painter: painter, opener: opener)
+                  painter: painter, largeImages: largeImages, opener: opener)
         let mark = terminal.frameCount
         terminal.press(.char("p"))
         XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))
@@ -56,10 +57,12 @@ extension RuntimeTests {
 
     /// Opens a fresh pin's album with all 21 photos stored.
     func openFullAlbum(server: PhotoServer, painter: PicturePainter? = nil, key: String = "good-key",
+                       largeImages: Bool = false,
                        opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in
                            .failure(PageOpenFailure("no browser in tests"))
                        }) throws {
-        let mark = try dropPinAndOpenItsAlbum(server: server, painter: painter, key: key, opener: opener)
+        let mark = try dropPinAndOpenItsAlbum(server: server, painter: painter, key: key, largeImages: largeImages,
+                                              opener: opener)
         XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
     }
 
@@ -185,6 +188,60 @@ extension RuntimeTests {
         // Fitted keeping its aspect: the picture is as tall as the area (the fixtures are 4:3 or 3:4).
         let column = area.x + area.width / 2
         XCTAssertTrue(RuntimeTests.isPicture(frame[column, area.y]) || RuntimeTests.isPicture(frame[column, area.y + 1]))
+    }
+
+    func testZoomingInOnAStoredPhotoRendersOnlyItsPartInCellsAndFittingDrawsTheWholeAgain() throws {
+        let server = try PhotoServer()
+        let painted = Locked<[PictureKey]>([])
+        let live = PicturePainter.live(capabilities: terminal.capabilities)
+        let painter = PicturePainter { data, key in
+            painted.withLock { $0.append(key) }
+            return live.paint(data, key)
+        }
+        try openFullAlbum(server: server, painter: painter, largeImages: true)
+        let pin = try XCTUnwrap(store.pins().first)
+        let photo = try XCTUnwrap(store.photos(pinID: pin.id).first)
+        terminal.press(.enter)
+        // The large image (1024x768) is fetched and stored: the zoom counts in it.
+        XCTAssertNotNil(terminal.frame { $0.text.contains("large 1024\u{00D7}768") })
+        let size = terminal.size
+        let area = Rect(x: 1, y: 1, width: size.width - 2, height: size.height - 1 - 1 - 5 - 1)
+        let middle = area.y + area.height / 2
+        // Fitted, a 4:3 photo leaves the area's sides blank.
+        let fitted = try XCTUnwrap(terminal.frame { buffer in
+            buffer.text.contains("1 of 21") && RuntimeTests.isPicture(buffer[area.x + area.width / 2, middle])
+        })
+        XCTAssertFalse(RuntimeTests.isPicture(fitted[area.x + 2, middle]))
+        XCTAssertFalse(fitted.rowText(0).contains("\u{00D7}"))
+
+        let mark = terminal.frameCount
+        terminal.press(.char("+"))
+        // Zoomed in (as far as this photo goes in this box: one step): the part shown fills the area's
+        // width, and the title says how far.
+        let found = terminal.frame(after: mark) { buffer in
+            buffer.rowText(0).contains("\u{00D7}  1 of 21") && RuntimeTests.isPicture(buffer[area.x + 2, middle])
+        }
+        let zoomed = try XCTUnwrap(found, "the cropped picture drawn")
+        XCTAssertTrue(RuntimeTests.isPicture(zoomed[area.right - 3, middle]))
+        let crops = painted.withLock { $0 }.filter { $0.photoID == photo.id && !$0.crop.isWhole }
+        let crop = try XCTUnwrap(crops.last, "a picture of a part of the photo was painted")
+        XCTAssertEqual(crop.size, PictureSize(columns: area.width, rows: area.height))
+        XCTAssertLessThan(crop.crop.height, 10_000, "a part of the photo's height")
+        XCTAssertTrue(zoomed.text.contains("arrows pan"), "the zoomed table's hints")
+
+        // Panning paints the next part; 0 draws the whole again, already on the shelf.
+        terminal.press(.char("l"))
+        XCTAssertNotNil(waitFor { painted.withLock { $0 }.filter { $0.photoID == photo.id && !$0.crop.isWhole && $0.crop.x > crop.crop.x }.last })
+        let before = painted.withLock { $0.count }
+        let fitMark = terminal.frameCount
+        terminal.press(.char("0"))
+        XCTAssertNotNil(terminal.frame(after: fitMark) { buffer in
+            !buffer.rowText(0).contains("\u{00D7}") && !RuntimeTests.isPicture(buffer[area.x + 2, middle])
+                && RuntimeTests.isPicture(buffer[area.x + area.width / 2, middle])
+        })
+        terminal.waitUntilEventsAreTaken()
+        XCTAssertFalse(painted.withLock { Array($0[before...]) }.contains { $0.photoID == photo.id && $0.crop.isWhole },
+                       "the whole picture was kept: not painted again")
     }
 
     func testWhereTheTerminalShowsRealPicturesThePhotoScreenSendsOneAndTakesItAwayAfter() throws {

@@ -51,6 +51,7 @@ final class RuntimeTests: XCTestCase {
     /// Tests never start a browser: `opener` stands in for it.
     func start(flickrEndpoint: String = nowhere, commonsEndpoint: String = nowhere, key: String? = nil,
                view: MapViewState? = nil, painter: PicturePainter? = nil, places: PlaceLookup = .none,
+               largeImages: Bool = false,
                opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in .failure(PageOpenFailure("no browser in tests")) }) throws {
         let geometry = try Self.geometry.get()
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": commonsEndpoint]
@@ -68,7 +69,9 @@ final class RuntimeTests: XCTestCase {
                                    userAgent: "vtourist-tests", onEvent: onEvent),
                       photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
             }, geometry: geometry, places: places, log: .beside(databasePath: path),
-               photoSaver: .folder(pictures), pageOpener: .onItsOwnThread(opener), pictures: .live(painter: painter))
+               photoSaver: .folder(pictures), pageOpener: .onItsOwnThread(opener), pictures: .live(painter: painter),
+               largeImages: largeImages ? .live(http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
+                                                commonsEndpoint: commonsEndpoint, userAgent: "vtourist-tests") : .none)
             AppRuntime(world: world, start: begin).run()
             finished.signal()
         }.start()

@@ -152,10 +152,11 @@ final class PhotoZoomTests: XCTestCase {
         var s = Sample.photoState()
         send(&s, .char("+"))
         let wanted = s.wantedPictures
-        XCTAssertEqual(wanted.map(\.photoID), [5, 6, 4])
+        XCTAssertEqual(wanted.map(\.photoID), [5, 6, 4, 5])
         XCTAssertFalse(wanted[0].crop.isWhole)
         XCTAssertEqual(wanted[1].crop, .whole)
         XCTAssertEqual(wanted[2].crop, .whole)
+        XCTAssertEqual(wanted[3].crop, .whole, "the whole photo last, for fitting back at once")
     }
 
     func testAPhotoNotStoredOrOfUnknownSizeIsNotZoomedAndSaysWhy() {
@@ -310,6 +311,29 @@ final class PhotoZoomTests: XCTestCase {
         send(&s, .char(" "), time: 35)
         XCTAssertNil(s.photo?.slideshow)
         XCTAssertEqual(s.message, StatusMessage("Last photo: nothing to play."))
+    }
+
+    func testASlideshowThatCannotStepStopsOnce() {
+        // The photos after the one shown were deleted elsewhere: it is the last now.
+        var s = Sample.photoState()
+        send(&s, .char(" "), time: 1)
+        var photos = s.photo?.album.photos ?? []
+        photos.removeLast(5)
+        _ = reducer.reduce(&s, .albumLoaded(AlbumSnapshot(pinID: 1, photos: photos, status: .ready, source: "flickr")))
+        XCTAssertNotNil(s.photo?.slideshow)
+        _ = reducer.reduce(&s, .slideshowStep(time: 5))
+        XCTAssertEqual(s.photo?.photoID, 5)
+        XCTAssertNil(s.photo?.slideshow)
+        XCTAssertEqual(s.message, StatusMessage("Last photo: the slideshow stopped."))
+
+        // A photo no longer in its album (as a reload leaves it for a moment): the slideshow stops.
+        var gone = Sample.photoState()
+        send(&gone, .char(" "), time: 1)
+        guard case var .photo(screen) = gone.screen else { return XCTFail("no photo screen") }
+        screen.photoID = 99
+        gone.screen = .photo(screen)
+        _ = reducer.reduce(&gone, .slideshowStep(time: 5))
+        XCTAssertNil(gone.photo?.slideshow)
     }
 
     func testAnyKeyPausesThenDoesItsOwnAction() {

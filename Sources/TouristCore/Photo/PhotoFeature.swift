@@ -28,7 +28,10 @@ struct PhotoFeature: ScreenFeature {
     func wantedPictures(_ state: AppState) -> [PictureKey] {
         guard let photo = state.photo else { return [] }
         let size = PhotoView.pictureSize(state.layout)
-        return photo.largeWindow.flatMap { PhotoView.shownKeys(photo, index: $0, size: size) }
+        var keys = photo.largeWindow.flatMap { PhotoView.shownKeys(photo, index: $0, size: size) }
+        // Zoomed in, the whole picture stays wanted last: `0` and zooming out draw it at once.
+        if let index = photo.index, photo.zoom.isZoomed { keys += PhotoView.pictureKeys(photo, index: index, size: size) }
+        return keys
     }
 
     /// The photo shown, when its image or its large image is there.

@@ -115,10 +115,12 @@ struct PhotoReducer: Sendable {
     /// The slideshow's interval has passed (the loop's clock): the next photo, and at the last one
     /// the slideshow stops and says so. Nothing unless it plays.
     func slideshowStep(time: Double, _ state: inout AppState) {
-        guard var screen = state.photo, screen.slideshow != nil, let index = screen.index else { return }
-        guard index < screen.album.photos.count - 1 else {
+        guard var screen = state.photo, screen.slideshow != nil else { return }
+        // Wherever the photo went, a slideshow that cannot step stops (never due again and again).
+        guard let index = screen.index, index < screen.album.photos.count - 1 else {
             screen.slideshow = nil
             state.screen = .photo(screen)
+            if screen.index != nil { state.message = StatusMessage("Last photo: the slideshow stopped.") }
             return
         }
         screen.show(index + 1)

@@ -67,7 +67,8 @@ enum PhotoView {
                                      theme: theme),
                           in: layout.main.row(0))
             let keys = shownKeys(screen, index: index, size: pictureSize(layout))
-            let rendered = shownPicture(keys, pictures)
+            // Until the part zoomed in on is rendered, the picture drawn before it stays.
+            let rendered = shownPicture(keys, pictures) ?? pictures.standIn(for: photo.id, size: pictureSize(layout))
             buffer.render(PhotoPicture(photo: photo, picture: rendered, theme: theme), in: picture)
             let details = Rect(x: layout.main.x, y: picture.bottom, width: layout.main.width, height: detailRows)
             buffer.render(PhotoDetails(photo: photo, theme: theme, largeNote: largeNote(screen.large[photo.id])), in: details)
