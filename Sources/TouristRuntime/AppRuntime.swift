@@ -113,7 +113,7 @@ public final class AppRuntime {
         var frame = AppView.render(state, raster: raster, labels: labels, pictures: loop.pictures)
         let inline = loop.shownInline
         if let inline {
-            Self.cover(&frame, with: inline)
+            Self.cover(&frame, with: inline, in: loop.inlineArea ?? inline.area)
         } else if let area = loop.inlineAwaited {
             Self.clear(&frame, area)
         }
@@ -124,15 +124,13 @@ public final class AppRuntime {
 }
 
 extension AppRuntime {
-    /// The frame's cells where a real picture is shown: its placeholder cells (kitty inside tmux),
-    /// or blanks in the background around it, so that the cell picture underneath is not written
-    /// for nothing (nor while the first picture of a place is on its way: `inlineAwaited`).
-    static func cover(_ frame: inout CellBuffer, with picture: InlinePicture) {
-        if let cells = picture.cells {
-            frame.draw(cells, x: picture.x, y: picture.y, skippingBlank: false)
-        } else {
-            clear(&frame, picture.area)
-        }
+    /// The frame's cells where a real picture is shown (`area`, the picture's place): blanks in the
+    /// background around it, so that the cell picture underneath is not written for nothing (nor
+    /// while the first picture of a place is on its way: `inlineAwaited`), and inside tmux the
+    /// picture's placeholder cells.
+    static func cover(_ frame: inout CellBuffer, with picture: InlinePicture, in area: Rect) {
+        clear(&frame, area)
+        if let cells = picture.cells { frame.draw(cells, x: picture.x, y: picture.y, skippingBlank: false) }
     }
 
     /// Blanks in the background left of `area` (the panel the picture is on).

@@ -302,12 +302,14 @@ extension RuntimeTests {
         try openFullAlbum(server: server, painter: .live(capabilities: terminal.capabilities))
         terminal.press(.enter)
         let picture = try XCTUnwrap(waitFor { terminal.inlineShown.last.flatMap { $0 } })
-        // The frame drawn with the picture (and every one after it): blanks under it in the panel's
-        // background, no cell picture.
+        // The frame drawn with the picture (and every one after it): blanks under it and around it
+        // in the picture's area, in the panel's background; no cell picture.
         let frame = try XCTUnwrap(terminal.lastFrame)
-        let blank = Cell(" ", style: Style(bg: frame[picture.x - 1, picture.y].style.bg))
-        for y in picture.y..<(picture.y + picture.rows) {
-            for x in picture.x..<(picture.x + picture.columns) where frame[x, y] != blank {
+        let area = Rect(x: 1, y: 1, width: 118, height: 40 - 1 - 1 - 5 - 1)
+        XCTAssertTrue(area.contains(x: picture.x, y: picture.y))
+        let blank = Cell(" ", style: Style(bg: frame[area.x - 1, area.y].style.bg))
+        for y in area.y..<area.bottom {
+            for x in area.x..<area.right where frame[x, y] != blank {
                 return XCTFail("\(frame[x, y]) at \(x),\(y) under the picture")
             }
         }
