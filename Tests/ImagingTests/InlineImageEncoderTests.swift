@@ -130,6 +130,21 @@ final class InlineImageEncoderTests: XCTestCase {
         XCTAssertThrowsError(try decodeKitty([UInt8(ascii: "x")] + bytes), "junk before")
     }
 
+    func testZlibCompressedPixelsAreReadBackToTheSamePixels() throws {
+        let packed = try XCTUnwrap(PNGEncoder.deflate(quadrants.pixels))
+        XCTAssertLessThan(packed.count, quadrants.pixels.count / 10, "flat quadrants pack well")
+        let bytes = KittyGraphics.transmit(packed, format: .zlibRGB(width: 160, height: 120), id: 3, passthrough: false)
+        let image = try decodeKitty(bytes)
+        XCTAssertEqual(image.control["f"], "24")
+        XCTAssertEqual(image.control["o"], "z")
+        XCTAssertEqual(image.picture.width, 160)
+        XCTAssertEqual(image.picture.rgb, quadrants.pixels)
+        // One byte short of the declared size is refused.
+        let short = KittyGraphics.transmit(try XCTUnwrap(PNGEncoder.deflate(Array(quadrants.pixels.dropLast()))),
+                                           format: .zlibRGB(width: 160, height: 120), id: 3, passthrough: false)
+        XCTAssertThrowsError(try decodeKitty(short))
+    }
+
     func testPNGEncoderRoundTripsEveryRowFilter() throws {
         // Smooth gradients, hard edges and noise: each filter wins somewhere.
         var seed: UInt32 = 1
