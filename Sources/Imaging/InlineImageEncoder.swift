@@ -62,9 +62,10 @@ public struct InlineImageEncoder: Sendable {
     /// sent for this protocol. `image` should be `sentSize` already (kitty and iTerm2 send it as it
     /// is; sixel scales it to the box). kitty pictures are sent and placed under `imageID`; the
     /// placeholder cells (`kittyUnicode`) are drawn in `placeholderColor`, which carries that id
-    /// (`PlaceholderID`). Nil when nothing fits or the encoding failed.
+    /// (`PlaceholderID`; by default the colour of slot `imageID`, the id at 256 colours). Nil when
+    /// nothing fits or the encoding failed.
     public func picture(_ image: RGBImage, box: (columns: Int, rows: Int), key: String, in area: Rect,
-                        imageID: UInt32 = 1, placeholderColor: Color = PlaceholderID.color(slot: 17)) -> InlinePicture? {
+                        imageID: UInt32 = 1, placeholderColor: Color? = nil) -> InlinePicture? {
         guard box.columns > 0, box.rows > 0, image.width > 0, image.height > 0,
               image.pixels.count == image.width * image.height * 3 else { return nil }
         var picture = InlinePicture(key: key, x: area.x + (area.width - box.columns) / 2,
@@ -79,7 +80,8 @@ public struct InlineImageEncoder: Sendable {
             if virtual {
                 picture.sequence = KittyGraphics.placeVirtually(id: imageID, columns: box.columns, rows: box.rows,
                                                                 passthrough: true)
-                picture.cells = ImagePlaceholder.cells(columns: box.columns, rows: box.rows, color: placeholderColor)
+                picture.cells = ImagePlaceholder.cells(columns: box.columns, rows: box.rows,
+                                                       color: placeholderColor ?? PlaceholderID.color(slot: Int(imageID)))
             } else {
                 picture.sequence = KittyGraphics.place(id: imageID, columns: box.columns, rows: box.rows)
             }
