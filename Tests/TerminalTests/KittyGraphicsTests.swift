@@ -72,6 +72,19 @@ final class KittyGraphicsTests: XCTestCase {
         XCTAssertNil(PlaceholderID.imageID(PlaceholderID.color(slot: 30), depth: .none))
     }
 
+    func testACellKeepsItsPlaceholderInSixteenBytes() {
+        XCTAssertEqual(MemoryLayout<Cell>.stride, 16, "frames of thousands of cells are copied and compared every draw")
+        for (row, column) in [(0, 0), (1, 0), (0, 1), (296, 296), (511, 3), (42, 511)] {
+            var cell = Cell("\u{10EEEE}", style: Style(fg: .rgb(1, 2, 3)), placeholder: ImagePlaceholder(row: row, column: column))
+            XCTAssertEqual(cell.placeholder, ImagePlaceholder(row: row, column: column))
+            XCTAssertNotEqual(cell, Cell("\u{10EEEE}", style: Style(fg: .rgb(1, 2, 3))), "a placeholder is part of the cell")
+            cell.placeholder = nil
+            XCTAssertEqual(cell, Cell("\u{10EEEE}", style: Style(fg: .rgb(1, 2, 3))))
+        }
+        XCTAssertNil(Cell.blank.placeholder)
+        XCTAssertNotEqual(Cell(placeholder: ImagePlaceholder(row: 1, column: 2)), Cell(placeholder: ImagePlaceholder(row: 2, column: 1)))
+    }
+
     func testARunIsAllTextOrAllPlaceholders() {
         var buffer = CellBuffer(width: 6, height: 1)
         buffer.put("ab", x: 0, y: 0)
