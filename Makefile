@@ -4,7 +4,7 @@
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
 RELEASE := .build/release
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev chafa pkg-config tmux ncurses-term python3 sqlite3
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev zlib1g-dev chafa pkg-config tmux ncurses-term python3 sqlite3
 
 .PHONY: all deps build run test unit-test e2e bench golden install uninstall clean data cli-docs fuzz fuzz-build fuzz-smoke faults soak check check-address check-thread check-address-app check-thread-app bench-compare
 
@@ -66,6 +66,7 @@ bench: deps
 	  python3 bench/pin_file_bench.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/render_bench.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/album_paint_bench.py --bench-binary $(RELEASE)/vtourist-bench || status=1; \
+	  python3 bench/inline_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/zoom_bench.py --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/album_memory_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/fault_matrix.py --binary $(RELEASE)/vtourist || status=1; \

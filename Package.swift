@@ -41,8 +41,15 @@ let package = Package(
             providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
         ),
 
-        // The only module that talks to the image libraries: JPEG decoding, picture → cells.
-        .target(name: "Imaging", dependencies: ["CTurboJPEG", "CChafa", "Terminal"]),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+
+        // The only module that talks to the image libraries: JPEG decoding and encoding, picture → cells, PNG.
+        .target(name: "Imaging", dependencies: ["CTurboJPEG", "CChafa", "CZlib", "Terminal"]),
 
         // Pure libraries.
         // Plain geographic values that need no map data: GeoPoint, distances, how coordinates are written.
@@ -110,7 +117,7 @@ let package = Package(
         .testTarget(name: "TextSafetyTests", dependencies: ["TextSafety", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TestSupport"]),
         .testTarget(name: "CursesTests", dependencies: ["Curses", "Terminal", "TestSupport"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "InlineReaders", "TestSupport"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "Geo", "Locking", "TestSupport"]),
         .testTarget(name: "PinFilesTests", dependencies: ["PinFiles", "Model", "Geo"]),
@@ -123,13 +130,15 @@ let package = Package(
         .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources", "Store"]),
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "Geo", "Locking", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
+        // The inline image protocols read back from their bytes, for the imaging and runtime tests.
+        .target(name: "InlineReaders", dependencies: ["Imaging", "CZlib"], path: "Tests/InlineReaders"),
         // Test servers shared by test targets (not part of the product).
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py", "peak_rss.py"]),
         .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "Geo", "Imaging", "Terminal", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "InlineReaders"]),
         .testTarget(name: "RuntimeTests", dependencies: [
             "TouristRuntime", "TouristCore", "Model", "Terminal", "Geo", "WorldMap", "Store", "AlbumService", "AlbumMachine",
-            "PhotoSources", "HTTP", "Imaging", "TestSupport", "Locking",
+            "PhotoSources", "HTTP", "Imaging", "TestSupport", "Locking", "InlineReaders",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],

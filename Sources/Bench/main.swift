@@ -130,6 +130,9 @@ do {
     } else if args.count >= 3, args[1] == "album" {
         // `vtourist-bench album FOLDER [RUNS]`: FOLDER holds the album's JPEGs.
         try AlbumBench.run(pictures: args[2], runs: args.count >= 4 ? Int(args[3]) ?? 9 : 9, moves: 200)
+    } else if args.count >= 3, args[1] == "inline" {
+        // `vtourist-bench inline FOLDER [RUNS]`: bytes written per photo view in each inline protocol.
+        try InlineBench.run(pictures: args[2], runs: args.count >= 4 ? Int(args[3]) ?? 5 : 5)
     } else if args.count >= 3, args[1] == "zoom" {
         // `vtourist-bench zoom FILE [RUNS]`: zoom and pan steps of the photo view over a large JPEG.
         try ZoomBench.run(file: args[2], runs: args.count >= 4 ? Int(args[3]) ?? 9 : 9)

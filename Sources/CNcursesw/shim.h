@@ -60,6 +60,12 @@ static inline int vt_set_cell(cchar_t *cell, wchar_t ch, attr_t attrs, int pair)
     return setcchar(cell, text, attrs, 0, &pair);
 }
 
+// A character and two combining marks (kitty's placeholder with its row and column diacritics).
+static inline int vt_set_cell_marked(cchar_t *cell, wchar_t ch, wchar_t mark1, wchar_t mark2, attr_t attrs, int pair) {
+    wchar_t text[4] = { ch, mark1, mark2, 0 };
+    return setcchar(cell, text, attrs, 0, &pair);
+}
+
 // glibc declares wcwidth only under _XOPEN_SOURCE, which SwiftPM drops.
 extern int wcwidth(wchar_t);
 static inline int vt_wcwidth(wchar_t ch) { return wcwidth(ch); }

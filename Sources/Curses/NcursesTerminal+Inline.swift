@@ -34,8 +34,9 @@ extension NcursesTerminal {
     /// kitty keeps pictures apart from the cells: take ours away before the
     /// terminal is given back. (Sixel and iTerm2 pictures go with the screen.)
     func removeInlineBeforeExit() {
-        guard cursesActive, capabilities.inlineImages == .kitty, inlinePictures.shown != nil else { return }
-        writeOutOfBand(InlineProtocol.kitty.clearSequence)
+        let removal = inlinePictures.removal
+        guard cursesActive, !removal.isEmpty else { return }
+        writeOutOfBand(removal)
     }
 
     /// The pixels of one cell, where the terminal reports its window's pixel
@@ -64,19 +65,49 @@ extension NcursesTerminal {
     public func detectInlinePictures() {
         guard cursesActive, !inlinePicturesDetected else { return }
         inlinePicturesDetected = true
-        capabilities.inlineImages = askedInlineProtocol()
+        let detection = askedInlineProtocol()
+        var found = detection.imageProtocol
+        // Placeholder cells are Unicode and carry the image id in their colour: 256 colours at least.
+        if found == .kittyUnicode && (!capabilities.unicode || !(capabilities.colors == .indexed256 || capabilities.colors == .trueColor)) {
+            found = nil
+        }
+        capabilities.inlineImages = found
+        inlineHint = detection.hint
         inlinePictures = InlinePictureTracker(protocol: capabilities.inlineImages)
     }
 
-    /// The environment's rules, then the terminal's answer to the device attributes request.
-    func askedInlineProtocol() -> InlineProtocol? {
-        TerminalProbe.inlineProtocol(environment: ProcessInfo.processInfo.environment) { request, timeoutMs in
+    /// The environment's rules, then the terminal's answer to the device attributes request, or tmux's.
+    func askedInlineProtocol() -> TerminalProbe.InlineDetection {
+        TerminalProbe.inlineDetection(environment: ProcessInfo.processInfo.environment, query: { request, timeoutMs in
             self.writeOutOfBand(request)
             let (reply, found) = self.readDeviceAttributes(timeoutMs: timeoutMs)
             // A reply still on its way would arrive as keys: catch it when it comes.
             if !found { self.lateDeviceAttributesUntil = monotonicMilliseconds() + 3000 }
             return reply
+        }, tmux: Self.runTmux)
+    }
+
+    /// Runs `tmux` with `arguments` (the server is the one the environment's `TMUX` names) and
+    /// returns what it printed; nil when it could not run, failed, or took over a second.
+    static func runTmux(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        do { try process.run() } catch { return nil }
+        // Its few bytes fit in the pipe: wait for it to end, then read them.
+        if done.wait(timeout: .now() + 1) == .timedOut {
+            process.terminate()
+            return nil
         }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Reads the terminal's input for up to `timeoutMs` ms or until a whole

@@ -30,6 +30,8 @@ public final class NcursesTerminal {
     /// Until when (monotonic ms) a late answer to the start-up query is dropped from the input; 0: none.
     var lateDeviceAttributesUntil = 0
     var inlinePicturesDetected = false
+    /// A line for the user from detection (how to let pictures through tmux), nil when none.
+    public internal(set) var inlineHint: String?
     /// Events decoded from the input and not yet given out, oldest first.
     var decodedEvents: [Event] = []
     /// Escape sequences, Alt+key and pastes, across reads (InputDecoder.swift).
@@ -178,9 +180,19 @@ public final class NcursesTerminal {
             let count = min(run.symbols.count, cols - run.x)
             let attrs = attributes(run.style.attributes)
             if cellScratch.count < count { cellScratch = Array(repeating: cchar_t(), count: count) }
-            for i in 0..<count {
-                let symbol = printable(run.symbols[i])
-                _ = vt_set_cell(&cellScratch[i], wchar_t(bitPattern: symbol.value), attrs, pair)
+            if run.placeholders.count == run.symbols.count, capabilities.unicode {
+                // kitty's placeholder cells: U+10EEEE with the row's and the column's diacritic.
+                for i in 0..<count {
+                    let scalars = run.placeholders[i].scalars
+                    _ = vt_set_cell_marked(&cellScratch[i], wchar_t(bitPattern: scalars[0].value),
+                                           wchar_t(bitPattern: scalars[1].value), wchar_t(bitPattern: scalars[2].value),
+                                           attrs, pair)
+                }
+            } else {
+                for i in 0..<count {
+                    let symbol = printable(run.symbols[i])
+                    _ = vt_set_cell(&cellScratch[i], wchar_t(bitPattern: symbol.value), attrs, pair)
+                }
             }
             _ = mvadd_wchnstr(Int32(run.y), Int32(run.x), cellScratch, Int32(count))
         }

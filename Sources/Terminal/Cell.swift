@@ -41,10 +41,33 @@ public struct Cell: Hashable, Sendable {
     /// A single Unicode scalar of display width 1 (the app draws no wide glyphs).
     public var symbol: Unicode.Scalar
     public var style: Style
+    /// `placeholder`, packed into the three bytes the cell's layout leaves over (a cell stays 16
+    /// bytes: frames of thousands of cells are copied and compared every draw).
+    private var packed0: UInt8 = 0, packed1: UInt8 = 0, packed2: UInt8 = 0
 
-    public init(_ symbol: Unicode.Scalar = " ", style: Style = .plain) {
+    public init(_ symbol: Unicode.Scalar = " ", style: Style = .plain, placeholder: ImagePlaceholder? = nil) {
         self.symbol = symbol
         self.style = style
+        self.placeholder = placeholder
+    }
+
+    /// Set on the cells of a picture shown by kitty's Unicode placeholders: the backend writes
+    /// the placeholder and its diacritics instead of `symbol` (which then is U+10EEEE). Rows and
+    /// columns are kept up to 511 (kitty's diacritics number 297).
+    public var placeholder: ImagePlaceholder? {
+        get {
+            let bits = UInt32(packed0) | UInt32(packed1) << 8 | UInt32(packed2) << 16
+            guard bits & 0x80_0000 != 0 else { return nil }
+            return ImagePlaceholder(row: Int(bits & 0x1FF), column: Int(bits >> 9 & 0x1FF))
+        }
+        set {
+            guard let newValue else {
+                (packed0, packed1, packed2) = (0, 0, 0)
+                return
+            }
+            let bits = 0x80_0000 | UInt32(min(newValue.row, 0x1FF)) | UInt32(min(newValue.column, 0x1FF)) << 9
+            (packed0, packed1, packed2) = (UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF), UInt8(bits >> 16))
+        }
     }
 
     public static let blank = Cell()

@@ -26,7 +26,11 @@ extension CellBuffer {
                     lastSGR.write(to: &out)
                     current = lastSGR
                 }
-                appendUTF8(Cell.displayable(cell.symbol), to: &out)
+                if let placeholder = cell.placeholder {
+                    for scalar in placeholder.scalars { appendUTF8(scalar, to: &out) }
+                } else {
+                    appendUTF8(Cell.displayable(cell.symbol), to: &out)
+                }
             }
             if current != .plain { SGR.plain.write(to: &out) }
             out.append(0x0A)

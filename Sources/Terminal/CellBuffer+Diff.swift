@@ -5,12 +5,15 @@ public struct CellRun: Equatable, Sendable {
     public var y: Int
     public var style: Style
     public var symbols: [Unicode.Scalar]
+    /// A run of kitty placeholder cells: each symbol's row and column (empty for text).
+    public var placeholders: [ImagePlaceholder]
 
-    public init(x: Int, y: Int, style: Style, symbols: [Unicode.Scalar]) {
+    public init(x: Int, y: Int, style: Style, symbols: [Unicode.Scalar], placeholders: [ImagePlaceholder] = []) {
         self.x = x
         self.y = y
         self.style = style
         self.symbols = symbols
+        self.placeholders = placeholders
     }
 
     /// The run's characters as a string, for tests and logs.
@@ -39,12 +42,17 @@ extension CellBuffer {
                     x += 1
                     continue
                 }
-                var run = CellRun(x: x, y: y, style: cell.style, symbols: [cell.symbol])
+                var run = CellRun(x: x, y: y, style: cell.style, symbols: [cell.symbol],
+                                  placeholders: cell.placeholder.map { [$0] } ?? [])
+                let placing = cell.placeholder != nil
                 x += 1
                 while x < width {
                     let next = cells[base + x]
-                    guard next.style == run.style, full || old[base + x] != next else { break }
+                    // A run is all text or all placeholders.
+                    guard next.style == run.style, (next.placeholder != nil) == placing,
+                          full || old[base + x] != next else { break }
                     run.symbols.append(next.symbol)
+                    if let placeholder = next.placeholder { run.placeholders.append(placeholder) }
                     x += 1
                 }
                 runs.append(run)

@@ -27,7 +27,8 @@ public final class AppRuntime {
         self.mailbox = mailbox
         state = start.state(size: world.terminal.size, capabilities: world.terminal.capabilities, reducer: reducer)
         // A failure here is reported by the first poll.
-        loop = LoopState(now: world.clock.now(), settings: start.settings, seenVersion: try? world.store.dataVersion())
+        loop = LoopState(now: world.clock.now(), settings: start.settings, seenVersion: try? world.store.dataVersion(),
+                         imageSlot: Int(ProcessInfo.processInfo.processIdentifier))
         map = MapCache(geometry: world.geometry, places: world.places)
         let albums = world.makeAlbums { event in mailbox.post(.album(event)) }
         // Large images not stored are read from memory: the pictures and the large images share it.
@@ -35,7 +36,7 @@ public final class AppRuntime {
         let largeImages = world.largeImages.make(world.store, memory) { action in mailbox.post(action) }
         let pictures = world.pictures.make(.live(store: world.store, memory: memory), world.terminal.capabilities,
                                            { key, picture in mailbox.post(.pictureRendered(key, picture)) },
-                                           { picture in mailbox.post(.inlineReady(picture)) })
+                                           { key, picture in mailbox.post(picture.map { .inlineReady($0) } ?? .inlineFailed(key)) })
         workers = Workers(store: world.store, storeWorker: world.storeWorker, albums: albums, pictures: pictures,
                           largeImages: largeImages,
                           pages: world.pageOpener, photos: world.photoSaver, terminal: world.terminal,
@@ -53,6 +54,7 @@ public final class AppRuntime {
         // What the go-to prompt and the map's landmarks need is read once the first frame is up.
         map.places.prepare()
         terminal.detectInlinePictures()
+        if let hint = terminal.inlineHint { mailbox.post(.message(StatusMessage(hint))) }
         while loop.running {
             let animating = state.isAnimating
             let longest = animating ? Int(LoopState.tickInterval * 1000) : 250
@@ -87,7 +89,8 @@ public final class AppRuntime {
     }
 
     private var facts: TerminalFacts {
-        TerminalFacts(inlineImages: terminal.capabilities.inlineImages, cellPixelSize: terminal.cellPixelSize)
+        TerminalFacts(inlineImages: terminal.capabilities.inlineImages, cellPixelSize: terminal.cellPixelSize,
+                      colors: terminal.capabilities.colors)
     }
 
     private func finish() {
@@ -107,9 +110,33 @@ public final class AppRuntime {
 
     private func draw() {
         let (raster, labels) = map.frame(for: state)
-        terminal.draw(AppView.render(state, raster: raster, labels: labels, pictures: loop.pictures))
-        terminal.showInline(loop.shownInline)
+        var frame = AppView.render(state, raster: raster, labels: labels, pictures: loop.pictures)
+        let inline = loop.shownInline
+        if let inline {
+            Self.cover(&frame, with: inline, in: loop.inlineArea ?? inline.area)
+        } else if let area = loop.inlineAwaited {
+            Self.clear(&frame, area)
+        }
+        terminal.draw(frame)
+        terminal.showInline(inline)
         loop.needsDraw = false
+    }
+}
+
+extension AppRuntime {
+    /// The frame's cells where a real picture is shown (`area`, the picture's place): blanks in the
+    /// background around it, so that the cell picture underneath is not written for nothing (nor
+    /// while the first picture of a place is on its way: `inlineAwaited`), and inside tmux the
+    /// picture's placeholder cells.
+    static func cover(_ frame: inout CellBuffer, with picture: InlinePicture, in area: Rect) {
+        clear(&frame, area)
+        if let cells = picture.cells { frame.draw(cells, x: picture.x, y: picture.y, skippingBlank: false) }
+    }
+
+    /// Blanks in the background left of `area` (the panel the picture is on).
+    static func clear(_ frame: inout CellBuffer, _ area: Rect) {
+        let around = frame.contains(x: area.x - 1, y: area.y) ? frame[area.x - 1, area.y].style.bg : .default
+        frame.fill(x: area.x, y: area.y, width: area.width, height: area.height, with: Cell(" ", style: Style(bg: around)))
     }
 }
 

@@ -22,6 +22,8 @@ public protocol AppTerminal: AnyObject {
     /// environment does not tell; called once, after the first frame is shown,
     /// so that the answer (or its timeout) never delays the start.
     func detectInlinePictures()
+    /// A line for the user that detection left (how to let pictures through tmux), nil when none.
+    var inlineHint: String? { get }
     /// Puts text on the system clipboard where the terminal allows it (OSC 52); false where it
     /// certainly cannot. From the UI loop's thread.
     func copyToClipboard(_ text: String) -> Bool
@@ -34,5 +36,6 @@ public protocol AppTerminal: AnyObject {
 extension AppTerminal {
     public var cellPixelSize: (width: Int, height: Int)? { nil }
     public func detectInlinePictures() {}
+    public var inlineHint: String? { nil }
     public func copyToClipboard(_ text: String) -> Bool { false }
 }

@@ -8,10 +8,12 @@ struct TerminalFacts: Equatable, Sendable {
     var inlineImages: InlineProtocol?
     /// A cell's size in pixels, where the terminal reports it.
     var cellPixelSize: (width: Int, height: Int)?
+    /// The colours the cells are drawn in (kitty's placeholder cells carry an image id in theirs).
+    var colors: TerminalCapabilities.ColorDepth = .trueColor
 
     static func == (lhs: TerminalFacts, rhs: TerminalFacts) -> Bool {
         lhs.inlineImages == rhs.inlineImages && lhs.cellPixelSize?.width == rhs.cellPixelSize?.width
-            && lhs.cellPixelSize?.height == rhs.cellPixelSize?.height
+            && lhs.cellPixelSize?.height == rhs.cellPixelSize?.height && lhs.colors == rhs.colors
     }
 }
 
@@ -47,6 +49,8 @@ extension LoopState {
     private mutating func requestInline(_ state: AppState, terminal: TerminalFacts) -> [Work] {
         guard let imageProtocol = terminal.inlineImages, let spot = state.inlinePictureSpot else {
             inlineKey = nil
+            inlinePlace = nil
+            inlineArea = nil
             return []
         }
         let cell = terminal.cellPixelSize ?? (10, 20)
@@ -54,16 +58,46 @@ extension LoopState {
         let image: PictureImage = state.photo?.largeSize(spot.photoID) != nil ? .large : .thumbnail
         // The part zoomed in on, at the terminal's own pixels.
         let crop = state.photo?.crop(box: PictureSize(columns: spot.area.width, rows: spot.area.height), cellPixels: cell) ?? .whole
-        let request = InlineRequest(photoID: spot.photoID, area: spot.area, imageProtocol: imageProtocol,
+        var request = InlineRequest(photoID: spot.photoID, area: spot.area, imageProtocol: imageProtocol,
                                     cellWidth: cell.width, cellHeight: cell.height, image: image, crop: crop)
         guard request.key != inlineKey else { return [] }
         inlineKey = request.key
+        inlinePlace = request.place
+        inlineArea = spot.area
         if inlinePicture?.key == request.key { return [] }
+        // Each picture sent gets an id of its own, so the one it replaces can be deleted by id.
+        imageSlot += 1
+        guard let id = Self.imageID(slot: imageSlot, protocol: imageProtocol, colors: terminal.colors) else {
+            inlineFailedKey = request.key  // no id to show it by: the cells
+            return []
+        }
+        request.imageID = id
+        request.placeholderColor = PlaceholderID.color(slot: imageSlot)
         return [.encodeInline(request)]
     }
 
-    /// The inline picture to show over the frame: the one the screen wants, once encoded.
+    /// The kitty image id of picture number `slot`: the id its placeholder colour carries inside
+    /// tmux (nil where the colours cannot carry one), else one of vtourist's own range.
+    static func imageID(slot: Int, protocol imageProtocol: InlineProtocol, colors: TerminalCapabilities.ColorDepth) -> UInt32? {
+        if imageProtocol == .kittyUnicode { return PlaceholderID.imageID(PlaceholderID.color(slot: slot), depth: colors) }
+        return kittyIDBase | UInt32(truncatingIfNeeded: slot & 0xFFFF)
+    }
+
+    /// The high bits of vtourist's kitty image ids ("VT"), apart from small ids other programs pick.
+    static let kittyIDBase: UInt32 = 0x5654_0000
+
+    /// Where the photo's first real picture in its place is on its way: the area to keep blank
+    /// meanwhile rather than write its cell picture for nothing (cells again if it cannot be made).
+    var inlineAwaited: Rect? {
+        guard inlineKey != nil, shownInline == nil, inlineFailedKey != inlineKey else { return nil }
+        return inlineArea
+    }
+
+    /// The inline picture to show over the frame: the one the screen wants, once encoded; until
+    /// then the one before it of the same photo in the same place (the thumbnail until the large
+    /// image is encoded, the last part zoomed in on), so that it never gives way to cells between.
     var shownInline: InlinePicture? {
-        inlinePicture.flatMap { $0.key == inlineKey ? $0 : nil }
+        guard let inlinePicture, inlineKey != nil else { return nil }
+        return inlinePicture.key == inlineKey || inlinePicturePlace == inlinePlace ? inlinePicture : nil
     }
 }

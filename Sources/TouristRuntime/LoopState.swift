@@ -53,13 +53,25 @@ struct LoopState: Sendable {
     var lastWanted: [PictureKey] = []
     /// The inline picture the screen wants now.
     var inlineKey: String?
+    /// Where the inline picture the screen wants goes (`InlineRequest.place`), and where the one
+    /// encoded goes.
+    var inlinePlace: String?
+    var inlinePicturePlace: String?
+    /// The area of the inline picture wanted, and the key of one that could not be made.
+    var inlineArea: Rect?
+    var inlineFailedKey: String?
+    /// Counts the inline pictures asked for: each gets its own kitty image id.
+    var imageSlot: Int
     /// The large images last asked of the large-image client.
     var lastLargeRequest = LargeImageRequest.none
     private(set) var shownMessage: ShownMessage?
     /// The settings the albums search with: always those the screen shows.
     private(set) var settingsInUse: Settings
 
-    init(now: Double, settings: Settings, seenVersion: Int?) {
+    /// `imageSlot`: where the kitty image ids start (the app starts each run elsewhere, so that
+    /// two windows in one terminal seldom pick the same).
+    init(now: Double, settings: Settings, seenVersion: Int?, imageSlot: Int = 0) {
+        self.imageSlot = imageSlot
         lastPoll = now
         lastAdoption = now
         lastTick = now
@@ -193,6 +205,13 @@ struct LoopState: Sendable {
         case let .inlineReady(picture):
             if picture.key == inlineKey {
                 inlinePicture = picture
+                inlinePicturePlace = inlinePlace
+                needsDraw = true
+            }
+            return Outcome()
+        case let .inlineFailed(key):
+            if key == inlineKey {
+                inlineFailedKey = key
                 needsDraw = true
             }
             return Outcome()

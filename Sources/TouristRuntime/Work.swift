@@ -27,6 +27,8 @@ enum RuntimeMessage: Sendable {
     case pictureRendered(PictureKey, Picture)
     /// The photo screen's photo, encoded for the terminal's inline image protocol.
     case inlineReady(InlinePicture)
+    /// The inline picture with this key could not be made (the image is not there or not a JPEG).
+    case inlineFailed(String)
     /// No browser took a page: its address goes to the clipboard and the message line.
     case pageNotOpened(url: String, reason: String)
 }
@@ -102,11 +104,20 @@ struct InlineRequest: Equatable, Sendable {
     /// The stored image it is made from, and the part of it shown.
     var image: PictureImage = .thumbnail
     var crop: PictureCrop = .whole
+    /// kitty: the id the picture is sent, placed and deleted by.
+    var imageID: UInt32 = 1
+    /// kitty's Unicode placeholders: the cells' colour, which carries `imageID`.
+    var placeholderColor: Color = PlaceholderID.color(slot: PlaceholderID.slots.lowerBound)
 
     /// What the picture is known by: the same image and part of it in the same place at the same cell size.
     var key: String {
+        place + (image == .large ? "/large" : "") + crop.description
+    }
+
+    /// The photo, where it goes and at which cell size: a picture of the same place may stand in
+    /// for another image or part of the photo until that one is encoded.
+    var place: String {
         "\(photoID)@\(area.x),\(area.y),\(area.width)x\(area.height)/\(cellWidth)x\(cellHeight)"
-            + (image == .large ? "/large" : "") + crop.description
     }
 }
 

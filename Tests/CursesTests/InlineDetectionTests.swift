@@ -25,8 +25,7 @@ final class InlineDetectionTests: XCTestCase {
             (["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"], .iterm2),
             (["TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"], .iterm2),
             (["TERM": "xterm-256color", "LC_TERMINAL": "iTerm2"], .iterm2),
-            // tmux and screen do not pass the sequences on.
-            (["TERM": "xterm-kitty", "TMUX": "/tmp/tmux-1000/default,1,0"], nil),
+            // screen does not pass the sequences on, nor a tmux that cannot be asked (no TMUX).
             (["TERM": "screen-256color", "KITTY_WINDOW_ID": "1"], nil),
             (["TERM": "tmux-256color", "TERM_PROGRAM": "iTerm.app"], nil),
             // No colour, no pictures; nor on terminals that cannot have them.
@@ -48,6 +47,55 @@ final class InlineDetectionTests: XCTestCase {
             XCTAssertFalse(asked, "the environment decided \(env); the terminal must not be asked")
             XCTAssertEqual(TerminalProbe.inlineRules(environment: env), .decided(expected), "\(env)")
         }
+    }
+
+    func testInsideTmuxTmuxIsAskedAboutItsPassthroughAndTheTerminalOutside() {
+        let inside = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"]
+        XCTAssertEqual(TerminalProbe.inlineRules(environment: inside), .askTmux(forced: false))
+        XCTAssertEqual(TerminalProbe.inlineRules(environment: inside.merging(["VTOURIST_IMAGES": "kitty-unicode"]) { $1 }),
+                       .askTmux(forced: true))
+        XCTAssertEqual(TerminalProbe.inlineRules(environment: ["TERM": "xterm-kitty", "VTOURIST_IMAGES": "kitty-unicode"]),
+                       .decided(.kittyUnicode), "forced outside tmux: nothing to ask")
+        XCTAssertEqual(TerminalProbe.inlineRules(environment: inside.merging(["NO_COLOR": "1"]) { $1 }), .decided(nil))
+
+        /// What detection finds when tmux answers `passthrough` and `client` ("termname|termtype").
+        func detect(_ env: [String: String], passthrough: String?, client: String?) -> TerminalProbe.InlineDetection {
+            var asked: [[String]] = []
+            let found = TerminalProbe.inlineDetection(environment: env, query: { _, _ in
+                XCTFail("the terminal is not asked inside tmux")
+                return nil
+            }, tmux: { arguments in
+                asked.append(arguments)
+                return arguments == TerminalProbe.tmuxPassthroughQuery ? passthrough : client
+            })
+            XCTAssertEqual(asked, [TerminalProbe.tmuxPassthroughQuery, TerminalProbe.tmuxClientQuery])
+            return found
+        }
+        let hint = TerminalProbe.tmuxPassthroughHint
+        let table: [(String?, String?, TerminalProbe.InlineDetection)] = [
+            ("on", "xterm-kitty|", .init(.kittyUnicode)),
+            ("all", "xterm-256color|kitty(0.35.2)", .init(.kittyUnicode)),
+            ("on", "xterm-ghostty|", .init(.kittyUnicode)),
+            // The outer terminal would take it but tmux holds it back: cells, and how to let it through.
+            ("off", "xterm-kitty|kitty(0.35.2)", .init(nil, hint: hint)),
+            (nil, "xterm-kitty|", .init(nil, hint: hint)),
+            // An outer terminal without kitty's placeholders: cells, nothing to say.
+            ("on", "xterm-256color|", .init(nil)),
+            ("on", "xterm-256color|WezTerm 20240203", .init(nil)),
+            ("on", nil, .init(nil)),
+            // What tmux should never answer is taken as off.
+            ("yes please", "xterm-kitty|", .init(nil, hint: hint)),
+            ("\u{1B}[31mon", "xterm-kitty|", .init(nil, hint: hint)),
+            (" ON\n", "xterm-kitty|", .init(.kittyUnicode)),
+        ]
+        for (passthrough, client, expected) in table {
+            XCTAssertEqual(detect(inside, passthrough: passthrough, client: client), expected, "\(passthrough ?? "-") \(client ?? "-")")
+        }
+        // Forced: the placeholders whatever the outer terminal; the hint while tmux holds them back.
+        let forced = inside.merging(["VTOURIST_IMAGES": "kitty-unicode"]) { $1 }
+        XCTAssertEqual(detect(forced, passthrough: "on", client: "xterm-256color|"), .init(.kittyUnicode))
+        XCTAssertEqual(detect(forced, passthrough: "off", client: ""), .init(.kittyUnicode, hint: hint))
+        XCTAssertNil(TerminalProbe.inlineProtocol(environment: inside, query: nil), "tmux cannot be asked: cells")
     }
 
     func testOtherwiseTheDeviceAttributesTell() {

@@ -9,8 +9,11 @@ import XCTest
 /// the device attributes request when told to).
 final class InlineTerminalTests: XCTestCase {
     private let picture = InlinePicture(key: "1@4x2", x: 5, y: 3, columns: 4, rows: 2,
-                                        sequence: Array("\u{1B}_Ga=T,f=24,s=1,v=1;AAAA\u{1B}\\".utf8))
-    private let kittyClear = Array("\u{1B}_Ga=d,d=A\u{1B}\\".utf8)
+                                        sequence: KittyGraphics.place(id: 9, columns: 4, rows: 2),
+                                        transmit: KittyGraphics.transmit([1, 2, 3], format: .zlibRGB(width: 1, height: 1),
+                                                                         id: 9, passthrough: false),
+                                        imageID: 9)
+    private let kittyClear = KittyGraphics.delete(id: 9, passthrough: false)
 
     func testPictureIsWrittenOnceAtItsPlaceAndClearedWhenTakenAway() throws {
         var placed: [UInt8] = [], repeated: [UInt8] = [], detected: InlineProtocol?
@@ -30,10 +33,27 @@ final class InlineTerminalTests: XCTestCase {
         }
         XCTAssertEqual(detected, .kitty)
         XCTAssertNil(cellSize, "a pty reports no pixels")
-        let expected = Array("\u{1B}7\u{1B}[4;6H".utf8) + picture.sequence + Array("\u{1B}8".utf8)
+        let expected = Array("\u{1B}7\u{1B}[4;6H".utf8) + picture.transmit + picture.sequence + Array("\u{1B}8".utf8)
         XCTAssertTrue(placed.contains(expected), "cursor to row 4, column 6, the picture, cursor back: \(show(placed))")
         XCTAssertFalse(repeated.contains(picture.sequence), "the same picture again: \(show(repeated))")
         XCTAssertTrue(repeated.hasSuffix(kittyClear))
+    }
+
+    func testARepaintPlacesTheKittyPictureAgainWithoutItsData() throws {
+        var again: [UInt8] = []
+        try withTerminal(["VTOURIST_IMAGES": "kitty"]) { terminal, pty in
+            let blank = CellBuffer(width: terminal.size.width, height: terminal.size.height)
+            terminal.draw(blank)
+            terminal.showInline(picture)
+            _ = pty.take(until: Array("\u{1B}8".utf8))
+            // Another program used the screen: every cell is written again, and the picture placed.
+            terminal.invalidate()
+            terminal.draw(blank)
+            terminal.showInline(picture)
+            again = pty.take(until: Array("\u{1B}8".utf8))
+        }
+        XCTAssertTrue(again.contains(Array("\u{1B}7\u{1B}[4;6H".utf8) + picture.sequence), show(again))
+        XCTAssertFalse(again.contains(picture.transmit), "no image data again: \(show(again))")
     }
 
     func testASixelPictureTakenAwayHasItsRowsSentAgain() throws {
@@ -68,6 +88,28 @@ final class InlineTerminalTests: XCTestCase {
         XCTAssertTrue(offScreen.contains(picture.sequence), "the picture that fits is drawn")
         XCTAssertFalse(String(decoding: offScreen, as: UTF8.self).contains("\u{1B}[24;6H"), show(offScreen))
         XCTAssertTrue(atExit.hasSuffix(kittyClear), "the picture deleted before the terminal is given back")
+    }
+
+    func testPlaceholderCellsAreWrittenWithTheirDiacriticsInTheColourThatCarriesTheId() throws {
+        var written: [UInt8] = [], depth: TerminalCapabilities.ColorDepth?
+        let color = PlaceholderID.color(slot: 40)
+        try withTerminal(["VTOURIST_IMAGES": "kitty-unicode"]) { terminal, pty in
+            depth = terminal.capabilities.colors
+            var frame = CellBuffer(width: terminal.size.width, height: terminal.size.height)
+            frame.put("end", x: 0, y: 10)
+            frame.draw(ImagePlaceholder.cells(columns: 3, rows: 2, color: color), x: 5, y: 3, skippingBlank: false)
+            terminal.draw(frame)
+            written = pty.take(until: Array("end".utf8))
+        }
+        XCTAssertEqual(depth, .indexed256)
+        let text = String(decoding: written, as: UTF8.self)
+        for row in 0..<2 {
+            let cells = (0..<3).map { column in
+                String(String.UnicodeScalarView(ImagePlaceholder(row: row, column: column).scalars))
+            }.joined()
+            XCTAssertTrue(text.contains(cells), "row \(row): \(show(written))")
+        }
+        XCTAssertTrue(text.contains("\u{1B}[38;5;40m"), "the 256-colour foreground is the id: \(show(written))")
     }
 
     func testTheTerminalIsAskedAndKeysTypedMeanwhileAreKept() throws {

@@ -104,8 +104,11 @@ final class TmuxSession {
     /// byte the app writes is kept in `outputFile`, from its very first one.
     /// `callerEnvironment` plays a caller who exported variables: tmux (client,
     /// server and the pane's shell) runs with them on top of its fixed environment.
+    /// `serverOptions`: tmux commands run with the session's creation (`["set-option", "-g", …]`),
+    /// before the app can ask. `tmuxVariables`: the app gets the pane's TMUX and TMUX_PANE, as a
+    /// program in tmux has them, and can ask tmux itself.
     init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String], recording: Bool = false,
-         callerEnvironment: [String: String] = [:]) throws {
+         callerEnvironment: [String: String] = [:], serverOptions: [[String]] = [], tmuxVariables: Bool = false) throws {
         socket = "vtourist-test-\(getpid())-\(UUID().uuidString.prefix(8))"
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-\(socket)").path
         exitFile = tmp + ".exit"
@@ -118,13 +121,16 @@ final class TmuxSession {
                              "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color", "SHELL": "/bin/sh"]
             .merging(callerEnvironment) { _, exported in exported }
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(TmuxSession.quote($0.value))" }
-        let app = "/usr/bin/env -i " + assignments.joined(separator: " ") + " " + command.map(TmuxSession.quote).joined(separator: " ")
+        let fromTmux = tmuxVariables ? "TMUX=\"$TMUX\" TMUX_PANE=\"$TMUX_PANE\" " : ""
+        let app = "/usr/bin/env -i " + fromTmux + assignments.joined(separator: " ") + " "
+            + command.map(TmuxSession.quote).joined(separator: " ")
         // With recording, the shell waits for a line (sent once pipe-pane is on) before starting the app.
         let gate = recording ? "read go; " : ""
         let marker = recording ? "; echo '\(TmuxSession.exitedMarker)'" : ""
         let shell = "\(gate)stty -a > \(TmuxSession.quote(sttyBeforeFile)) 2>&1; \(app); s=$?; stty -a > \(TmuxSession.quote(sttyFile)) 2>&1; echo $s > \(TmuxSession.quote(exitFile))"
             + "\(marker); sleep 600"
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), shell])
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), shell]
+            + serverOptions.flatMap { [";"] + $0 })
         if let outputFile {
             try tmux(["pipe-pane", "-O", "-t", name, "cat > \(TmuxSession.quote(outputFile))"])
             try keys("Enter")

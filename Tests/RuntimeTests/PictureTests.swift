@@ -272,6 +272,47 @@ extension RuntimeTests {
         XCTAssertNotNil(waitFor { shown().map { $0 == nil } == true ? true : nil }, "the album shows cells only")
     }
 
+    func testInsideTmuxThePhotosPlaceholderCellsAreDrawnIntoTheFrame() throws {
+        let server = try PhotoServer()
+        terminal = TestTerminal(width: 120, height: 40,
+                                capabilities: TerminalCapabilities(unicode: true, colors: .indexed256, inlineImages: .kittyUnicode))
+        try openFullAlbum(server: server, painter: .live(capabilities: terminal.capabilities))
+        terminal.press(.enter)
+        let picture = try XCTUnwrap(waitFor { terminal.inlineShown.last.flatMap { $0 } }, "a picture for the photo shown")
+        let cells = try XCTUnwrap(picture.cells)
+        let id = try XCTUnwrap(PlaceholderID.imageID(cells[0, 0].style.fg, depth: .indexed256))
+        XCTAssertEqual(picture.imageID, id, "the cells' colour carries the id the image is sent under")
+        // The frame holds the placeholders where the picture goes, each with its row and column.
+        let frame = try XCTUnwrap(terminal.lastFrame)
+        for (x, y) in [(0, 0), (picture.columns - 1, 0), (3, picture.rows - 1)] {
+            let cell = frame[picture.x + x, picture.y + y]
+            XCTAssertEqual(cell.symbol, ImagePlaceholder.character)
+            XCTAssertEqual(cell.placeholder, ImagePlaceholder(row: y, column: x))
+            XCTAssertEqual(cell.style.fg, cells[0, 0].style.fg)
+        }
+        XCTAssertNil(frame[picture.x - 1, picture.y].placeholder, "only over the picture")
+    }
+
+    func testWhereAKittyPictureIsShownTheCellsUnderItAreNotWrittenForNothing() throws {
+        let server = try PhotoServer()
+        terminal = TestTerminal(width: 120, height: 40,
+                                capabilities: TerminalCapabilities(unicode: true, colors: .trueColor, inlineImages: .kitty))
+        try openFullAlbum(server: server, painter: .live(capabilities: terminal.capabilities))
+        terminal.press(.enter)
+        let picture = try XCTUnwrap(waitFor { terminal.inlineShown.last.flatMap { $0 } })
+        // The frame drawn with the picture (and every one after it): blanks under it and around it
+        // in the picture's area, in the panel's background; no cell picture.
+        let frame = try XCTUnwrap(terminal.lastFrame)
+        let area = Rect(x: 1, y: 1, width: 118, height: 40 - 1 - 1 - 5 - 1)
+        XCTAssertTrue(area.contains(x: picture.x, y: picture.y))
+        let blank = Cell(" ", style: Style(bg: frame[area.x - 1, area.y].style.bg))
+        for y in area.y..<area.bottom {
+            for x in area.x..<area.right where frame[x, y] != blank {
+                return XCTFail("\(frame[x, y]) at \(x),\(y) under the picture")
+            }
+        }
+    }
+
     func testPlaceholdersMoveOnlyWhileSomethingDownloads() throws {
         let server = try PhotoServer()
         terminal = TestTerminal(width: 280, height: 40)  // every photo on one screen

@@ -4,11 +4,18 @@ import XCTest
 final class InlinePictureTrackerTests: XCTestCase {
     private let photo = InlinePicture(key: "7@40x15", x: 3, y: 4, columns: 40, rows: 15, sequence: Array("PIC7".utf8))
     private let other = InlinePicture(key: "8@40x15", x: 3, y: 6, columns: 40, rows: 10, sequence: Array("PIC8".utf8))
-    private let kittyClear = Array("\u{1B}_Ga=d,d=A\u{1B}\\".utf8)
+    /// kitty pictures: data sent under an id, then placed by it.
+    private let kittyPhoto = InlinePicture(key: "7@40x15", x: 3, y: 4, columns: 40, rows: 15, sequence: Array("PLACE7".utf8),
+                                           transmit: Array("DATA7".utf8), imageID: 7)
+    private let kittyOther = InlinePicture(key: "8@40x15", x: 3, y: 6, columns: 40, rows: 10, sequence: Array("PLACE8".utf8),
+                                           transmit: Array("DATA8".utf8), imageID: 8)
+    private func kittyDelete(_ id: UInt32, passthrough: Bool = false) -> [UInt8] {
+        KittyGraphics.delete(id: id, passthrough: passthrough)
+    }
 
-    /// The bytes that draw `picture`: cursor saved, moved to its corner (1-based), restored after.
-    private func drawn(_ picture: InlinePicture) -> [UInt8] {
-        Array("\u{1B}7\u{1B}[\(picture.y + 1);\(picture.x + 1)H".utf8) + picture.sequence + Array("\u{1B}8".utf8)
+    /// The bytes that draw `picture` (or `bytes`): cursor saved, moved to its corner (1-based), restored after.
+    private func drawn(_ picture: InlinePicture, _ bytes: [UInt8]? = nil) -> [UInt8] {
+        Array("\u{1B}7\u{1B}[\(picture.y + 1);\(picture.x + 1)H".utf8) + (bytes ?? picture.sequence) + Array("\u{1B}8".utf8)
     }
 
     func testThePlacementIsOneBasedAndRestoresTheCursor() {
@@ -19,7 +26,8 @@ final class InlinePictureTrackerTests: XCTestCase {
     func testTheSamePictureIsWrittenOnce() {
         for proto in InlineProtocol.allCases {
             var tracker = InlinePictureTracker(protocol: proto)
-            XCTAssertEqual(tracker.show(photo), .init(draw: drawn(photo)), "\(proto)")
+            // Placeholder cells place the picture themselves: no cursor moves around it.
+            XCTAssertEqual(tracker.show(photo), .init(draw: proto == .kittyUnicode ? photo.sequence : drawn(photo)), "\(proto)")
             XCTAssertTrue(tracker.show(photo).isEmpty, "\(proto): shown already")
             XCTAssertTrue(tracker.show(photo).isEmpty, "\(proto)")
             XCTAssertEqual(tracker.shown, photo)
@@ -28,8 +36,10 @@ final class InlinePictureTrackerTests: XCTestCase {
 
     func testAnotherPictureReplacesTheFirst() {
         var kitty = InlinePictureTracker(protocol: .kitty)
-        _ = kitty.show(photo)
-        XCTAssertEqual(kitty.show(other), .init(clear: kittyClear, draw: drawn(other)))
+        XCTAssertEqual(kitty.show(kittyPhoto), .init(draw: drawn(kittyPhoto, Array("DATA7PLACE7".utf8))))
+        // The old image is deleted by its id (data too), the new one sent and placed.
+        XCTAssertEqual(kitty.show(kittyOther), .init(clear: kittyDelete(7), draw: drawn(kittyOther, Array("DATA8PLACE8".utf8))))
+        XCTAssertEqual(kitty.heldImageID, 8)
 
         for proto in [InlineProtocol.sixel, .iterm2] {
             var tracker = InlinePictureTracker(protocol: proto)
@@ -43,14 +53,19 @@ final class InlinePictureTrackerTests: XCTestCase {
     func testNilRemovesThePicture() {
         var kitty = InlinePictureTracker(protocol: .kitty)
         XCTAssertTrue(kitty.show(nil).isEmpty, "nothing shown, nothing to remove")
-        _ = kitty.show(photo)
-        XCTAssertEqual(kitty.show(nil), .init(clear: kittyClear))
+        _ = kitty.show(kittyPhoto)
+        XCTAssertEqual(kitty.removal, kittyDelete(7), "what goes before the terminal is given back")
+        XCTAssertEqual(kitty.show(nil), .init(clear: kittyDelete(7)))
         XCTAssertTrue(kitty.show(nil).isEmpty)
+        XCTAssertEqual(kitty.removal, [])
+        // Shown again: its data was deleted, so it is sent again.
+        XCTAssertEqual(kitty.show(kittyPhoto), .init(draw: drawn(kittyPhoto, Array("DATA7PLACE7".utf8))))
 
         var sixel = InlinePictureTracker(protocol: .sixel)
         _ = sixel.show(photo)
         XCTAssertEqual(sixel.show(nil), .init(repaintRows: 4..<19))
         XCTAssertNil(sixel.shown)
+        XCTAssertEqual(sixel.removal, [])
     }
 
     func testAFullRepaintDrawsThePictureAgain() {
@@ -60,15 +75,34 @@ final class InlinePictureTrackerTests: XCTestCase {
         sixel.forget()
         // The repaint covered the old pixels already: only draw.
         XCTAssertEqual(sixel.show(photo), .init(draw: drawn(photo)))
+    }
 
+    func testARedrawPlacesTheKittyImageByIdWithoutItsDataAgain() {
         var kitty = InlinePictureTracker(protocol: .kitty)
-        _ = kitty.show(photo)
+        _ = kitty.show(kittyPhoto)
         kitty.forget()
-        // kitty pictures float over the cells: clear the old one so it is not there twice.
-        XCTAssertEqual(kitty.show(photo), .init(clear: kittyClear, draw: drawn(photo)))
-        XCTAssertTrue(kitty.show(photo).isEmpty)
+        // Placed again by id (the same placement id moves it, never twice): no image data.
+        XCTAssertEqual(kitty.show(kittyPhoto), .init(draw: drawn(kittyPhoto, Array("PLACE7".utf8))))
+        XCTAssertTrue(kitty.show(kittyPhoto).isEmpty)
         kitty.forget()
-        XCTAssertEqual(kitty.show(nil), .init(clear: kittyClear), "leaving after a repaint still clears")
+        XCTAssertEqual(kitty.show(nil), .init(clear: kittyDelete(7)), "leaving after a repaint still deletes it")
+    }
+
+    func testInsideTmuxTheImageIsSentOnceAndDeletedThroughThePassthrough() {
+        let cells = ImagePlaceholder.cells(columns: 2, rows: 1, color: PlaceholderID.color(slot: 20))
+        var first = kittyPhoto, second = kittyOther
+        first.cells = cells
+        second.cells = cells
+        var tracker = InlinePictureTracker(protocol: .kittyUnicode)
+        // No cursor moves: the placeholder cells in the frame place it.
+        XCTAssertEqual(tracker.show(first), .init(draw: Array("DATA7PLACE7".utf8)))
+        XCTAssertTrue(tracker.show(first).isEmpty)
+        tracker.noteWritten([CellRun(x: 3, y: 4, style: Style(), symbols: ["a"])])
+        XCTAssertTrue(tracker.show(first).isEmpty, "cells written do not touch it")
+        tracker.forget()
+        XCTAssertEqual(tracker.show(first), .init(draw: Array("PLACE7".utf8)), "a repaint sends no data again")
+        XCTAssertEqual(tracker.show(second), .init(clear: kittyDelete(7, passthrough: true), draw: Array("DATA8PLACE8".utf8)))
+        XCTAssertEqual(tracker.removal, kittyDelete(8, passthrough: true))
     }
 
     func testCellsWrittenOverASixelPictureMakeItComeBack() {
@@ -91,9 +125,9 @@ final class InlinePictureTrackerTests: XCTestCase {
         XCTAssertTrue(sixel.show(nil).isEmpty)
 
         var kitty = InlinePictureTracker(protocol: .kitty)
-        _ = kitty.show(photo)
+        _ = kitty.show(kittyPhoto)
         kitty.noteWritten([CellRun(x: 5, y: 5, style: style, symbols: ["a"])])
-        XCTAssertTrue(kitty.show(photo).isEmpty, "kitty pictures are not overwritten by cells")
+        XCTAssertTrue(kitty.show(kittyPhoto).isEmpty, "kitty pictures are not overwritten by cells")
     }
 
     func testWithoutAProtocolNothingIsEverWritten() {

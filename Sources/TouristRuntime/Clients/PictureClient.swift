@@ -21,7 +21,7 @@ struct PictureClient: Sendable {
 public struct PicturePipeline: Sendable {
     typealias Make = @Sendable (_ bytes: PictureBytes, _ capabilities: TerminalCapabilities,
                                 _ rendered: @escaping @Sendable (PictureKey, Picture) -> Void,
-                                _ encoded: @escaping @Sendable (InlinePicture) -> Void) -> PictureClient
+                                _ encoded: @escaping @Sendable (_ key: String, InlinePicture?) -> Void) -> PictureClient
     let make: Make
 
     /// Renders on `threads` threads, the most wanted first; `painter` nil: the album's renderer for
@@ -37,7 +37,7 @@ public struct PicturePipeline: Sendable {
                 want: { worker.want($0) },
                 taken: { worker.taken($0) },
                 encodeInline: { request in
-                    inlineQueue.async { if let picture = inline(request, bytes: bytes) { encoded(picture) } }
+                    inlineQueue.async { encoded(request.key, inline(request, bytes: bytes)) }
                 })
         }
     }
@@ -50,7 +50,7 @@ public struct PicturePipeline: Sendable {
                     for key in keys { if let picture = render(key, bytes: bytes, painter: painter) { rendered(key, picture) } }
                 },
                 taken: { _ in },
-                encodeInline: { request in if let picture = inline(request, bytes: bytes) { encoded(picture) } })
+                encodeInline: { request in encoded(request.key, inline(request, bytes: bytes)) })
         }
     }
 
@@ -65,8 +65,7 @@ public struct PicturePipeline: Sendable {
     }
 
     private static func inline(_ request: InlineRequest, bytes: PictureBytes) -> InlinePicture? {
-        guard let bytes = try? bytes.read(request.photoID, request.image) else { return nil }
-        return PicturePainter.inline(bytes, protocol: request.imageProtocol,
-                                     cell: (request.cellWidth, request.cellHeight), key: request.key, in: request.area)
+        guard let data = try? bytes.read(request.photoID, request.image) else { return nil }
+        return PicturePainter.inline(data, request)
     }
 }

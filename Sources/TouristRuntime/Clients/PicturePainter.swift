@@ -32,16 +32,42 @@ public struct PicturePainter: Sendable {
 }
 
 extension PicturePainter {
-    /// A stored image as a real picture for the terminal's inline image protocol, fitted and
-    /// centred in `area` (cells of `cell` pixels); nil when it cannot be decoded.
-    static func inline(_ data: Data, protocol imageProtocol: InlineProtocol, cell: (width: Int, height: Int),
-                       key: String, in area: Rect) -> InlinePicture? {
-        let encoder = InlineImageEncoder(protocol: imageProtocol, cellWidth: cell.width, cellHeight: cell.height)
-        guard let source = try? JPEGDecoder.dimensions(data) else { return nil }
-        let box = encoder.box(imageWidth: source.width, imageHeight: source.height, columns: area.width, rows: area.height)
-        let pixels = encoder.pixelSize(box: box)
-        guard let image = try? JPEGDecoder.decode(data, fitting: pixels.width, pixels.height) else { return nil }
-        return encoder.picture(image, key: key, in: area)
+    /// A stored image as a real picture for the terminal's inline image protocol, the request's
+    /// crop of it fitted and centred in its area; nil when it cannot be decoded. iTerm2 is sent
+    /// the stored JPEG itself when the whole photo is shown upright; kitty the picture at its own
+    /// resolution (never more pixels than the image has or the area shows); sixel at the area's pixels.
+    static func inline(_ data: Data, _ request: InlineRequest) -> InlinePicture? {
+        let encoder = InlineImageEncoder(protocol: request.imageProtocol, cellWidth: request.cellWidth,
+                                         cellHeight: request.cellHeight)
+        guard let upright = try? JPEGDecoder.dimensions(data) else { return nil }
+        let part = cropSize(request.crop, of: upright)
+        let box = encoder.box(imageWidth: part.width, imageHeight: part.height,
+                              columns: request.area.width, rows: request.area.height)
+        if request.imageProtocol == .iterm2, request.crop.isWhole, InlineImageEncoder.isUpright(data) {
+            return encoder.picture(jpeg: [UInt8](data), box: box, key: request.key, in: request.area)
+        }
+        let size = encoder.sentSize(imageWidth: part.width, imageHeight: part.height, box: box)
+        guard size.width > 0, size.height > 0,
+              let image = try? JPEGDecoder.decode(data, crop: request.crop, fitting: size.width, size.height) else { return nil }
+        return encoder.picture(image.shrunk(toWidth: size.width, height: size.height), box: box, key: request.key,
+                               in: request.area, imageID: request.imageID, placeholderColor: request.placeholderColor)
+    }
+
+    /// The pixels of the part `crop` of an image of `size`.
+    static func cropSize(_ crop: PictureCrop, of size: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        let part = crop.pixels(width: size.width, height: size.height)
+        return (part.width, part.height)
     }
 }
 
+extension PicturePainter {
+    /// The real picture the photo view shows for a stored JPEG in `area`, made as the picture
+    /// pipeline makes it: for the benchmarks, which count the bytes it writes.
+    public static func inlinePicture(_ data: Data, protocol imageProtocol: InlineProtocol, area: Rect,
+                                     cellWidth: Int = 10, cellHeight: Int = 20, imageID: UInt32 = 1) -> InlinePicture? {
+        var request = InlineRequest(photoID: 1, area: area, imageProtocol: imageProtocol,
+                                    cellWidth: cellWidth, cellHeight: cellHeight)
+        request.imageID = imageID
+        return inline(data, request)
+    }
+}
