@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Model
 import Store
 import TestSupport
@@ -174,5 +175,27 @@ extension RuntimeTests {
         let sourceID = photos[0].sourceID
         XCTAssertEqual(Array(server.largeRequests().prefix(2)),
                        ["commons pageids=\(sourceID) iiurlwidth=2048", "/img/large/2048px-\(Int(sourceID)! - 100).jpg"])
+    }
+
+    func testOpeningAStoredLargeImageShowsItFromTheStoreAndMarksItViewed() throws {
+        let server = try PhotoServer()
+        let photos = try album(server)
+        var mark = terminal.frameCount
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 of 21", Self.largeNote))
+        func viewedAt() throws -> Double? {
+            try otherProcess().read { db in
+                try Double.fetchOne(db, sql: "SELECT viewedAt FROM photoLarge WHERE photoId = ?", arguments: [photos[0].id])
+            }
+        }
+        let first = try XCTUnwrap(viewedAt())
+        mark = terminal.frameCount
+        terminal.press(.escape)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
+        mark = terminal.frameCount
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 of 21", Self.largeNote))
+        XCTAssertNotNil(waitFor { ((try? viewedAt()) ?? 0) > first ? true : nil }, "opened again: viewed now")
+        XCTAssertEqual(server.largeRequests().filter { $0 == "/img/large/0.jpg" }.count, 1, "from the store, not the network")
     }
 }
