@@ -199,3 +199,24 @@ extension RuntimeTests {
         XCTAssertEqual(server.largeRequests().filter { $0 == "/img/large/0.jpg" }.count, 1, "from the store, not the network")
     }
 }
+
+extension RuntimeTests {
+    func testAResizeMidFetchKeepsTheDownloadAndDrawsTheSharpPictureAtTheNewSize() throws {
+        let server = try PhotoServer()
+        server.set(.holdLarge, true)
+        let photos = try album(server)
+        var mark = terminal.frameCount
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark) { $0.text.contains("1 of 21") && self.hasPicture($0) })
+        XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/0.jpg") ? true : nil })
+        mark = terminal.frameCount
+        terminal.resize(width: 160, height: 40)
+        XCTAssertNotNil(terminal.frame(after: mark) { $0.width == 160 && $0.text.contains("1 of 21") && self.hasPicture($0) })
+        server.set(.holdLarge, false)
+        let sharp = try XCTUnwrap(terminal.frame(after: mark) { $0.width == 160 && $0.text.contains(Self.largeNote) && self.hasPicture($0) })
+        XCTAssertEqual(sharp.height, 40)
+        XCTAssertNotNil(try store.largeImage(photoID: photos[0].id))
+        XCTAssertEqual(server.largeRequests().filter { $0 == "/img/large/0.jpg" }.count, 1, "the download in flight went on")
+        XCTAssertEqual(server.stats()["large_cancelled"], 0)
+    }
+}
