@@ -219,4 +219,22 @@ extension RuntimeTests {
         XCTAssertEqual(server.largeRequests().filter { $0 == "/img/large/0.jpg" }.count, 1, "the download in flight went on")
         XCTAssertEqual(server.stats()["large_cancelled"], 0)
     }
+
+    func testWhenTheStoreRefusesTheLargeImageItShowsFromMemory() throws {
+        // What a full disk does to the write: it fails, and nothing of it is stored.
+        try otherProcess().write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON photoLarge BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        }
+        let server = try PhotoServer()
+        server.set(.holdLarge, true)
+        let photos = try album(server)
+        let mark = terminal.frameCount
+        terminal.press(.enter)
+        let thumb = try XCTUnwrap(terminal.frame(after: mark) { $0.text.contains("1 of 21") && self.hasPicture($0) })
+        server.set(.holdLarge, false)
+        XCTAssertNotNil(terminal.frame(after: mark) {
+            $0.text.contains(Self.largeNote) && self.hasPicture($0) && self.pictureCells($0) != self.pictureCells(thumb)
+        })
+        XCTAssertNil(try store.largeImage(photoID: photos[0].id))
+    }
 }
