@@ -66,6 +66,24 @@ public struct LargeImagePipeline: Sendable {
     /// Fetches nothing: a run with no network (the photo view keeps its thumbnails).
     public static let none = LargeImagePipeline { _, _, _ in LargeImagesClient(want: { _ in }, shutdown: {}) }
 
+    /// Answers each photo asked for at once, on the caller's thread (tests, with no threads):
+    /// `answer` gives its status and, when ready, the bytes its pictures are made from (kept in memory,
+    /// as a large image not stored is). `asked` hears every request.
+    public static func immediate(asked: @escaping @Sendable (_ fetch: [PhotoRecord.ID], _ keep: Set<PhotoRecord.ID>) -> Void = { _, _ in },
+                                 _ answer: @escaping @Sendable (LargeImageWant) -> (LargeImageStatus, Data?)) -> LargeImagePipeline {
+        LargeImagePipeline { _, memory, report in
+            LargeImagesClient(want: { request in
+                asked(request.fetch.map(\.photoID), request.keep)
+                memory.keepOnly(request.keep)
+                for want in request.fetch {
+                    let (status, bytes) = answer(want)
+                    if let bytes { memory.keep(want.photoID, bytes) }
+                    report(.largeImage(want.photoID, status))
+                }
+            }, shutdown: {})
+        }
+    }
+
     /// Downloads over `http`, the same limits and checks as the album's thumbnails; Commons
     /// thumbnails are asked of `commonsEndpoint`. `now` stamps when a large image was last viewed
     /// (seconds; it outlives the run, so the wall clock).
