@@ -146,7 +146,7 @@ enum PhotoBench {
         let pin = try store.insertPin(at: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples")
         let photos = try store.replaceAlbum(pinID: pin.id, generation: 1, photos: (0..<count).map { i in
             NewPhoto(source: "flickr", sourceID: "bench-\(i)", title: "Photo \(i) near Naples", author: "bench",
-                     url: "\(base)/img/\(i).jpg", largeURL: "\(base)/img/large/\(i).jpg", width: 320, height: 240)
+                     url: "\(base)/img/\(i).jpg", largeURL: "\(base)/img/large/\(i * 3).jpg", width: 320, height: 240)
         })
         for (i, photo) in photos.enumerated() {
             guard try store.storeImage(photoID: photo.id, generation: 1, bytes: thumbs[i % thumbs.count]) else {
