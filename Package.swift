@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "Geo", "Locking", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "Geo", "Locking"]),
         // The command line's own logic (`config`'s report), reached through the executable target.
-        .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources"]),
+        .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources", "Store"]),
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "Geo", "Locking", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
         // Test servers shared by test targets (not part of the product).

@@ -173,14 +173,18 @@ struct StoreJobs: Sendable {
         }
     }
 
-    /// Reads a photo's stored image and writes it to a file.
+    /// Writes a photo's image to a file: its large image when one is stored, with the bytes as they were
+    /// fetched (Exif and all), else the album's image.
     func savePhoto(_ id: PhotoRecord.ID, title: String, saver: PhotoSaver) {
         let bytes: Data
         do {
-            guard let stored = try store.imageBytes(photoID: id) else {
+            if let large = try store.largeImage(photoID: id) {
+                bytes = large.bytes
+            } else if let stored = try store.imageBytes(photoID: id) {
+                bytes = stored
+            } else {
                 return mailbox.post(.message(StatusMessage("The photo is not stored yet.")))
             }
-            bytes = stored
         } catch {
             return mailbox.post(.storeFailed("Could not read the photo: \(error)"))
         }

@@ -277,10 +277,12 @@ struct AlbumSubcommand: ParsableCommand {
             let store = try database.openExisting()
             defer { try? store.close() }
             let found = try PinArgument.resolve(pin, in: store)
-            let album: StoredAlbum?
-            do { album = try store.album(pinID: found.id) } catch { throw CommandFailure("\(error)") }
-            guard let album else { throw CommandFailure("pin \(found.id) is gone (deleted while this ran)") }
-            print(json ? AlbumJSON.encode(album) : AlbumTable.render(album), terminator: json ? "\n" : "")
+            let output: String?
+            do {
+                output = json ? try AlbumJSON.read(store, pinID: found.id) : try store.album(pinID: found.id).map(AlbumTable.render)
+            } catch { throw CommandFailure("\(error)") }
+            guard let output else { throw CommandFailure("pin \(found.id) is gone (deleted while this ran)") }
+            print(output, terminator: json ? "\n" : "")
         }
     }
 }
@@ -292,8 +294,8 @@ enum AlbumJSON {
         var state: String
         var error: String?
         var source: String?
-        /// Each photo's fields are its record's coding keys (`PhotoRecord.jsonKeys`).
-        var photos: [PhotoRecord]
+        /// Each photo's fields are its record's coding keys and `large` (`AlbumJSON.photoKeys`).
+        var photos: [Photo]
 
         enum CodingKeys: String, CodingKey { case pin, state, error, source, photos }
 
@@ -307,11 +309,35 @@ enum AlbumJSON {
         }
     }
 
-    static func encode(_ album: StoredAlbum) -> String {
+    /// A photo: its record's fields, and `large`, the size of its stored large image or null when none is stored.
+    struct Photo: Encodable {
+        var record: PhotoRecord
+        var large: LargeImageInfo?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case large }
+
+        func encode(to encoder: Encoder) throws {
+            try record.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(large, forKey: .large)  // null rather than absent
+        }
+    }
+
+    /// Every key of a photo's object.
+    static var photoKeys: Set<String> { PhotoRecord.jsonKeys.union(Photo.CodingKeys.allCases.map(\.stringValue)) }
+
+    /// The pin's album as `album PIN --json` prints it, nil when there is no such pin.
+    static func read(_ store: AppDatabase, pinID: Pin.ID) throws(StoreError) -> String? {
+        guard let album = try store.album(pinID: pinID) else { return nil }
+        return encode(album, large: try store.largeImageInfos(pinID: pinID))
+    }
+
+    /// The album as one object; `large`: the sizes of the large images stored for its photos.
+    static func encode(_ album: StoredAlbum, large: [PhotoRecord.ID: LargeImageInfo]) -> String {
         let body = Body(
             pin: PinJSON.entry(album.pin), state: album.status.state.rawValue, error: album.status.reason,
             source: album.source,
-            photos: album.photos)
+            photos: album.photos.map { Photo(record: $0, large: large[$0.id]) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(body), let text = String(data: data, encoding: .utf8) else { return "{}" }

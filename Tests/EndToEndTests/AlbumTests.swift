@@ -58,8 +58,9 @@ final class AlbumTests: EndToEndTestCase {
         let photos = try XCTUnwrap(object["photos"] as? [[String: Any]])
         XCTAssertEqual(Set(photos.map { Set($0.keys) }), [[
             "id", "source", "sourceId", "title", "author", "dateTaken", "url", "largeURL", "pageURL", "license",
-            "width", "height", "state", "error", "downloaded", "bytes",
+            "width", "height", "state", "error", "downloaded", "bytes", "large",
         ]])
+        XCTAssertTrue(photos.allSatisfy { $0["large"] is NSNull }, "no large image is stored before a photo is viewed")
         let listed = try pins(db: db)
         XCTAssertEqual(listed.first?.state, "ready")
         XCTAssertEqual(listed.first?.photos, 21)

@@ -57,6 +57,8 @@ final class ConfigCommandTests: EndToEndTestCase {
             confirm_delete         on         default
             allow_drag             on         default
             contact                (not set)  default
+            large_cache_mb         256        default
+            slideshow_seconds      4          default
 
             """)
         XCTAssertEqual(try cli(["config", "list"]).stdout, r.stdout)
@@ -77,6 +79,8 @@ final class ConfigCommandTests: EndToEndTestCase {
             confirm_delete         on            default
             allow_drag             off           database
             contact                (not set)     default
+            large_cache_mb         256           default
+            slideshow_seconds      4             default
 
             """)
         let overridden = try cli(["config", "--json"], environment: ["FLICKR_API_KEY": envKey, "VTOURIST_SOURCE": "commons"])
@@ -90,6 +94,8 @@ final class ConfigCommandTests: EndToEndTestCase {
             Entry(name: "confirm_delete", value: "on", origin: "default"),
             Entry(name: "allow_drag", value: "off", origin: "database"),
             Entry(name: "contact", value: nil, origin: "default"),
+            Entry(name: "large_cache_mb", value: "256", origin: "default"),
+            Entry(name: "slideshow_seconds", value: "4", origin: "default"),
         ])
         for r in [plain, overridden] {
             XCTAssertFalse(r.stdout.contains(key) || r.stdout.contains(envKey), "a key in full")
@@ -183,7 +189,8 @@ final class ConfigCommandTests: EndToEndTestCase {
         XCTAssertEqual(r.stdout, "area_half_width = 0.5 (default)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: try db), "unset made a database")
         try assertRefused(["config", "unset", "colour"], message: "unknown setting \u{201C}colour\u{201D}; the settings are: "
-                          + "source, flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact")
+                          + "source, flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact, "
+                          + "large_cache_mb, slideshow_seconds")
         let missing = try cli(["config", "unset"])
         XCTAssertEqual(missing.status, 64)
         XCTAssertTrue(missing.stderr.hasPrefix("Error: Missing expected argument '<name>'"), missing.stderr)
@@ -233,7 +240,8 @@ final class ConfigCommandTests: EndToEndTestCase {
     let keyRule = "an API key is 1 to 128 letters, digits, - or _"
 
     func testAnUnknownNameListsTheKnownOnes() throws {
-        let known = "the settings are: source, flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact"
+        let known = "the settings are: source, flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact, "
+            + "large_cache_mb, slideshow_seconds"
         try assertRefused(["config", "set", "colour", "blue"], message: "unknown setting “colour”; " + known)
         try assertRefused(["config", "get", "colour"], message: "unknown setting “colour”; " + known)
         try assertRefused(["config", "get", key], message: "unknown setting; " + known)
@@ -257,6 +265,25 @@ final class ConfigCommandTests: EndToEndTestCase {
         try assertRefused(["config", "set", "source", "bogus"], message: "cannot set source to “bogus”: the photo source must be flickr or commons")
     }
 
+    func testTheLargeImageBudgetAndTheSlideshowIntervalAreWholeNumbersInTheirRanges() throws {
+        let budget = "the large-image budget must be a whole number of megabytes from 0 (none stored) to 4096"
+        for bad in ["-1", "4097", "1.5", "256MB", "lots", ""] {
+            try assertRefused(["config", "set", "large_cache_mb", "--", bad],
+                              message: "cannot set large_cache_mb to \u{201C}\(bad)\u{201D}: " + budget)
+        }
+        let interval = "the slideshow interval must be a whole number of seconds from 1 to 60"
+        for bad in ["0", "61", "2.5", "-4"] {
+            try assertRefused(["config", "set", "slideshow_seconds", "--", bad],
+                              message: "cannot set slideshow_seconds to \u{201C}\(bad)\u{201D}: " + interval)
+        }
+        for (name, value) in [("large_cache_mb", "0"), ("large-cache-mb", " 4096 "), ("slideshow_seconds", "1"), ("Slideshow-Seconds", "60")] {
+            assertOK(try cli(["config", "set", name, value]))
+        }
+        XCTAssertEqual(try storedText("large_cache_mb"), "4096")
+        XCTAssertEqual(try storedText("slideshow_seconds"), "60")
+        XCTAssertEqual(try cli(["config", "unset", "large_cache_mb"]).stdout, "large_cache_mb = 256 (default)\n")
+    }
+
     func testATenThousandCharacterValue() throws {
         let huge = String(repeating: "7", count: 10_000)
         try assertRefused(["config", "set", "photos_per_collection", huge],
@@ -265,7 +292,8 @@ final class ConfigCommandTests: EndToEndTestCase {
                           message: "cannot set flickr_api_key: \(keyRule); this one is 10000 characters long")
         try assertRefused(["config", "set", String(repeating: "n", count: 10_000), "1"],
                           message: "unknown setting “nnnnnnnnnnnnnnnnnnnn…”; the settings are: source, flickr_api_key, "
-                            + "area_half_width, photos_per_collection, confirm_delete, allow_drag, contact")
+                            + "area_half_width, photos_per_collection, confirm_delete, allow_drag, contact, "
+                            + "large_cache_mb, slideshow_seconds")
     }
 
     func testControlCharacters() throws {

@@ -7,6 +7,7 @@ import Model
 import Store
 import Terminal
 import TouristCore
+import TestSupport
 import TouristRuntime
 import WorldMap
 import XCTest
@@ -258,6 +259,22 @@ final class ScriptedRuntimeTests: XCTestCase {
         XCTAssertEqual(saved.withLock { $0.map(\.1) }, ["Bay 1"])
         XCTAssertEqual(saved.withLock { $0.first?.0.prefix(2) }, Data([0xFF, 0xD8]), "the stored JPEG's bytes")
         XCTAssertTrue(terminal.frames.contains { $0.text.contains("Saved to /pictures/Bay 1.jpg") })
+    }
+
+    func testWSavesTheStoredLargeImageWithItsBytesAndExifElseTheAlbumImage() throws {
+        let pin = try storedAlbum(count: 2)
+        let photos = try store.photos(pinID: pin.id)
+        let large = LargeImage(bytes: try Data(contentsOf: LargeJPEG.url), width: LargeJPEG.width, height: LargeJPEG.height)
+        XCTAssertTrue(try store.storeLargeImage(photoID: photos[0].id, large, budgetBytes: Settings().largeCacheBytes, now: 1))
+        // Enter: the album, Enter: its first photo, w: save it; →: the second (no large image stored), w.
+        try run([.key(.enter), .pause(0.01), .key(.enter), .pause(0.01), .key(.char("w")), .pause(0.01), .pause(0.01),
+                 .key(.right), .pause(0.01), .key(.char("w")), .pause(0.01), .pause(0.01),
+                 .key(.escape), .key(.escape), .key(.char("q"))], view: naplesView)
+        let files = saved.withLock { $0 }
+        XCTAssertEqual(files.map(\.1), ["Bay 1", "Bay 2"])
+        XCTAssertEqual(files.first?.0, large.bytes, "the large image's bytes as they were fetched")
+        XCTAssertEqual(files.first?.0.subdata(in: 6..<10), Data("Exif".utf8), "its Exif segment kept")
+        XCTAssertEqual(files.last?.0, try store.imageBytes(photoID: photos[1].id), "the album's image when no large one is stored")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Store
 import TestSupport
 import Terminal
@@ -78,5 +79,30 @@ extension RuntimeTests {
         let stored = try other.settings()
         XCTAssertEqual(stored.photosPerCollection, 12, "not written back with the app's old value")
         XCTAssertFalse(stored.allowDrag)
+    }
+}
+
+extension RuntimeTests {
+    func testLoweringTheLargeImageBudgetOnTheScreenTrimsTheStoreAtOnce() throws {
+        let pin = try store.insertPin(at: .init(latitude: 40.85, longitude: 14.27), name: "Naples")
+        let photos = try store.replaceAlbum(pinID: pin.id, generation: 1, photos: (0..<4).map {
+            NewPhoto(source: "flickr", sourceID: "\($0)", url: "http://127.0.0.1:9/\($0).jpg")
+        })
+        for (i, photo) in photos.enumerated() {
+            let image = LargeImage(bytes: LargeJPEG.copy(i), width: LargeJPEG.width, height: LargeJPEG.height)
+            XCTAssertTrue(try store.storeLargeImage(photoID: photo.id, image, budgetBytes: Settings().largeCacheBytes, now: Double(i)))
+        }
+        try start()
+        XCTAssertNotNil(terminal.frame(showing: "1 pin"))
+        let row = try XCTUnwrap(SettingsScreen.fields.firstIndex(of: .largeCacheMB))
+        terminal.press(.char("s"))
+        for _ in 0..<row { terminal.press(.down) }
+        // 256 → 1: room for the three most recently viewed of about 300 KB.
+        terminal.press(.enter, .backspace, .backspace, .backspace, .char("1"), .enter)
+        XCTAssertNotNil(terminal.frame(showing: "Saved: large-image budget 1 MB."))
+        XCTAssertNotNil(waitFor { (try? store.largeImageInfos(pinID: pin.id).count) == 3 ? true : nil }, "trimmed")
+        XCTAssertNil(try store.largeImage(photoID: photos[0].id), "the least recently viewed went")
+        XCTAssertEqual(try store.settings().largeCacheMB, 1)
+        XCTAssertLessThanOrEqual(try store.largeImagesTotalBytes(), 1_048_576)
     }
 }

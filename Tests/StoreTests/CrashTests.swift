@@ -4,7 +4,8 @@ import XCTest
 import Model
 @testable import Store
 
-/// `kill -9` in the middle of image writes: the file stays sound and every stored photo keeps its image.
+/// `kill -9` in the middle of image writes: the file stays sound, every stored photo keeps its image, and
+/// the large images are whole, each of a photo that exists, their total within the budget.
 final class CrashTests: XCTestCase {
     static let childEnvironment = "VTOURIST_STORE_CRASH_DB"
 
@@ -51,6 +52,7 @@ final class CrashTests: XCTestCase {
             XCTAssertTrue(try after.integrityCheck(), "round \(round)")
             try Self.assertConsistent(after, pins: pins)
             XCTAssertGreaterThan(try after.integersForTesting("SELECT COUNT(*) FROM photoImage").first ?? 0, 0)
+            XCTAssertGreaterThan(try after.integersForTesting("SELECT COUNT(*) FROM photoLarge").first ?? 0, 0)
             try after.close()
         }
     }
@@ -85,6 +87,13 @@ final class CrashTests: XCTestCase {
             }
         }
         XCTAssertEqual(try db.integersForTesting("SELECT COUNT(*) FROM photoImage"), [storedTotal], file: file, line: line)
+        // Large images: each whole and of a photo still there (the foreign key), the total within the budget.
+        for id in try db.integersForTesting("SELECT photoId FROM photoLarge") {
+            XCTAssertNotNil(try db.photo(id: Int64(id)), "a large image outlived its photo", file: file, line: line)
+            XCTAssertEqual(try db.largeImage(photoID: Int64(id))?.bytes, CrashChildProcess.largeImage(for: Int64(id)),
+                           file: file, line: line)
+        }
+        XCTAssertLessThanOrEqual(try db.largeImagesTotalBytes(), CrashChildProcess.largeBudget, file: file, line: line)
     }
 }
 
@@ -99,6 +108,16 @@ final class CrashChildProcess: XCTestCase {
         for i in 8..<size { bytes[i] = UInt8(truncatingIfNeeded: i &+ Int(photoID)) }
         return bytes
     }
+
+    /// A large image's bytes that name their photo, 60–150 KB.
+    static func largeImage(for photoID: Int64) -> Data {
+        var bytes = image(for: photoID)
+        bytes.append(Data(repeating: UInt8(truncatingIfNeeded: photoID), count: 40_000 + Int(photoID % 7) * 5_000))
+        return bytes
+    }
+
+    /// Room for a few large images only, so nearly every large write evicts others.
+    static let largeBudget = 500_000
 
     /// One byte on stdout, unbuffered, so the parent knows a write has committed.
     private static func reportWrite() {
@@ -120,6 +139,7 @@ final class CrashChildProcess: XCTestCase {
         for collection in 0..<3 { try writeCollection(db, collection: collection) }
         XCTAssertTrue(try db.integrityCheck())
         try CrashTests.assertConsistent(db, pins: pins)
+        XCTAssertGreaterThan(try db.integersForTesting("SELECT COUNT(*) FROM photoLarge").first ?? 0, 1)
     }
 
     /// For each pin: resume what is pending, else a new collection or more photos, then store each
@@ -143,6 +163,12 @@ final class CrashChildProcess: XCTestCase {
                     try db.markPhotoFailed(photoID: photo.id, generation: 1, reason: "HTTP 404")
                 } else {
                     try db.storeImage(photoID: photo.id, generation: 1, bytes: Self.image(for: photo.id))
+                    // As the photo view does: its large image, stored within the budget.
+                    if photo.id % 2 == 0 {
+                        try db.storeLargeImage(photoID: photo.id, LargeImage(bytes: Self.largeImage(for: photo.id), width: 1024,
+                                                                            height: 768),
+                                               budgetBytes: Self.largeBudget, now: Double(photo.id))
+                    }
                 }
                 if report { Self.reportWrite() }
                 if photo.id % 7 == 0 { try db.deletePhotos(ids: [photo.id]) }

@@ -27,13 +27,15 @@ final class SettingsStoreTests: XCTestCase {
     func testTypedRoundTrip() throws {
         let db = try open()
         let chosen = Settings(source: .commons, flickrAPIKey: "0123456789abcdef0123456789abcdef", areaHalfWidth: 0.25,
-                              photosPerCollection: 60, confirmDelete: false, allowDrag: false)
+                              photosPerCollection: 60, confirmDelete: false, allowDrag: false, largeCacheMB: 0,
+                              slideshowSeconds: 60)
         for (key, text) in chosen.storedTexts { try db.saveSetting(key, text) }
         XCTAssertEqual(try db.settings(), chosen)
         XCTAssertEqual(try db.setting("confirm_delete"), "off")
         XCTAssertEqual(try db.storedSettingTexts(), [
             .source: "commons", .flickrAPIKey: "0123456789abcdef0123456789abcdef", .areaHalfWidth: "0.25",
-            .photosPerCollection: "60", .confirmDelete: "off", .allowDrag: "off",
+            .photosPerCollection: "60", .confirmDelete: "off", .allowDrag: "off", .largeCacheMB: "0",
+            .slideshowSeconds: "60",
         ])
         // A key alone picks Flickr; a chosen source wins.
         XCTAssertEqual(Settings(flickrAPIKey: "abc").effectiveSource, .flickr)
@@ -68,6 +70,9 @@ final class SettingsStoreTests: XCTestCase {
             (.areaHalfWidth, "wide"), (.photosPerCollection, "0"), (.photosPerCollection, "61"),
             (.photosPerCollection, "2.5"), (.confirmDelete, "maybe"), (.flickrAPIKey, "has space"),
             (.flickrAPIKey, "\u{1B}[2J"), (.flickrAPIKey, ""),
+            (.largeCacheMB, "-1"), (.largeCacheMB, "4097"), (.largeCacheMB, "1.5"), (.largeCacheMB, "256MB"),
+            (.largeCacheMB, "lots"), (.slideshowSeconds, "0"), (.slideshowSeconds, "61"), (.slideshowSeconds, "2.5"),
+            (.slideshowSeconds, "-4"),
         ]
         for (key, text) in refused {
             XCTAssertThrowsError(try db.setSetting(key, to: text), "\(key) = \(text)") { error in

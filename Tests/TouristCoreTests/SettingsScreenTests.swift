@@ -50,6 +50,42 @@ final class SettingsScreenTests: XCTestCase {
         XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Photos per collection   12"))
     }
 
+    func testTheLargeImageBudgetAndTheSlideshowIntervalAreNumbersInTheirRanges() {
+        var s = settingsState()
+        select(&s, .largeCacheMB)
+        press(&s, .enter)
+        guard case let .settings(screen) = s.screen else { return XCTFail() }
+        XCTAssertEqual(screen.editing?.text, "256", "editing starts from the value")
+        press(&s, .backspace, .backspace, .backspace)
+        for bad in ["-1", "4097", "1.5", "lots"] {
+            type(&s, bad)
+            XCTAssertEqual(press(&s, .enter), [], bad)
+            XCTAssertTrue(s.message?.text.contains("from 0 (none stored) to 4096") == true, s.message?.text ?? "")
+            XCTAssertEqual(s.settings.largeCacheMB, 256, "nothing changed")
+            for _ in bad { press(&s, .backspace) }
+        }
+        type(&s, "0")
+        XCTAssertEqual(press(&s, .enter), [.saveSetting(.largeCacheMB, "0")])
+        XCTAssertEqual(s.settings.largeCacheBytes, 0)
+        XCTAssertEqual(s.message, StatusMessage("Saved: large-image budget 0 MB (none stored)."))
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Large-image budget      0 MB (none stored)"))
+
+        select(&s, .slideshowSeconds)
+        press(&s, .enter)
+        press(&s, .backspace)
+        for bad in ["0", "61", "2.5"] {
+            type(&s, bad)
+            XCTAssertEqual(press(&s, .enter), [], bad)
+            XCTAssertTrue(s.message?.text.contains("from 1 to 60") == true, s.message?.text ?? "")
+            XCTAssertEqual(s.settings.slideshowSeconds, 4, "nothing changed")
+            for _ in bad { press(&s, .backspace) }
+        }
+        type(&s, "1")
+        XCTAssertEqual(press(&s, .enter), [.saveSetting(.slideshowSeconds, "1")])
+        XCTAssertEqual(s.message, StatusMessage("Saved: slideshow interval 1 second."))
+        XCTAssertEqual(s.settings.slideshowSeconds, 1)
+    }
+
     func testTheAreaTakesDegreesInItsRange() {
         var s = settingsState()
         select(&s, .areaHalfWidth)

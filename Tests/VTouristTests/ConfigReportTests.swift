@@ -135,7 +135,8 @@ final class ConfigReportTests: XCTestCase {
         XCTAssertNil(ConfigReport.key(named: "colour"))
         XCTAssertNil(ConfigReport.key(named: ""))
         XCTAssertEqual(ConfigReport.unknownName("colour"), "unknown setting “colour”; the settings are: source, "
-                       + "flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact")
+                       + "flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact, "
+                       + "large_cache_mb, slideshow_seconds")
         XCTAssertFalse(ConfigReport.unknownName(key).contains("0123"), "a key typed as a name is not repeated")
         let long = ConfigReport.unknownName(String(repeating: "x", count: 10_000))
         XCTAssertTrue(long.hasPrefix("unknown setting “xxxxxxxxxxxxxxxxxxxx…”;"), long)
