@@ -240,4 +240,22 @@ extension RuntimeTests {
         })
         XCTAssertNil(try store.largeImage(photoID: photos[0].id))
     }
+
+    func testARealPictureIsMadeFromTheLargeImageOnceItIsReady() throws {
+        let server = try PhotoServer()
+        server.set(.holdLarge, true)
+        largeImageServer = server
+        terminal = TestTerminal(width: 120, height: 40,
+                                capabilities: TerminalCapabilities(unicode: true, colors: .trueColor, inlineImages: .kitty))
+        try openFullAlbum(server: server, painter: .live(capabilities: terminal.capabilities))
+        let photos = try store.photos(pinID: try XCTUnwrap(store.pins().first).id)
+        terminal.press(.enter)
+        func shown() -> InlinePicture? { terminal.inlineShown.last.flatMap { $0 } }
+        let thumbnail = try XCTUnwrap(waitFor { shown() }, "the thumbnail's real picture at once")
+        XCTAssertTrue(thumbnail.key.hasPrefix("\(photos[0].id)@") && !thumbnail.key.contains("/large"), thumbnail.key)
+        server.set(.holdLarge, false)
+        let large = try XCTUnwrap(waitFor { shown().flatMap { $0.key.contains("/large") ? $0 : nil } })
+        XCTAssertTrue(large.key.hasPrefix("\(photos[0].id)@"), large.key)
+        XCTAssertNotEqual(large.sequence, thumbnail.sequence)
+    }
 }
