@@ -25,6 +25,8 @@ enum PhotoBench {
     static let count = 100
     static let delayMs = 100
     static let largeNote = "large 1024\u{00D7}768"
+    /// Enter to the photo view's first frame (its picture not drawn yet), each time `open` runs.
+    nonisolated(unsafe) static var firstFrames: [Double] = []
 
     static func run(runs: Int) throws {
         let server = try BenchPhotoServer(delayMs: delayMs)
@@ -71,6 +73,9 @@ enum PhotoBench {
                    label, median(xs), xs.min() ?? 0, xs.max() ?? 0, xs.count, target)
         }
         print(line("Enter to first paint (thumbnail)", firstPaints, "< 30 ms"))
+        print(String(format: "    of which Enter to the photo view's first frame: median %.1f ms; one thumbnail (320x240) "
+                     + "drawn alone in the %dx%d picture box: median %.1f ms",
+                     median(firstFrames), width - 2, height - 8, try renderAlone()))
         print(line("Enter to sharp picture (large 1024x768 not stored)", sharps, "< 1 RTT + 60 ms = \(delayMs + 60) ms"))
         print(line("\u{2192} to sharp picture, prefetched", steps, "< 40 ms"))
         print(String(format: "  Peak memory while browsing %d large images: %.0f MB resident (the whole bench process; %d stored)  [target < 200 MB]",
@@ -82,6 +87,10 @@ enum PhotoBench {
     static func open(_ terminal: BenchTerminal) throws -> (Double, (ms: Double, cells: [Cell])) {
         let mark = terminal.frameCount
         terminal.press(.enter)
+        guard let first = terminal.frame(after: mark, where: { $0.text.contains("1 of \(count)") }) else {
+            throw BenchError("no photo view")
+        }
+        firstFrames.append(Double(first.time - terminal.lastHandedOver) / 1e6)
         guard let thumb = terminal.frame(after: mark, where: { $0.text.contains("1 of \(count)") && hasPicture($0) }) else {
             throw BenchError("no thumbnail")
         }
@@ -90,6 +99,15 @@ enum PhotoBench {
             $0.text.contains(largeNote) && hasPicture($0) && pictureCells($0) != pictureCells(thumb.buffer)
         }) else { throw BenchError("no sharp picture") }
         return (Double(thumb.time - enter) / 1e6, (Double(sharp.time - enter) / 1e6, pictureCells(sharp.buffer)))
+    }
+
+    /// The album's renderer drawing the first thumbnail for the photo view's box, on this thread.
+    static func renderAlone() throws -> Double {
+        let thumb = try Data(contentsOf: BenchPhotoServer.repository.appendingPathComponent("Tests/Fixtures/photo1.jpg"))
+        let painter = PicturePainter.live(capabilities: TerminalCapabilities(unicode: true, colors: .trueColor))
+        var times: [Double] = []
+        for _ in 0..<9 { times.append(AlbumBench.timed { _ = painter.paint(thumb, PictureSize(columns: width - 2, rows: height - 8)) }) }
+        return median(times)
     }
 
     /// A fresh database and runtime with the album open; `body` runs in it, then the app quits.
