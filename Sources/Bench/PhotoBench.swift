@@ -25,8 +25,6 @@ enum PhotoBench {
     static let count = 100
     static let delayMs = 100
     static let largeNote = "large 1024\u{00D7}768"
-    /// Enter to the photo view's first frame (its picture not drawn yet), each time `open` runs.
-    nonisolated(unsafe) static var firstFrames: [Double] = []
 
     static func run(runs: Int) throws {
         let server = try BenchPhotoServer(delayMs: delayMs)
@@ -50,10 +48,11 @@ enum PhotoBench {
         }
         let peakMB = peakResidentMB()
 
-        var firstPaints: [Double] = [], sharps: [Double] = [], steps: [Double] = []
+        var firstFrames: [Double] = [], firstPaints: [Double] = [], sharps: [Double] = [], steps: [Double] = []
         for run in 0..<runs {
             try _ = session(server: server, folder: work, name: "run\(run)") { terminal, store in
-                let (thumb, sharp) = try open(terminal)
+                let (first, thumb, sharp) = try open(terminal)
+                firstFrames.append(first)
                 firstPaints.append(thumb)
                 sharps.append(sharp.ms)
                 // The next photo's large image stored and its picture rendered meanwhile.
@@ -82,15 +81,14 @@ enum PhotoBench {
                      count, peakMB, browse))
     }
 
-    /// Enter on the album's first photo: milliseconds to the thumbnail's frame, and to the sharp one
-    /// with its picture's cells.
-    static func open(_ terminal: BenchTerminal) throws -> (Double, (ms: Double, cells: [Cell])) {
+    /// Enter on the album's first photo: milliseconds to the view's first frame, to the thumbnail's,
+    /// and to the sharp one with its picture's cells.
+    static func open(_ terminal: BenchTerminal) throws -> (first: Double, thumb: Double, sharp: (ms: Double, cells: [Cell])) {
         let mark = terminal.frameCount
         terminal.press(.enter)
         guard let first = terminal.frame(after: mark, where: { $0.text.contains("1 of \(count)") }) else {
             throw BenchError("no photo view")
         }
-        firstFrames.append(Double(first.time - terminal.lastHandedOver) / 1e6)
         guard let thumb = terminal.frame(after: mark, where: { $0.text.contains("1 of \(count)") && hasPicture($0) }) else {
             throw BenchError("no thumbnail")
         }
@@ -98,7 +96,8 @@ enum PhotoBench {
         guard let sharp = terminal.frame(after: thumb.index, where: {
             $0.text.contains(largeNote) && hasPicture($0) && pictureCells($0) != pictureCells(thumb.buffer)
         }) else { throw BenchError("no sharp picture") }
-        return (Double(thumb.time - enter) / 1e6, (Double(sharp.time - enter) / 1e6, pictureCells(sharp.buffer)))
+        return (Double(first.time - enter) / 1e6, Double(thumb.time - enter) / 1e6,
+                (Double(sharp.time - enter) / 1e6, pictureCells(sharp.buffer)))
     }
 
     /// The album's renderer drawing the first thumbnail for the photo view's box, on this thread.
