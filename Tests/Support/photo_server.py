@@ -23,8 +23,9 @@ Faults are chosen by the request itself, so one server serves every test:
 - `total` (query) sets how many results exist (default 250).
 - Large images (the photo view's): every Flickr photo has a `url_l` under /img/large/;
   Commons answers `pageids=…&iiurlwidth=W` with a thumbnail W px wide there (each request's
-  width is logged in large-requests.log). Photo n's is Fixtures/images/quadrants_1024x768.jpg,
-  or quadrants_768x1024.jpg when n mod 3 is 1 (its thumbnail is portrait too).
+  width is logged in large-requests.log). Photo n's is Fixtures/images/large_1024x768_exif.jpg
+  (a photo-like picture of about 300 KB), or the same turned upright, large_768x1024_exif.jpg,
+  when n mod 3 is 1 (its thumbnail is portrait too).
 Every response waits --delay-ms first. /stats reports the most requests seen
 in flight at once; /reset clears the counters.
 
@@ -103,7 +104,7 @@ TRICKLE_SECONDS_PER_BYTE = 0.5
 STATE = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "image_requests": 0, "max_images_in_flight": 0,
          "images_in_flight": 0, "large_requests": 0, "large_cancelled": 0, "large_served": 0}
 # The large images, in the aspect of the thumbnail of the same number (fixture n mod 3 is 240x320 for 1).
-LARGE_FIXTURES = ["quadrants_1024x768.jpg", "quadrants_768x1024.jpg", "quadrants_1024x768.jpg"]
+LARGE_FIXTURES = ["large_1024x768_exif.jpg", "large_768x1024_exif.jpg", "large_1024x768_exif.jpg"]
 
 
 def large_size(n):
