@@ -74,7 +74,7 @@ extension RuntimeTests {
         for frame in frames(thumbIndex, sharpIndex) where frame.text.contains("3 of 21") {
             XCTAssertTrue(hasPicture(frame), "a blank picture between the thumbnail and the large one:\n\(frame.text)")
         }
-        let stored = try XCTUnwrap(store.largeImage(photoID: photos[2].id))
+        let stored = try XCTUnwrap(waitFor { try? store.largeImage(photoID: photos[2].id) }, "stored as well")
         XCTAssertEqual([stored.width, stored.height], [1024, 768])
         // Then the next photo's and the previous one's, after the one shown.
         XCTAssertNotNil(waitFor { try? store.largeImage(photoID: photos[1].id) })
@@ -115,7 +115,7 @@ extension RuntimeTests {
         XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
         terminal.press(.enter)
         XCTAssertNotNil(terminal.frame(after: mark) { $0.text.contains("\(faults.count) of 21") && $0.text.contains(Self.largeNote) })
-        XCTAssertNotNil(try store.largeImage(photoID: photos[faults.count - 1].id))
+        XCTAssertNotNil(waitFor { try? store.largeImage(photoID: photos[faults.count - 1].id) })
     }
 
     func testLeavingThePhotoViewCancelsItsDownloadsButSteppingKeepsAWantedNeighbours() throws {
@@ -162,6 +162,8 @@ extension RuntimeTests {
         XCTAssertNotNil(terminal.frame(after: mark) {
             $0.text.contains(Self.largeNote) && self.hasPicture($0) && self.pictureCells($0) != self.pictureCells(thumb)
         })
+        // The next photo's download starts once this one's store write is over.
+        XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/1.jpg") ? true : nil })
         XCTAssertNil(try store.largeImage(photoID: photos[0].id))
     }
 
@@ -172,7 +174,7 @@ extension RuntimeTests {
         let mark = terminal.frameCount
         terminal.press(.enter)
         XCTAssertNotNil(terminal.frame(after: mark, showing: "1 of 21", Self.largeNote))
-        let stored = try XCTUnwrap(store.largeImage(photoID: photos[0].id))
+        let stored = try XCTUnwrap(waitFor { try? store.largeImage(photoID: photos[0].id) })
         XCTAssertEqual(stored.width, 1024, "the image tells its size")
         // 220 columns of 10 px are wider than any large image: 2048 is asked.
         let sourceID = photos[0].sourceID
@@ -191,7 +193,7 @@ extension RuntimeTests {
                 try Double.fetchOne(db, sql: "SELECT viewedAt FROM photoLarge WHERE photoId = ?", arguments: [photos[0].id])
             }
         }
-        let first = try XCTUnwrap(viewedAt())
+        let first = try XCTUnwrap(waitFor { try? viewedAt() })
         mark = terminal.frameCount
         terminal.press(.escape)
         XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
@@ -218,7 +220,7 @@ extension RuntimeTests {
         server.set(.holdLarge, false)
         let sharp = try XCTUnwrap(terminal.frame(after: mark) { $0.width == 160 && $0.text.contains(Self.largeNote) && self.hasPicture($0) })
         XCTAssertEqual(sharp.height, 40)
-        XCTAssertNotNil(try store.largeImage(photoID: photos[0].id))
+        XCTAssertNotNil(waitFor { try? store.largeImage(photoID: photos[0].id) })
         XCTAssertEqual(server.largeRequests().filter { $0 == "/img/large/0.jpg" }.count, 1, "the download in flight went on")
         XCTAssertEqual(server.stats()["large_cancelled"], 0)
     }
@@ -238,6 +240,8 @@ extension RuntimeTests {
         XCTAssertNotNil(terminal.frame(after: mark) {
             $0.text.contains(Self.largeNote) && self.hasPicture($0) && self.pictureCells($0) != self.pictureCells(thumb)
         })
+        // The next photo's download starts once this one's store write is over.
+        XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/1.jpg") ? true : nil })
         XCTAssertNil(try store.largeImage(photoID: photos[0].id))
     }
 
