@@ -5,7 +5,8 @@ import XCTest
 /// The photo view through the real binary in tmux, against the local Flickr stand-in.
 final class PhotoViewTests: EndToEndTestCase {
     struct AlbumJSON: Decodable {
-        struct Photo: Decodable { var id: Int64; var title: String?; var bytes: Int }
+        struct Large: Decodable { var bytes: Int }
+        struct Photo: Decodable { var id: Int64; var title: String?; var bytes: Int; var large: Large? }
         var photos: [Photo]
     }
 
@@ -40,6 +41,8 @@ final class PhotoViewTests: EndToEndTestCase {
         }
         let large = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/images/large_768x1024_exif.jpg")
+        // Shown from memory first; stored a moment later.
+        _ = try waitFor("the large image to be stored") { try album("1", db: db).photos[1].large }
 
         try t.keys("w")
         let saved = pictures + "/vtourist/" + second + ".jpg"
