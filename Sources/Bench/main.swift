@@ -1,7 +1,8 @@
 // Benchmarks for `make bench`: frame rendering at world and city zoom with
 // 10,000 pins, a 10,000-pin database for the start-up measurement, and the
 // album's first paint and selection moves (AlbumBench.swift), and the go-to
-// prompt's completion letter by letter (CompletionBench.swift).
+// prompt's completion letter by letter (CompletionBench.swift), and the photo view's large images
+// (PhotoBench.swift).
 import Dispatch
 import Foundation
 import Gazetteer
@@ -136,6 +137,9 @@ do {
     } else if args.count >= 3, args[1] == "zoom" {
         // `vtourist-bench zoom FILE [RUNS]`: zoom and pan steps of the photo view over a large JPEG.
         try ZoomBench.run(file: args[2], runs: args.count >= 4 ? Int(args[3]) ?? 9 : 9)
+    } else if args.count >= 2, args[1] == "photo" {
+        // `vtourist-bench photo [RUNS]`: the photo view's large images against the stand-in server.
+        try PhotoBench.run(runs: args.count >= 3 ? Int(args[2]) ?? 7 : 7)
     } else if args.count >= 2, args[1] == "completion" {
         // `vtourist-bench completion [DESTINATIONS]`: go-to suggestions letter by letter.
         try CompletionBench.run(destinations: args.count >= 3 ? args[2] : nil)

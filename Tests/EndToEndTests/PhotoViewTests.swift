@@ -5,7 +5,8 @@ import XCTest
 /// The photo view through the real binary in tmux, against the local Flickr stand-in.
 final class PhotoViewTests: EndToEndTestCase {
     struct AlbumJSON: Decodable {
-        struct Photo: Decodable { var id: Int64; var title: String?; var bytes: Int }
+        struct Large: Decodable { var bytes: Int }
+        struct Photo: Decodable { var id: Int64; var title: String?; var bytes: Int; var large: Large? }
         var photos: [Photo]
     }
 
@@ -34,12 +35,19 @@ final class PhotoViewTests: EndToEndTestCase {
         var screen = t.wait(for: "the first photo") { $0.contains(first) && $0.contains("1 of 21") && $0.contains("Licence") }
         XCTAssertTrue(screen.contains("Flickr"), screen)
         try t.keys("Right")
-        screen = t.wait(for: "the second photo") { $0.contains(second) && $0.contains("2 of 21") }
+        // Its large image stored (the stand-in's second is the upright fixture): `w` saves that one.
+        screen = t.wait(for: "the second photo, sharp") {
+            $0.contains(second) && $0.contains("2 of 21") && $0.contains("large 768\u{00D7}1024")
+        }
+        let large = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/images/large_768x1024_exif.jpg")
+        // Shown from memory first; stored a moment later.
+        _ = try waitFor("the large image to be stored") { try album("1", db: db).photos[1].large }
 
         try t.keys("w")
         let saved = pictures + "/vtourist/" + second + ".jpg"
         t.wait(forText: "Saved to \(pictures)/vtourist/")
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int, before.photos[1].bytes)
+        XCTAssertEqual(FileManager.default.contents(atPath: saved), try Data(contentsOf: large))
         // Saved again: the file is there with the same bytes; no copy is made.
         try t.keys("w")
         t.wait(forText: "Already saved as \(pictures)/vtourist/")

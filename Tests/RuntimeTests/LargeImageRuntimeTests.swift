@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Model
 import Store
 import TestSupport
@@ -56,10 +57,12 @@ extension RuntimeTests {
         let server = try PhotoServer()
         server.set(.holdLarge, true)
         let photos = try album(server)
+        // The third photo: its large image and the fourth's are the same picture (photo n's is fixture n mod 3).
+        terminal.press(.right, .right)
         let mark = terminal.frameCount
         terminal.press(.enter)
         // The thumbnail shows at once, while the large image is held.
-        let thumbIndex = try XCTUnwrap(terminal.frameIndex(after: mark) { $0.text.contains("1 of 21") && self.hasPicture($0) })
+        let thumbIndex = try XCTUnwrap(terminal.frameIndex(after: mark) { $0.text.contains("3 of 21") && self.hasPicture($0) })
         let thumb = try XCTUnwrap(terminal.frame(after: thumbIndex) { _ in true })
         XCTAssertFalse(thumb.text.contains(Self.largeNote))
         XCTAssertNil(try store.largeImage(photoID: photos[0].id))
@@ -68,23 +71,24 @@ extension RuntimeTests {
             $0.text.contains(Self.largeNote) && self.pictureCells($0) != self.pictureCells(thumb)
         }, "the large picture replaces the thumbnail")
         let sharp = try XCTUnwrap(terminal.frame(after: sharpIndex) { _ in true })
-        for frame in frames(thumbIndex, sharpIndex) where frame.text.contains("1 of 21") {
+        for frame in frames(thumbIndex, sharpIndex) where frame.text.contains("3 of 21") {
             XCTAssertTrue(hasPicture(frame), "a blank picture between the thumbnail and the large one:\n\(frame.text)")
         }
-        let stored = try XCTUnwrap(store.largeImage(photoID: photos[0].id))
+        let stored = try XCTUnwrap(waitFor { try? store.largeImage(photoID: photos[2].id) }, "stored as well")
         XCTAssertEqual([stored.width, stored.height], [1024, 768])
-        // Then the next photo's (the first has no previous), after the one shown.
+        // Then the next photo's and the previous one's, after the one shown.
         XCTAssertNotNil(waitFor { try? store.largeImage(photoID: photos[1].id) })
-        XCTAssertEqual(Array(server.largeRequests().prefix(2)), ["/img/large/0.jpg", "/img/large/1.jpg"])
+        XCTAssertEqual(Array(server.largeRequests().prefix(3)), ["/img/large/2.jpg", "/img/large/3.jpg", "/img/large/1.jpg"])
+        XCTAssertEqual(try store.largeImage(photoID: photos[1].id).map { [$0.width, $0.height] }, [768, 1024])
 
         // `→`: the next photo is sharp without waiting for the network.
         let requests = server.stats()["large_requests"] ?? 0
         let step = terminal.frameCount
         terminal.press(.right)
-        let next = try XCTUnwrap(terminal.frame(after: step) { $0.text.contains("2 of 21") && self.pictureCells($0) == self.pictureCells(sharp) })
+        let next = try XCTUnwrap(terminal.frame(after: step) { $0.text.contains("4 of 21") && self.pictureCells($0) == self.pictureCells(sharp) })
         XCTAssertTrue(next.text.contains(Self.largeNote))
-        // Its neighbours: photo 0 is there already, photo 2 is fetched now.
-        XCTAssertNotNil(waitFor { try? store.largeImage(photoID: photos[2].id) })
+        // Its neighbours: the third is there already, the fifth is fetched now.
+        XCTAssertNotNil(waitFor { try? store.largeImage(photoID: photos[4].id) })
         XCTAssertEqual(server.stats()["large_requests"], requests + 1)
     }
 
@@ -111,7 +115,7 @@ extension RuntimeTests {
         XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
         terminal.press(.enter)
         XCTAssertNotNil(terminal.frame(after: mark) { $0.text.contains("\(faults.count) of 21") && $0.text.contains(Self.largeNote) })
-        XCTAssertNotNil(try store.largeImage(photoID: photos[faults.count - 1].id))
+        XCTAssertNotNil(waitFor { try? store.largeImage(photoID: photos[faults.count - 1].id) })
     }
 
     func testLeavingThePhotoViewCancelsItsDownloadsButSteppingKeepsAWantedNeighbours() throws {
@@ -158,6 +162,8 @@ extension RuntimeTests {
         XCTAssertNotNil(terminal.frame(after: mark) {
             $0.text.contains(Self.largeNote) && self.hasPicture($0) && self.pictureCells($0) != self.pictureCells(thumb)
         })
+        // The next photo's download starts once this one's store write is over.
+        XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/1.jpg") ? true : nil })
         XCTAssertNil(try store.largeImage(photoID: photos[0].id))
     }
 
@@ -168,11 +174,92 @@ extension RuntimeTests {
         let mark = terminal.frameCount
         terminal.press(.enter)
         XCTAssertNotNil(terminal.frame(after: mark, showing: "1 of 21", Self.largeNote))
-        let stored = try XCTUnwrap(store.largeImage(photoID: photos[0].id))
+        let stored = try XCTUnwrap(waitFor { try? store.largeImage(photoID: photos[0].id) })
         XCTAssertEqual(stored.width, 1024, "the image tells its size")
         // 220 columns of 10 px are wider than any large image: 2048 is asked.
         let sourceID = photos[0].sourceID
         XCTAssertEqual(Array(server.largeRequests().prefix(2)),
                        ["commons pageids=\(sourceID) iiurlwidth=2048", "/img/large/2048px-\(Int(sourceID)! - 100).jpg"])
+    }
+
+    func testOpeningAStoredLargeImageShowsItFromTheStoreAndMarksItViewed() throws {
+        let server = try PhotoServer()
+        let photos = try album(server)
+        var mark = terminal.frameCount
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 of 21", Self.largeNote))
+        func viewedAt() throws -> Double? {
+            try otherProcess().read { db in
+                try Double.fetchOne(db, sql: "SELECT viewedAt FROM photoLarge WHERE photoId = ?", arguments: [photos[0].id])
+            }
+        }
+        let first = try XCTUnwrap(waitFor { try? viewedAt() })
+        mark = terminal.frameCount
+        terminal.press(.escape)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: " 21 photos"))
+        mark = terminal.frameCount
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark, showing: "1 of 21", Self.largeNote))
+        XCTAssertNotNil(waitFor { ((try? viewedAt()) ?? 0) > first ? true : nil }, "opened again: viewed now")
+        XCTAssertEqual(server.largeRequests().filter { $0 == "/img/large/0.jpg" }.count, 1, "from the store, not the network")
+    }
+}
+
+extension RuntimeTests {
+    func testAResizeMidFetchKeepsTheDownloadAndDrawsTheSharpPictureAtTheNewSize() throws {
+        let server = try PhotoServer()
+        server.set(.holdLarge, true)
+        let photos = try album(server)
+        var mark = terminal.frameCount
+        terminal.press(.enter)
+        XCTAssertNotNil(terminal.frame(after: mark) { $0.text.contains("1 of 21") && self.hasPicture($0) })
+        XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/0.jpg") ? true : nil })
+        mark = terminal.frameCount
+        terminal.resize(width: 160, height: 40)
+        XCTAssertNotNil(terminal.frame(after: mark) { $0.width == 160 && $0.text.contains("1 of 21") && self.hasPicture($0) })
+        server.set(.holdLarge, false)
+        let sharp = try XCTUnwrap(terminal.frame(after: mark) { $0.width == 160 && $0.text.contains(Self.largeNote) && self.hasPicture($0) })
+        XCTAssertEqual(sharp.height, 40)
+        XCTAssertNotNil(waitFor { try? store.largeImage(photoID: photos[0].id) })
+        XCTAssertEqual(server.largeRequests().filter { $0 == "/img/large/0.jpg" }.count, 1, "the download in flight went on")
+        XCTAssertEqual(server.stats()["large_cancelled"], 0)
+    }
+
+    func testWhenTheStoreRefusesTheLargeImageItShowsFromMemory() throws {
+        // What a full disk does to the write: it fails, and nothing of it is stored.
+        try otherProcess().write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON photoLarge BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        }
+        let server = try PhotoServer()
+        server.set(.holdLarge, true)
+        let photos = try album(server)
+        let mark = terminal.frameCount
+        terminal.press(.enter)
+        let thumb = try XCTUnwrap(terminal.frame(after: mark) { $0.text.contains("1 of 21") && self.hasPicture($0) })
+        server.set(.holdLarge, false)
+        XCTAssertNotNil(terminal.frame(after: mark) {
+            $0.text.contains(Self.largeNote) && self.hasPicture($0) && self.pictureCells($0) != self.pictureCells(thumb)
+        })
+        // The next photo's download starts once this one's store write is over.
+        XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/1.jpg") ? true : nil })
+        XCTAssertNil(try store.largeImage(photoID: photos[0].id))
+    }
+
+    func testARealPictureIsMadeFromTheLargeImageOnceItIsReady() throws {
+        let server = try PhotoServer()
+        server.set(.holdLarge, true)
+        largeImageServer = server
+        terminal = TestTerminal(width: 120, height: 40,
+                                capabilities: TerminalCapabilities(unicode: true, colors: .trueColor, inlineImages: .kitty))
+        try openFullAlbum(server: server, painter: .live(capabilities: terminal.capabilities))
+        let photos = try store.photos(pinID: try XCTUnwrap(store.pins().first).id)
+        terminal.press(.enter)
+        func shown() -> InlinePicture? { terminal.inlineShown.last.flatMap { $0 } }
+        let thumbnail = try XCTUnwrap(waitFor { shown() }, "the thumbnail's real picture at once")
+        XCTAssertTrue(thumbnail.key.hasPrefix("\(photos[0].id)@") && !thumbnail.key.contains("/large"), thumbnail.key)
+        server.set(.holdLarge, false)
+        let large = try XCTUnwrap(waitFor { shown().flatMap { $0.key.contains("/large") ? $0 : nil } })
+        XCTAssertTrue(large.key.hasPrefix("\(photos[0].id)@"), large.key)
+        XCTAssertNotEqual(large.sequence, thumbnail.sequence)
     }
 }

@@ -139,7 +139,9 @@ final class ScriptedRuntimeTests: XCTestCase {
     /// Runs the loop over the script until it quits; returns the terminal with every frame drawn.
     @discardableResult
     func run(_ steps: [ScriptTerminal.Step], view: MapViewState? = nil, settings: Settings = Settings(),
-             browser: Result<Void, PageOpenFailure> = .failure(PageOpenFailure("no xdg-open"))) throws -> ScriptTerminal {
+             browser: Result<Void, PageOpenFailure> = .failure(PageOpenFailure("no xdg-open")),
+             painter: PicturePainter = ScriptedRuntimeTests.painter,
+             largeImages: LargeImagePipeline = .none) throws -> ScriptTerminal {
         let terminal = ScriptTerminal(steps, clock: clock)
         let world = RuntimeWorld(
             terminal: terminal, clock: clock.clock, store: store, storeWorker: .immediate,
@@ -157,7 +159,7 @@ final class ScriptedRuntimeTests: XCTestCase {
                 opened.withLock { $0.append(url) }
                 return browser
             },
-            pictures: .immediate(painter: Self.painter))
+            pictures: .immediate(painter: painter), largeImages: largeImages)
         let start = RuntimeStart(pins: try store.pins(), view: view, settings: settings)
         AppRuntime(world: world, start: start).run()
         XCTAssertEqual(terminal.overrun, 0, "the script quits by itself")
@@ -273,5 +275,34 @@ final class ScriptedRuntimeTests: XCTestCase {
         XCTAssertEqual(files.first?.0, large.bytes, "the large image's bytes as they were fetched")
         XCTAssertEqual(files.first?.0.subdata(in: 6..<10), Data("Exif".utf8), "its Exif segment kept")
         XCTAssertEqual(files.last?.0, try store.imageBytes(photoID: photos[1].id), "the album's image when no large one is stored")
+    }
+}
+
+/// The photo view's large images with the test value of the large-image client: answered at once.
+extension ScriptedRuntimeTests {
+    func testThePhotoViewAsksForLargeImagesAndDrawsThemFromMemory() throws {
+        let pin = try storedAlbum(count: 4)
+        let ids = try store.photos(pinID: pin.id).map(\.id)
+        let large = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/images/quadrants_1024x768.jpg"))
+        let asked = Locked<[[PhotoRecord.ID]]>([])
+        // The large image painted as `L`, the thumbnail as `#`.
+        let painter = PicturePainter { data, size in
+            .cells(CellBuffer(width: size.columns, height: size.rows, fill: Cell(data == large ? "L" : "#")))
+        }
+        let pipeline = LargeImagePipeline.immediate(asked: { fetch, _ in asked.withLock { $0.append(fetch) } }) { want in
+            want.photoID == ids[1] ? (.failed("HTTP 404"), nil) : (.ready(width: 1024, height: 768), large)
+        }
+        let terminal = try run([.key(.enter), .pause(0.01), .key(.enter), .pause(0.01), .pause(0.01), .key(.right),
+                                .pause(0.01), .pause(0.01), .key(.escape), .pause(0.01), .key(.escape), .key(.char("q"))],
+                               view: naplesView, painter: painter, largeImages: pipeline)
+        let first = try XCTUnwrap(terminal.frames.last { $0.text.contains("1 of 4") })
+        XCTAssertTrue(first.text.contains("LLLL") && first.text.contains("large 1024\u{00D7}768"), first.text)
+        let second = try XCTUnwrap(terminal.frames.last { $0.text.contains("2 of 4") })
+        XCTAssertTrue(second.text.contains("####") && !second.text.contains("LLLL"), "the thumbnail stays:\n\(second.text)")
+        XCTAssertTrue(second.text.contains("large image failed: HTTP 404"), second.text)
+        // Opened: the shown and the next; stepped on: the new next; left: nothing.
+        XCTAssertEqual(asked.withLock { $0 }.filter { !$0.isEmpty }, [[ids[0], ids[1]], [ids[2]]])
+        XCTAssertEqual(asked.withLock { $0 }.last, [])
     }
 }

@@ -21,9 +21,11 @@ Faults are chosen by the request itself, so one server serves every test:
   redirect-loop, refused (a loopback port with nothing listening), dns (a host name
   no resolver can even ask for: a label longer than 63 characters).
 - `total` (query) sets how many results exist (default 250).
-- Large images (the photo view's): every Flickr photo has a `url_l` (1024x768) under /img/large/;
+- Large images (the photo view's): every Flickr photo has a `url_l` under /img/large/;
   Commons answers `pageids=…&iiurlwidth=W` with a thumbnail W px wide there (each request's
-  width is logged in large-requests.log). They serve Fixtures/images/quadrants_1024x768.jpg.
+  width is logged in large-requests.log). Photo n's is Fixtures/images/large_1024x768_exif.jpg
+  (a photo-like picture of about 300 KB), or the same turned upright, large_768x1024_exif.jpg,
+  when n mod 3 is 1 (its thumbnail is portrait too).
 Every response waits --delay-ms first. /stats reports the most requests seen
 in flight at once; /reset clears the counters.
 
@@ -101,8 +103,13 @@ TRICKLE_SECONDS_PER_BYTE = 0.5
 
 STATE = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "image_requests": 0, "max_images_in_flight": 0,
          "images_in_flight": 0, "large_requests": 0, "large_cancelled": 0, "large_served": 0}
-# The large image every large URL serves.
-LARGE_FIXTURE = "quadrants_1024x768.jpg"
+# The large images, in the aspect of the thumbnail of the same number (fixture n mod 3 is 240x320 for 1).
+LARGE_FIXTURES = ["large_1024x768_exif.jpg", "large_768x1024_exif.jpg", "large_1024x768_exif.jpg"]
+
+
+def large_size(n):
+    """Width and height of photo n's large image."""
+    return (768, 1024) if n % 3 == 1 else (1024, 768)
 LOCK = threading.Lock()
 
 
@@ -321,7 +328,7 @@ class Handler(BaseHTTPRequestHandler):
             fault = faults[n % len(faults)]
         if fault and fault != "ok":
             return self.image(f"{fault}-{n}.jpg")
-        with open(os.path.join(images_folder(self.server.fixtures), LARGE_FIXTURE), "rb") as f:
+        with open(os.path.join(images_folder(self.server.fixtures), LARGE_FIXTURES[n % 3]), "rb") as f:
             data = f.read()
         with LOCK:
             STATE["large_served"] += 1
@@ -340,7 +347,7 @@ class Handler(BaseHTTPRequestHandler):
             pages.append({"pageid": int(pid), "ns": 6, "title": f"File:Place {n}.jpg", "imageinfo": [{
                 "url": self.image_url(None, n), "width": 4000, "height": 3000, "mime": "image/jpeg", "size": 3000000,
                 "thumburl": f"{self.base()}/img/large/{width}px-{n}.jpg", "thumbwidth": width,
-                "thumbheight": width * 3 // 4}]})
+                "thumbheight": width * large_size(n)[1] // large_size(n)[0]}]})
         return self.send(200, json.dumps({"batchcomplete": True, "query": {"pages": pages}}).encode())
 
     def write_stats(self):
@@ -399,7 +406,8 @@ class Handler(BaseHTTPRequestHandler):
                 "datetaken": "2024-05-0%d 10:00:00" % (1 + n % 9), "license": "4",
                 "url_q": image, "height_q": "150", "width_q": 150,
                 "url_z": image, "height_z": "480", "width_z": "640",
-                "url_l": f"{self.base()}/img/large/{n}.jpg", "height_l": "768", "width_l": "1024",
+                "url_l": f"{self.base()}/img/large/{n}.jpg", "height_l": str(large_size(n)[1]),
+                "width_l": str(large_size(n)[0]),
             })
         body = {"photos": {"page": page, "pages": str(pages), "perpage": per_page, "total": str(total),
                            "photo": photos}, "stat": "ok"}

@@ -84,7 +84,7 @@ extension PhotoView {
     }
 
     /// The rendered picture to draw: the first of `keys` that is on the shelf as cells, else the
-    /// first there at all (a failed one says why).
+    /// last there at all (the thumbnail's failure says why).
     static func shownPicture(_ keys: [PictureKey], _ pictures: PictureShelf) -> Picture? {
         for key in keys { if case .cells? = pictures[key] { return pictures[key] } }
         return keys.lazy.compactMap { pictures[$0] }.last

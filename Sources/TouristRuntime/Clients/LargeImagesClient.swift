@@ -18,8 +18,8 @@ struct LargeImagesClient: Sendable {
     var shutdown: @Sendable () -> Void
 }
 
-/// Large images that could not be stored (a budget of 0, a full disk), kept in memory while the
-/// photo screen wants them, so that it shows them still.
+/// Large images just downloaded, kept in memory while the photo screen wants them: drawn from
+/// here before they are stored, and shown still when they could not be (a budget of 0, a full disk).
 final class LargeImageMemory: Sendable {
     private let images = Locked<[PhotoRecord.ID: Data]>([:])
 
@@ -65,6 +65,24 @@ public struct LargeImagePipeline: Sendable {
 
     /// Fetches nothing: a run with no network (the photo view keeps its thumbnails).
     public static let none = LargeImagePipeline { _, _, _ in LargeImagesClient(want: { _ in }, shutdown: {}) }
+
+    /// Answers each photo asked for at once, on the caller's thread (tests, with no threads):
+    /// `answer` gives its status and, when ready, the bytes its pictures are made from (kept in memory,
+    /// as a large image not stored is). `asked` hears every request.
+    public static func immediate(asked: @escaping @Sendable (_ fetch: [PhotoRecord.ID], _ keep: Set<PhotoRecord.ID>) -> Void = { _, _ in },
+                                 _ answer: @escaping @Sendable (LargeImageWant) -> (LargeImageStatus, Data?)) -> LargeImagePipeline {
+        LargeImagePipeline { _, memory, report in
+            LargeImagesClient(want: { request in
+                asked(request.fetch.map(\.photoID), request.keep)
+                memory.keepOnly(request.keep)
+                for want in request.fetch {
+                    let (status, bytes) = answer(want)
+                    if let bytes { memory.keep(want.photoID, bytes) }
+                    report(.largeImage(want.photoID, status))
+                }
+            }, shutdown: {})
+        }
+    }
 
     /// Downloads over `http`, the same limits and checks as the album's thumbnails; Commons
     /// thumbnails are asked of `commonsEndpoint`. `now` stamps when a large image was last viewed
@@ -163,7 +181,8 @@ final class LargeImageFetcher: Sendable {
         if current { next() }
     }
 
-    /// The large image of one photo: from memory, the store, or downloaded; nil when cancelled.
+    /// The large image of one photo: from memory, the store, or downloaded; nil when cancelled (or
+    /// already told: a download is told ready before it is stored).
     private func fetch(_ want: LargeImageWant, _ request: LargeImageRequest) async -> LargeImageStatus? {
         let id = want.photoID
         if let bytes = memory[id], let size = try? JPEGDecoder.dimensions(bytes) {
@@ -188,11 +207,13 @@ final class LargeImageFetcher: Sendable {
         } catch {
             return .failed(error.description)
         }
+        // Drawn from memory at once, while it is stored; one not stored (a budget of 0, a full disk,
+        // any store failure) stays shown from memory all the same.
+        memory.keep(id, bytes)
+        report(.largeImage(id, .ready(width: size.width, height: size.height)))
         let image = LargeImage(bytes: bytes, width: size.width, height: size.height)
-        // Not stored (a budget of 0, a full disk, any store failure): shown from memory all the same.
-        let stored = (try? store.storeLargeImage(photoID: id, image, budgetBytes: request.budgetBytes, now: now())) ?? false
-        if !stored { memory.keep(id, bytes) }
-        return .ready(width: size.width, height: size.height)
+        _ = try? store.storeLargeImage(photoID: id, image, budgetBytes: request.budgetBytes, now: now())
+        return nil
     }
 
     /// Finds the URL (a new Commons request where the stored one will not do) and downloads it.
