@@ -105,7 +105,7 @@ enum PhotoBench {
         let thumb = try Data(contentsOf: BenchPhotoServer.repository.appendingPathComponent("Tests/Fixtures/photo1.jpg"))
         let painter = PicturePainter.live(capabilities: TerminalCapabilities(unicode: true, colors: .trueColor))
         var times: [Double] = []
-        for _ in 0..<9 { times.append(AlbumBench.timed { _ = painter.paint(thumb, PictureSize(columns: width - 2, rows: height - 8)) }) }
+        for _ in 0..<9 { times.append(AlbumBench.timed { _ = painter.paint(thumb, PictureKey(photoID: 1, size: PictureSize(columns: width - 2, rows: height - 8))) }) }
         return median(times)
     }
 

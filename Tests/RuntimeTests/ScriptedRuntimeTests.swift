@@ -287,8 +287,8 @@ extension ScriptedRuntimeTests {
             .deletingLastPathComponent().appendingPathComponent("Fixtures/images/quadrants_1024x768.jpg"))
         let asked = Locked<[[PhotoRecord.ID]]>([])
         // The large image painted as `L`, the thumbnail as `#`.
-        let painter = PicturePainter { data, size in
-            .cells(CellBuffer(width: size.columns, height: size.rows, fill: Cell(data == large ? "L" : "#")))
+        let painter = PicturePainter { data, key in
+            .cells(CellBuffer(width: key.size.columns, height: key.size.rows, fill: Cell(data == large ? "L" : "#")))
         }
         let pipeline = LargeImagePipeline.immediate(asked: { fetch, _ in asked.withLock { $0.append(fetch) } }) { want in
             want.photoID == ids[1] ? (.failed("HTTP 404"), nil) : (.ready(width: 1024, height: 768), large)
