@@ -11,6 +11,11 @@ final class PhotoLargeImageTests: XCTestCase {
     func photoState() -> AppState {
         var s = Sample.mapState()
         var album = Sample.albumState().album!
+        // A thumbnail smaller than the picture's box at 8×8 pixels a cell: the large image is sharper in cells.
+        var photos = album.photos
+        photos[4].found.width = 100
+        photos[4].found.height = 75
+        album.apply(AlbumSnapshot(pinID: 1, photos: photos, status: .ready, source: "flickr"))
         album.selected = 4
         s.screen = .photo(PhotoScreen(album: album, photoID: 5))
         return s
