@@ -27,6 +27,11 @@ TARGETS = {
     "inline bytes": "one photo view's real picture: iTerm2 at most 1.5x the stored image, kitty at most 3.2 bytes "
                     "per pixel sent and no more pixels than the image has or the view shows",
     "zoom step": "a zoom or pan step of the photo view at 200x60, key to frame with its picture, median under 30 ms",
+    "photo first paint": "Enter to the photo view's first frame with its thumbnail drawn, 200x60, median under 30 ms",
+    "photo sharp": "Enter to the large 1024x768 picture drawn in full, not stored, server at 100 ms a response: "
+                   "median under 1 RTT + 60 ms",
+    "photo step": "right arrow to the next photo's sharp picture when prefetched, median under 40 ms",
+    "photo memory": "peak resident memory while browsing 100 large images, under 200 MB",
 }
 RENDER_SPEED_RATIO = 0.8
 ALBUM_FIRST_PAINT_MS = 50.0
@@ -36,6 +41,10 @@ COMPLETION_P95_MS = 5.0
 INLINE_ITERM2_RATIO = 1.5
 INLINE_KITTY_BYTES_PER_PIXEL = 3.2
 ZOOM_STEP_MS = 30.0
+PHOTO_FIRST_PAINT_MS = 30.0
+PHOTO_SHARP_OVER_RTT_MS = 60.0
+PHOTO_STEP_MS = 40.0
+PHOTO_MEMORY_MB = 200.0
 
 
 def verdict(name, ok, detail):

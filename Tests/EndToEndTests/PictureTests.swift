@@ -179,8 +179,15 @@ final class AlbumPictureEndToEndTests: EndToEndTestCase {
         try t.type(Self.click(x: x + 5, y: y + 3))
         let photo = t.wait(forText: "3 of 21")
         XCTAssertTrue(photo.contains(before.photos[2].title ?? "?"), photo)
-        // The wheel down steps to the next photo; Esc goes back with it selected.
+        // Once the large image is there (its size in the details), the wheel over the picture zooms
+        // in at the pointer (up) and back out (down).
+        t.wait(forText: "\u{00B7} large ")
+        try t.type(Self.mouse(64, x: 50, y: 10))
+        t.wait(forText: "2\u{00D7}  3 of 21")
         try t.type(Self.mouse(65, x: 50, y: 10))
+        t.waitForCells("fitted again") { $0.plain.contains("3 of 21") && !$0.plain.contains("2\u{00D7}") }
+        // → steps to the next photo; Esc goes back with it selected.
+        try t.keys("Right")
         t.wait(forText: "4 of 21")
         try t.keys("Escape")
         t.wait(forText: " 21 photos")

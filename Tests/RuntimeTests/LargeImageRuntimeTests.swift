@@ -28,6 +28,12 @@ extension RuntimeTests {
         return (area.y..<area.bottom).flatMap { y in (area.x..<area.right).map { buffer[$0, y] } }
     }
 
+    /// Whether a frame's picture is a sketch (half blocks only), drawn before the picture in full.
+    func isSketch(_ buffer: CellBuffer) -> Bool {
+        let drawn = pictureCells(buffer).filter { $0 != .blank && $0.symbol != " " }
+        return !drawn.isEmpty && drawn.allSatisfy { $0.symbol == "\u{2580}" }
+    }
+
     /// Every frame drawn from index `first` to `last`, both included.
     func frames(_ first: Int, _ last: Int) -> [CellBuffer] {
         (first...last).compactMap { i in terminal.frame(after: i) { _ in true } }
@@ -62,14 +68,16 @@ extension RuntimeTests {
         let mark = terminal.frameCount
         terminal.press(.enter)
         // The thumbnail shows at once, while the large image is held.
-        let thumbIndex = try XCTUnwrap(terminal.frameIndex(after: mark) { $0.text.contains("3 of 21") && self.hasPicture($0) })
+        let thumbIndex = try XCTUnwrap(terminal.frameIndex(after: mark) {
+            $0.text.contains("3 of 21") && self.hasPicture($0) && !self.isSketch($0)
+        })
         let thumb = try XCTUnwrap(terminal.frame(after: thumbIndex) { _ in true })
         XCTAssertFalse(thumb.text.contains(Self.largeNote))
         XCTAssertNil(try store.largeImage(photoID: photos[0].id))
         server.set(.holdLarge, false)
         let sharpIndex = try XCTUnwrap(terminal.frameIndex(after: thumbIndex) {
-            $0.text.contains(Self.largeNote) && self.pictureCells($0) != self.pictureCells(thumb)
-        }, "the large picture replaces the thumbnail")
+            $0.text.contains(Self.largeNote) && self.pictureCells($0) != self.pictureCells(thumb) && !self.isSketch($0)
+        }, "the large picture in full replaces the thumbnail")
         let sharp = try XCTUnwrap(terminal.frame(after: sharpIndex) { _ in true })
         for frame in frames(thumbIndex, sharpIndex) where frame.text.contains("3 of 21") {
             XCTAssertTrue(hasPicture(frame), "a blank picture between the thumbnail and the large one:\n\(frame.text)")
@@ -157,10 +165,13 @@ extension RuntimeTests {
         let photos = try album(server)
         let mark = terminal.frameCount
         terminal.press(.enter)
-        let thumb = try XCTUnwrap(terminal.frame(after: mark) { $0.text.contains("1 of 21") && self.hasPicture($0) })
+        let thumb = try XCTUnwrap(terminal.frame(after: mark) {
+            $0.text.contains("1 of 21") && self.hasPicture($0) && !self.isSketch($0)
+        })
         server.set(.holdLarge, false)
         XCTAssertNotNil(terminal.frame(after: mark) {
             $0.text.contains(Self.largeNote) && self.hasPicture($0) && self.pictureCells($0) != self.pictureCells(thumb)
+                && !self.isSketch($0)
         })
         // The next photo's download starts once this one's store write is over.
         XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/1.jpg") ? true : nil })
@@ -235,10 +246,13 @@ extension RuntimeTests {
         let photos = try album(server)
         let mark = terminal.frameCount
         terminal.press(.enter)
-        let thumb = try XCTUnwrap(terminal.frame(after: mark) { $0.text.contains("1 of 21") && self.hasPicture($0) })
+        let thumb = try XCTUnwrap(terminal.frame(after: mark) {
+            $0.text.contains("1 of 21") && self.hasPicture($0) && !self.isSketch($0)
+        })
         server.set(.holdLarge, false)
         XCTAssertNotNil(terminal.frame(after: mark) {
             $0.text.contains(Self.largeNote) && self.hasPicture($0) && self.pictureCells($0) != self.pictureCells(thumb)
+                && !self.isSketch($0)
         })
         // The next photo's download starts once this one's store write is over.
         XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/1.jpg") ? true : nil })

@@ -30,7 +30,7 @@ public struct PicturePipeline: Sendable {
                             painter: PicturePainter? = nil) -> PicturePipeline {
         PicturePipeline { bytes, capabilities, rendered, encoded in
             let painter = painter ?? .live(capabilities: capabilities)
-            let worker = PictureWorker(threads: threads, render: { render($0, bytes: bytes, painter: painter) },
+            let worker = PictureWorker(threads: threads, render: { render($0, bytes: bytes, painter: painter, sketched: $1) },
                                        deliver: rendered)
             let inlineQueue = DispatchQueue(label: "vtourist.inline")
             return PictureClient(
@@ -47,7 +47,11 @@ public struct PicturePipeline: Sendable {
         PicturePipeline { bytes, _, rendered, encoded in
             PictureClient(
                 want: { keys in
-                    for key in keys { if let picture = render(key, bytes: bytes, painter: painter) { rendered(key, picture) } }
+                    for key in keys {
+                        if let picture = render(key, bytes: bytes, painter: painter, sketched: { rendered(key, $0) }) {
+                            rendered(key, picture)
+                        }
+                    }
                 },
                 taken: { _ in },
                 encodeInline: { request in encoded(request.key, inline(request, bytes: bytes)) })
@@ -55,13 +59,16 @@ public struct PicturePipeline: Sendable {
     }
 
     /// A photo's image (the key's: thumbnail or large) painted for its box; nil when the photo has
-    /// no such image (any more).
-    private static func render(_ key: PictureKey, bytes: PictureBytes, painter: PicturePainter) -> Picture? {
+    /// no such image (any more). A picture that takes long to paint goes to `sketched` as a sketch first.
+    private static func render(_ key: PictureKey, bytes: PictureBytes, painter: PicturePainter,
+                               sketched: (Picture) -> Void) -> Picture? {
         let data: Data?
         do { data = try bytes.read(key.photoID, key.image) } catch {
             return .failed("cannot read the stored image")
         }
-        return data.map { painter.paint($0, key) }
+        guard let data else { return nil }
+        if let sketch = painter.sketch(data, key) { sketched(sketch) }
+        return painter.paint(data, key)
     }
 
     private static func inline(_ request: InlineRequest, bytes: PictureBytes) -> InlinePicture? {

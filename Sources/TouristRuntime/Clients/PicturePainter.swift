@@ -10,9 +10,14 @@ import TouristCore
 public struct PicturePainter: Sendable {
     /// The stored image's bytes, and the picture wanted of it (its box, and the part of the image shown).
     public var paint: @Sendable (Data, PictureKey) -> Picture
+    /// A quick first drawing of a picture that takes long to paint, shown until `paint`'s is done;
+    /// nil when the picture is painted quickly enough at once.
+    public var sketch: @Sendable (Data, PictureKey) -> Picture?
 
-    public init(paint: @escaping @Sendable (Data, PictureKey) -> Picture) {
+    public init(paint: @escaping @Sendable (Data, PictureKey) -> Picture,
+                sketch: @escaping @Sendable (Data, PictureKey) -> Picture? = { _, _ in nil }) {
         self.paint = paint
+        self.sketch = sketch
     }
 
     /// The album's renderer for a terminal with these capabilities; what cannot be decoded
@@ -21,13 +26,17 @@ public struct PicturePainter: Sendable {
         // The picture threads already render several pictures at once.
         ImageLibraries.drawEachPictureOnItsCallersThread()
         let renderer = PictureRenderer(capabilities: capabilities)
-        return PicturePainter { data, key in
+        return PicturePainter(paint: { data, key in
             do throws(ImageError) {
                 return .cells(try renderer.render(jpeg: data, crop: key.crop, columns: key.size.columns, rows: key.size.rows))
             } catch {
                 return .failed(error.description)
             }
-        }
+        }, sketch: { data, key in
+            // What cannot be decoded says so once, from `paint`.
+            (try? renderer.sketch(jpeg: data, crop: key.crop, columns: key.size.columns, rows: key.size.rows))
+                .flatMap { $0 }.map { .cells($0) }
+        })
     }
 }
 

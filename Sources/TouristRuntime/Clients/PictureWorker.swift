@@ -16,12 +16,12 @@ final class PictureWorker: Sendable {
 
     private let queue = Locked(Queue())
     private let threads: Int
-    private let render: @Sendable (PictureKey) -> Picture?
+    private let render: @Sendable (PictureKey, _ sketched: (Picture) -> Void) -> Picture?
     private let deliver: @Sendable (PictureKey, Picture) -> Void
 
     /// `render` gives nil when the photo has no stored image (any more); `deliver` is called on the
     /// worker's thread.
-    init(threads: Int, render: @escaping @Sendable (PictureKey) -> Picture?,
+    init(threads: Int, render: @escaping @Sendable (PictureKey, _ sketched: (Picture) -> Void) -> Picture?,
          deliver: @escaping @Sendable (PictureKey, Picture) -> Void) {
         self.threads = max(1, threads)
         self.render = render
@@ -48,7 +48,8 @@ final class PictureWorker: Sendable {
 
     private func work() {
         while let key = next() {
-            let picture = render(key)
+            // A sketch is delivered as it is made, and not counted as delivered: the picture follows it.
+            let picture = render(key) { sketch in deliver(key, sketch) }
             queue.withLock { q in
                 q.running.remove(key)
                 if picture != nil { q.delivered.insert(key) }
