@@ -100,25 +100,33 @@ enum PhotoBench {
         let size = PictureSize(columns: width - 2, rows: height - 8)
         guard let thumbBytes = try store.imageBytes(photoID: 1) else { throw BenchError("no stored thumbnail") }
         let thumbCells = drawn(thumbBytes, PictureKey(photoID: 1, size: size))
-        guard let thumbFull = terminal.frame(after: mark, where: { pictureCells($0) == thumbCells }) else {
+        guard let thumbFull = terminal.frame(after: mark, where: { shows($0, thumbCells) }) else {
             throw BenchError("the thumbnail was never drawn in full")
         }
         guard waitFor({ (try? store.largeImage(photoID: 1)) != nil }), let large = try store.largeImage(photoID: 1) else {
             throw BenchError("the large image was never stored")
         }
         let sharpCells = drawn(large.bytes, PictureKey(photoID: 1, size: size, image: .large))
-        guard let sharp = terminal.frame(after: thumb.index, where: { pictureCells($0) == sharpCells }) else {
+        guard let sharp = terminal.frame(after: thumb.index, where: { shows($0, sharpCells) }) else {
             throw BenchError("no sharp picture")
         }
         return (Double(first.time - enter) / 1e6, Double(thumb.time - enter) / 1e6, Double(thumbFull.time - enter) / 1e6,
-                (Double(sharp.time - enter) / 1e6, sharpCells))
+                (Double(sharp.time - enter) / 1e6, pictureCells(sharp.buffer)))
     }
 
-    /// The cells the live painter makes of a picture, as the photo view's picture area holds them.
-    static func drawn(_ data: Data, _ key: PictureKey) -> [Cell] {
+    /// The cells the live painter makes of a picture, as the photo view's picture area holds them
+    /// (nil: a blank cell, where the view's own background shows).
+    static func drawn(_ data: Data, _ key: PictureKey) -> [Cell?] {
         let painter = PicturePainter.live(capabilities: TerminalCapabilities(unicode: true, colors: .trueColor))
         guard case let .cells(buffer) = painter.paint(data, key) else { return [] }
-        return (0..<buffer.height).flatMap { y in (0..<buffer.width).map { buffer[$0, y] } }
+        return (0..<buffer.height).flatMap { y in (0..<buffer.width).map { buffer[$0, y] == .blank ? nil : buffer[$0, y] } }
+    }
+
+    /// Whether a frame's picture area shows exactly these drawn cells.
+    static func shows(_ frame: CellBuffer, _ drawn: [Cell?]) -> Bool {
+        let cells = pictureCells(frame)
+        return cells.count == drawn.count && !drawn.isEmpty
+            && zip(cells, drawn).allSatisfy { cell, want in want.map { $0 == cell } ?? true }
     }
 
     /// The album's renderer drawing the first thumbnail for the photo view's box, on this thread.

@@ -132,11 +132,16 @@ public struct PictureRenderer: Sendable {
     /// Album cells and `render --size 80x40` are left to chafa whole.
     static let sampledCells = 4000
 
-    /// The picture as chafa is given it for a box of cells.
+    /// The picture as chafa is given it for a box of cells: a large box gets exactly its cells'
+    /// pixels, averaged down or, from a smaller picture (a thumbnail, a large image on a wide
+    /// terminal), enlarged, so that its bands can be drawn on every core.
     public static func sampled(_ image: RGBImage, box: (columns: Int, rows: Int)) -> RGBImage {
         let grid = (width: box.columns * pixelsPerCell.columns, height: box.rows * pixelsPerCell.rows)
-        guard box.columns * box.rows > sampledCells, image.width >= grid.width, image.height >= grid.height else { return image }
-        return image.averaged(width: grid.width, height: grid.height)
+        guard box.columns * box.rows > sampledCells, image.width > 0, image.height > 0 else { return image }
+        if image.width >= grid.width, image.height >= grid.height {
+            return image.averaged(width: grid.width, height: grid.height)
+        }
+        return image.enlarged(width: grid.width, height: grid.height)
     }
 
     /// The picture drawn on one canvas of `columns` × `rows`, its cells row by row (nil: nothing drawn).

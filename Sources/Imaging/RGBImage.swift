@@ -73,3 +73,39 @@ public struct RGBImage: Equatable, Sendable {
         return RGBImage(width: w, height: h, pixels: out)
     }
 }
+
+extension RGBImage {
+    /// The picture brought to exactly `w`×`h`, larger along at least one side: each pixel sampled
+    /// between its four nearest source pixels (bilinear), in fixed point.
+    public func enlarged(width w: Int, height h: Int) -> RGBImage {
+        if w == width, h == height { return self }
+        precondition(w > 0 && h > 0 && width > 0 && height > 0, "enlarged needs pixels")
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        // Source positions of each output column and row, in 1/256 of a pixel, centres aligned.
+        func positions(_ n: Int, _ source: Int) -> [(Int, Int, Int)] {
+            (0..<n).map { i in
+                let p = max(0, ((2 * i + 1) * source * 256 / (2 * n)) - 128)
+                let i0 = min(source - 1, p >> 8)
+                return (i0, min(source - 1, i0 + 1), p & 255)
+            }
+        }
+        let xs = positions(w, width), ys = positions(h, height)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                guard let src = src.baseAddress, let dst = dst.baseAddress else { return }
+                for (y, (y0, y1, fy)) in ys.enumerated() {
+                    let row0 = src + y0 * width * 3, row1 = src + y1 * width * 3
+                    let line = dst + y * w * 3
+                    for (x, (x0, x1, fx)) in xs.enumerated() {
+                        for c in 0..<3 {
+                            let top = Int(row0[x0 * 3 + c]) * (256 - fx) + Int(row0[x1 * 3 + c]) * fx
+                            let bottom = Int(row1[x0 * 3 + c]) * (256 - fx) + Int(row1[x1 * 3 + c]) * fx
+                            line[x * 3 + c] = UInt8((top * (256 - fy) + bottom * fy + 32768) >> 16)
+                        }
+                    }
+                }
+            }
+        }
+        return RGBImage(width: w, height: h, pixels: out)
+    }
+}

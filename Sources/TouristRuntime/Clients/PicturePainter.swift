@@ -33,8 +33,10 @@ public struct PicturePainter: Sendable {
                 return .failed(error.description)
             }
         }, sketch: { data, key in
+            // The whole large image replaces the thumbnail's picture, already drawn: a sketch of it would be a step back.
+            guard key.image == .thumbnail || !key.crop.isWhole else { return nil }
             // What cannot be decoded says so once, from `paint`.
-            (try? renderer.sketch(jpeg: data, crop: key.crop, columns: key.size.columns, rows: key.size.rows))
+            return (try? renderer.sketch(jpeg: data, crop: key.crop, columns: key.size.columns, rows: key.size.rows))
                 .flatMap { $0 }.map { .cells($0) }
         })
     }
