@@ -34,6 +34,27 @@ extension RuntimeTests {
         return !drawn.isEmpty && drawn.allSatisfy { $0.symbol == "\u{2580}" }
     }
 
+    /// The first photo opened: its large picture replaces the thumbnail's, drawn from memory, and
+    /// none of it is stored (the next photo's download starts once the store write is over).
+    func assertTheLargePictureShowsFromMemoryAndIsNotStored(file: StaticString = #filePath, line: UInt = #line) throws {
+        let server = try PhotoServer()
+        server.set(.holdLarge, true)
+        let photos = try album(server)
+        let mark = terminal.frameCount
+        terminal.press(.enter)
+        let thumb = try XCTUnwrap(terminal.frame(after: mark) {
+            $0.text.contains("1 of 21") && self.hasPicture($0) && !self.isSketch($0)
+        })
+        server.set(.holdLarge, false)
+        XCTAssertNotNil(terminal.frame(after: mark) {
+            $0.text.contains(Self.largeNote) && self.hasPicture($0) && self.pictureCells($0) != self.pictureCells(thumb)
+                && !self.isSketch($0)
+        })
+        // The next photo's download starts once this one's store write is over.
+        XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/1.jpg") ? true : nil })
+        XCTAssertNil(try store.largeImage(photoID: photos[0].id), file: file, line: line)
+    }
+
     /// Every frame drawn from index `first` to `last`, both included.
     func frames(_ first: Int, _ last: Int) -> [CellBuffer] {
         (first...last).compactMap { i in terminal.frame(after: i) { _ in true } }
@@ -160,22 +181,7 @@ extension RuntimeTests {
 
     func testWithABudgetOfZeroTheLargePictureShowsFromMemoryAndNothingIsStored() throws {
         startSettings.largeCacheMB = 0
-        let server = try PhotoServer()
-        server.set(.holdLarge, true)
-        let photos = try album(server)
-        let mark = terminal.frameCount
-        terminal.press(.enter)
-        let thumb = try XCTUnwrap(terminal.frame(after: mark) {
-            $0.text.contains("1 of 21") && self.hasPicture($0) && !self.isSketch($0)
-        })
-        server.set(.holdLarge, false)
-        XCTAssertNotNil(terminal.frame(after: mark) {
-            $0.text.contains(Self.largeNote) && self.hasPicture($0) && self.pictureCells($0) != self.pictureCells(thumb)
-                && !self.isSketch($0)
-        })
-        // The next photo's download starts once this one's store write is over.
-        XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/1.jpg") ? true : nil })
-        XCTAssertNil(try store.largeImage(photoID: photos[0].id))
+        try assertTheLargePictureShowsFromMemoryAndIsNotStored()
     }
 
     func testCommonsIsAskedForAThumbnailAtTheTerminalsWidth() throws {
@@ -241,22 +247,7 @@ extension RuntimeTests {
         try otherProcess().write { db in
             try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON photoLarge BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
         }
-        let server = try PhotoServer()
-        server.set(.holdLarge, true)
-        let photos = try album(server)
-        let mark = terminal.frameCount
-        terminal.press(.enter)
-        let thumb = try XCTUnwrap(terminal.frame(after: mark) {
-            $0.text.contains("1 of 21") && self.hasPicture($0) && !self.isSketch($0)
-        })
-        server.set(.holdLarge, false)
-        XCTAssertNotNil(terminal.frame(after: mark) {
-            $0.text.contains(Self.largeNote) && self.hasPicture($0) && self.pictureCells($0) != self.pictureCells(thumb)
-                && !self.isSketch($0)
-        })
-        // The next photo's download starts once this one's store write is over.
-        XCTAssertNotNil(waitFor { server.largeRequests().contains("/img/large/1.jpg") ? true : nil })
-        XCTAssertNil(try store.largeImage(photoID: photos[0].id))
+        try assertTheLargePictureShowsFromMemoryAndIsNotStored()
     }
 
     func testARealPictureIsMadeFromTheLargeImageOnceItIsReady() throws {
