@@ -90,24 +90,7 @@ extension NcursesTerminal {
     /// Runs `tmux` with `arguments` (the server is the one the environment's `TMUX` names) and
     /// returns what it printed; nil when it could not run, failed, or took over a second.
     static func runTmux(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        do { try process.run() } catch { return nil }
-        // Its few bytes fit in the pipe: wait for it to end, then read them.
-        if done.wait(timeout: .now() + 1) == .timedOut {
-            process.terminate()
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        ShortCommand.output("tmux", arguments, timeoutMs: 1000)?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Reads the terminal's input for up to `timeoutMs` ms or until a whole
