@@ -1,4 +1,5 @@
 import Geo
+import Model
 
 /// What happens to an album: the user's commands, the pin's fate, and the runtime's answers.
 public enum AlbumAction: Equatable, Sendable {
@@ -18,6 +19,9 @@ public enum AlbumAction: Equatable, Sendable {
     /// source's, so the new collection starts at the first page.
     case newCollectionFromAnotherSource
     case addMore
+    /// The album's filter becomes this one (saved with the pin) and a new collection is fetched with
+    /// it from the first page; refused, as New Collection is, while the album downloads.
+    case setFilter(AlbumFilter)
     case deletePhotos([Int64])
     /// Retries the search when it failed or was interrupted; otherwise the photo given, or every failed photo for nil.
     case retry(photo: Int64?)

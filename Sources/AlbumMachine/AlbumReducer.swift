@@ -77,6 +77,9 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
         effects = [album.clearEffect, search]
         beginsCollection = true
 
+    case .setFilter:
+        return []
+
     case .addMore:
         switch album.search {
         case .waiting, .inFlight: return [.notify("Still searching for photos")]

@@ -7,8 +7,11 @@ public struct NewPin: Hashable, Sendable {
     public var name: String?
     /// Nil when the file did not say: the pin is then made now.
     public var createdAt: Date?
+    /// The album's filter the file carried; `.none` when it had none.
+    public var filter: AlbumFilter
 
-    public init(coordinate: GeoPoint, name: String?, createdAt: Date? = nil) {
+    public init(coordinate: GeoPoint, name: String?, createdAt: Date? = nil, filter: AlbumFilter = .none) {
+        self.filter = filter
         self.coordinate = coordinate
         self.name = name
         self.createdAt = createdAt

@@ -15,9 +15,13 @@ public struct Pin: Identifiable, Hashable, Sendable {
     public var photoCount: Int
     /// Photos whose image is stored.
     public var downloadedCount: Int
+    /// What the album is narrowed to; `.none` for the plain album.
+    public var filter: AlbumFilter
 
     public init(id: ID, coordinate: GeoPoint, name: String?, createdAt: Date = Date(),
-                albumStatus: AlbumStatus = .empty, photoCount: Int = 0, downloadedCount: Int = 0) {
+                albumStatus: AlbumStatus = .empty, photoCount: Int = 0, downloadedCount: Int = 0,
+                filter: AlbumFilter = .none) {
+        self.filter = filter
         self.id = id
         self.coordinate = coordinate
         self.name = name

@@ -113,8 +113,9 @@ public struct PhotoSourceSettings: Sendable, Equatable {
 
     /// The query for a pin with these settings.
     /// `perPage` defaults to the setting; a collection keeps the one it began with.
-    public func query(center: GeoPoint, page: Int = 1, perPage: Int? = nil) -> PhotoQuery {
-        PhotoQuery(center: center, halfWidthDegrees: halfWidthDegrees, perPage: perPage ?? self.perPage, page: page)
+    public func query(center: GeoPoint, page: Int = 1, perPage: Int? = nil, filter: AlbumFilter = .none) -> PhotoQuery {
+        PhotoQuery(center: center, halfWidthDegrees: halfWidthDegrees, perPage: perPage ?? self.perPage, page: page,
+                   filter: filter)
     }
 
 }

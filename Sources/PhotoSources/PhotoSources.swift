@@ -21,10 +21,13 @@ public struct PhotoQuery: Sendable, Equatable {
     public var perPage: Int
     /// 1-based result page.
     public var page: Int
+    /// What the album is narrowed to and its order; `.none` for the plain album.
+    public var filter: AlbumFilter
 
     /// Out-of-range values are clamped so a query is always one a source can send.
     public init(center: GeoPoint, halfWidthDegrees: Double = Settings.defaultAreaHalfWidth,
-                perPage: Int = Settings.defaultPhotosPerCollection, page: Int = 1) {
+                perPage: Int = Settings.defaultPhotosPerCollection, page: Int = 1, filter: AlbumFilter = .none) {
+        self.filter = filter
         self.center = GeoPoint(
             latitude: center.latitude.isFinite ? min(max(center.latitude, -90), 90) : 0,
             longitude: center.longitude.isFinite ? min(max(center.longitude, -180), 180) : 0)

@@ -9,8 +9,11 @@ public struct AlbumSnapshot: Equatable, Sendable {
     public var photos: [PhotoRecord]
     public var status: AlbumStatus
     public var source: String?
+    /// The album's filter as stored with the pin.
+    public var filter: AlbumFilter
 
-    public init(pinID: Pin.ID, photos: [PhotoRecord], status: AlbumStatus, source: String?) {
+    public init(pinID: Pin.ID, photos: [PhotoRecord], status: AlbumStatus, source: String?, filter: AlbumFilter = .none) {
+        self.filter = filter
         self.pinID = pinID
         self.photos = photos
         self.status = status

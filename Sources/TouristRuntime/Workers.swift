@@ -152,7 +152,7 @@ struct StoreJobs: Sendable {
         do {
             if let stored = try store.album(pinID: pin) {
                 mailbox.post(.albumLoaded(AlbumSnapshot(pinID: pin, photos: stored.photos, status: stored.status,
-                                                        source: stored.source)))
+                                                        source: stored.source, filter: stored.pin.filter)))
             }
         } catch {
             mailbox.post(.storeFailed("Could not load the album: \(error)", pin: pin))
