@@ -391,3 +391,50 @@ func shown(_ text: String) -> String {
     let visible = text.strippingTerminalControls
     return visible.count > 20 ? visible.prefix(19) + "\u{2026}" : visible
 }
+
+// MARK: - As JSON
+
+/// The filter as `album --json`, `pins --json` and GeoJSON properties write it:
+/// `{"text": "food" | null, "tags": ["a"], "taken": {"from": "2019" | null, "to": null}, "sort": "recent"}`.
+/// Decoding reads the same shape, every key optional, and checks the dates' shapes; the caller then
+/// runs `validated(today:)` as for any filter from outside.
+extension AlbumFilter: Codable {
+    enum CodingKeys: String, CodingKey { case text, tags, taken, sort }
+    enum TakenKeys: String, CodingKey { case from, to }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try container.encode(tags, forKey: .tags)
+        var range = container.nestedContainer(keyedBy: TakenKeys.self, forKey: .taken)
+        try range.encode(taken.from?.description, forKey: .from)
+        try range.encode(taken.to?.description, forKey: .to)
+        try container.encode(sort.rawValue, forKey: .sort)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        text = try container.decodeIfPresent(String.self, forKey: .text)
+        tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+        if container.contains(.taken), try !container.decodeNil(forKey: .taken) {
+            let range = try container.nestedContainer(keyedBy: TakenKeys.self, forKey: .taken)
+            func side(_ key: TakenKeys) throws -> FilterDate? {
+                guard let text = try range.decodeIfPresent(String.self, forKey: key) else { return nil }
+                do {
+                    return try FilterDate.parse(text, side: key.rawValue)
+                } catch {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: range, debugDescription: error.description)
+                }
+            }
+            taken = TakenRange(from: try side(.from), to: try side(.to))
+        }
+        if let name = try container.decodeIfPresent(String.self, forKey: .sort) {
+            guard let known = AlbumSort(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(forKey: .sort, in: container,
+                                                       debugDescription: "sort: unknown order \u{201C}\(shown(name))\u{201D}")
+            }
+            sort = known
+        }
+    }
+}
