@@ -119,6 +119,7 @@ let package = Package(
         .testTarget(name: "CursesTests", dependencies: ["Curses", "Terminal", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "InlineReaders", "TestSupport"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "ModelTests", dependencies: ["Model"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "Geo", "Locking", "TestSupport"]),
         .testTarget(name: "PinFilesTests", dependencies: ["PinFiles", "Model", "Geo"]),
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "Geo", "WorldMap", "TestSupport"]),
