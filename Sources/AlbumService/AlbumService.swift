@@ -347,7 +347,7 @@ public final class AlbumService: @unchecked Sendable {
             }
         case let .clearAlbum(pin, generation):
             do throws(StoreError) {
-                try store.clearAlbum(pinID: pin, generation: generation)
+                try store.clearAlbum(pinID: pin, generation: generation, filter: .none)
                 trace.record(.albumCleared(pin: pin, generation: generation))
             } catch .staleAlbum {
                 dropStale(pin, generation: generation)
