@@ -21,12 +21,18 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
         return other
     }
 
+    /// A freshly dropped pin whose plain album `albums` fetched: ready, page 1, 21 photos, generation 1.
+    private func readyPin(_ albums: AlbumService, file: StaticString = #filePath, line: UInt = #line) throws -> Pin {
+        let pin = try dropPin()
+        albums.start(pin)
+        XCTAssertEqual(settle(albums, pin.id, file: file, line: line)?.status, .ready, file: file, line: line)
+        return pin
+    }
+
     func testANewFilterIsSavedWithItsCollectionAndOneThatFindsNothingEndsEmpty() throws {
         let albums = service()
         defer { albums.shutdown() }
-        let pin = try dropPin()
-        albums.start(pin)
-        XCTAssertEqual(settle(albums, pin.id)?.status, .ready)
+        let pin = try readyPin(albums)
 
         // The stand-in finds nothing, as for a filter nothing matches.
         server.set(.searchFault, to: "empty")
@@ -84,9 +90,7 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
     /// the next start resumes that collection, from page 1, with the new filter.
     func testAKillDuringANewFiltersCollectionResumesItWithTheFilter() throws {
         let killed = service()
-        let pin = try dropPin()
-        killed.start(pin)
-        XCTAssertEqual(settle(killed, pin.id)?.status, .ready)
+        let pin = try readyPin(killed)
         killed.shutdown()
         try store.clearAlbum(pinID: pin.id, generation: 2, filter: food)
 
@@ -107,9 +111,7 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
     /// collection with that filter, not its old copy's.
     func testAFilterSetInOneWindowIsTheOneTheOtherUses() throws {
         let first = service()
-        let pin = try dropPin()
-        first.start(pin)
-        XCTAssertEqual(settle(first, pin.id)?.status, .ready)
+        let pin = try readyPin(first)
         let second = service(store: try otherWindow())
         defer { first.shutdown(); second.shutdown() }
         second.resume(pin.id)
@@ -133,9 +135,7 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
     func testAStaleNewCollectionCannotWriteTheOldFilterBack() throws {
         let first = service()
         defer { first.shutdown() }
-        let pin = try dropPin()
-        first.start(pin)
-        XCTAssertEqual(settle(first, pin.id)?.status, .ready)
+        let pin = try readyPin(first)
         let staleStore = try otherWindow()
         let stored = try XCTUnwrap(try staleStore.album(pinID: pin.id))
         var stale = Album(pin: pin.id, place: stored.pin.coordinate, status: stored.status, page: stored.page,
