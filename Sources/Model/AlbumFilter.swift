@@ -37,8 +37,9 @@ public struct AlbumFilter: Hashable, Sendable {
 
     // MARK: Checking
 
-    /// A filter from the words a person typed (the editor's fields, `drop`'s options): nil or empty
-    /// for a field left out. `today` bounds the dates: a "to" past it is taken as today.
+    /// A filter from the words a person typed (the editor's fields, `drop`'s options): nil for a field
+    /// left out (or empty, but for tags: `--tags ""` is refused as empty). `today` bounds the dates: a
+    /// "to" past it is taken as today.
     public static func make(text: String?, tags: String?, taken: String?, sort: String?,
                             today: CalendarDay) throws(FilterProblem) -> AlbumFilter {
         let parsedSort: AlbumSort
@@ -68,8 +69,9 @@ public struct AlbumFilter: Hashable, Sendable {
             }
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { throw FilterProblem(.text, "only spaces: type some words, or leave it empty") }
-            if trimmed.count > Self.maxTextLength {
-                throw FilterProblem(.text, "\(trimmed.count) characters, at most \(Self.maxTextLength)")
+            // Code points, as the store's CHECK counts them: combining marks cannot stretch the limit.
+            if trimmed.unicodeScalars.count > Self.maxTextLength {
+                throw FilterProblem(.text, "\(trimmed.unicodeScalars.count) characters, at most \(Self.maxTextLength)")
             }
             checked.text = trimmed
         }
