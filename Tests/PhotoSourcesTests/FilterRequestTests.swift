@@ -76,6 +76,20 @@ final class FilterRequestTests: XCTestCase {
         XCTAssertNil(items["text"])
     }
 
+    func testTypedCharactersReachTheServicesAsTyped() {
+        let filter = AlbumFilter(text: "fish & chips #1 \"best\" 100% caf\u{E9}=", tags: ["a+b", "k\u{F8}benhavn"])
+        let flickr = FlickrSource.searchURL(query(filter), apiKey: "k")
+        let commons = CommonsSource.searchURL(query(filter))
+        for url in [flickr, commons] {
+            XCTAssertFalse(url.contains(" ") || url.contains("#") || url.contains("\"") || url.contains("+"), url)
+            XCTAssertEqual(url.components(separatedBy: "&").count, queryItems(url).count, "an & of the text split a parameter")
+        }
+        XCTAssertEqual(queryItems(flickr)["text"], "fish & chips #1 \"best\" 100% caf\u{E9}=")
+        XCTAssertEqual(queryItems(flickr)["tags"], "a+b,k\u{F8}benhavn")
+        XCTAssertEqual(queryItems(commons)["gsrsearch"],
+                       "fish & chips #1 \"best\" 100% caf\u{E9}= a+b k\u{F8}benhavn nearcoord:56km,41.9,12.5 filetype:bitmap")
+    }
+
     // MARK: Commons requests
 
     func testCommonsWithoutAFilterKeepsGeosearchAsBefore() {
