@@ -9,7 +9,9 @@ measured), so a FAIL never hides behind the output of the scripts after it.
 
 `python3 bench/targets.py frame BENCH_BINARY` runs `vtourist-bench` (the map frame) and
 judges its per-view medians; `python3 bench/targets.py completion BENCH_BINARY` runs
-`vtourist-bench completion` (the go-to prompt's suggestions, letter by letter) and judges its p95.
+`vtourist-bench completion` (the go-to prompt's suggestions, letter by letter) and judges its p95;
+`python3 bench/targets.py filter BENCH_BINARY` runs `vtourist-bench filter` (the album's filter editor
+opening, key to frame) and judges its median.
 """
 import os
 import re
@@ -32,6 +34,7 @@ TARGETS = {
                    "median under 1 RTT + 60 ms",
     "photo step": "right arrow to the next photo's sharp picture when prefetched, median under 40 ms",
     "photo memory": "peak resident memory while browsing 100 large images, under 200 MB",
+    "filter editor open": "key f to the frame with the album's filter editor drawn, 200x60, median under 5 ms",
 }
 RENDER_SPEED_RATIO = 0.8
 ALBUM_FIRST_PAINT_MS = 50.0
@@ -45,6 +48,7 @@ PHOTO_FIRST_PAINT_MS = 30.0
 PHOTO_SHARP_OVER_RTT_MS = 60.0
 PHOTO_STEP_MS = 40.0
 PHOTO_MEMORY_MB = 200.0
+FILTER_EDITOR_MS = 5.0
 
 
 def verdict(name, ok, detail):
@@ -113,6 +117,23 @@ def completion(bench_binary):
                    f"p95 {p95:.3f} ms over {n} keystrokes (target < {COMPLETION_P95_MS:g} ms)")
 
 
+FILTER_LINE = re.compile(r"^\s+filter editor open median ([0-9.]+) ms .*n=([0-9]+)")
+
+
+def filter_editor(bench_binary):
+    """Runs the filter editor benchmark, echoing it, and judges its median."""
+    r = subprocess.run([bench_binary, "filter"], stdout=subprocess.PIPE, text=True)
+    sys.stdout.write(r.stdout)
+    if r.returncode != 0:
+        return verdict("filter editor open", False, f"{bench_binary} filter failed with status {r.returncode}")
+    found = [m for m in map(FILTER_LINE.match, r.stdout.splitlines()) if m]
+    if not found:
+        return verdict("filter editor open", False, "no median in the output")
+    ms, n = float(found[0].group(1)), int(found[0].group(2))
+    return verdict("filter editor open", ms < FILTER_EDITOR_MS,
+                   f"median {ms:.3f} ms over {n} openings (target < {FILTER_EDITOR_MS:g} ms)")
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "summary":
         sys.exit(summary(sys.argv[2]))
@@ -120,4 +141,6 @@ if __name__ == "__main__":
         sys.exit(0 if frame(sys.argv[2]) else 1)
     if len(sys.argv) == 3 and sys.argv[1] == "completion":
         sys.exit(0 if completion(sys.argv[2]) else 1)
-    sys.exit("usage: targets.py summary FILE | frame BENCH_BINARY | completion BENCH_BINARY")
+    if len(sys.argv) == 3 and sys.argv[1] == "filter":
+        sys.exit(0 if filter_editor(sys.argv[2]) else 1)
+    sys.exit("usage: targets.py summary FILE | frame BENCH_BINARY | completion BENCH_BINARY | filter BENCH_BINARY")

@@ -2,7 +2,7 @@
 // 10,000 pins, a 10,000-pin database for the start-up measurement, and the
 // album's first paint and selection moves (AlbumBench.swift), and the go-to
 // prompt's completion letter by letter (CompletionBench.swift), and the photo view's large images
-// (PhotoBench.swift).
+// (PhotoBench.swift), and the album's filter editor opening (FilterBench.swift).
 import Dispatch
 import Foundation
 import Gazetteer
@@ -140,6 +140,9 @@ do {
     } else if args.count >= 2, args[1] == "photo" {
         // `vtourist-bench photo [RUNS]`: the photo view's large images against the stand-in server.
         try PhotoBench.run(runs: args.count >= 3 ? Int(args[2]) ?? 7 : 7)
+    } else if args.count >= 2, args[1] == "filter" {
+        // `vtourist-bench filter [RUNS]`: the album's filter editor opening, key to frame.
+        FilterBench.run(runs: args.count >= 3 ? Int(args[2]) ?? 101 : 101)
     } else if args.count >= 2, args[1] == "completion" {
         // `vtourist-bench completion [DESTINATIONS]`: go-to suggestions letter by letter.
         try CompletionBench.run(destinations: args.count >= 3 ? args[2] : nil)
