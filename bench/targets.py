@@ -10,7 +10,7 @@ measured), so a FAIL never hides behind the output of the scripts after it.
 `python3 bench/targets.py frame BENCH_BINARY` runs `vtourist-bench` (the map frame) and
 judges its per-view medians; `python3 bench/targets.py completion BENCH_BINARY` runs
 `vtourist-bench completion` (the go-to prompt's suggestions, letter by letter) and judges its p95;
-`python3 bench/targets.py filter BENCH_BINARY` runs `vtourist-bench filter` (the album's filter editor
+`python3 bench/targets.py filter-editor BENCH_BINARY` runs `vtourist-bench filter-editor` (the album's filter editor
 opening, key to frame) and judges its median.
 """
 import os
@@ -122,10 +122,10 @@ FILTER_LINE = re.compile(r"^\s+filter editor open median ([0-9.]+) ms .*n=([0-9]
 
 def filter_editor(bench_binary):
     """Runs the filter editor benchmark, echoing it, and judges its median."""
-    r = subprocess.run([bench_binary, "filter"], stdout=subprocess.PIPE, text=True)
+    r = subprocess.run([bench_binary, "filter-editor"], stdout=subprocess.PIPE, text=True)
     sys.stdout.write(r.stdout)
     if r.returncode != 0:
-        return verdict("filter editor open", False, f"{bench_binary} filter failed with status {r.returncode}")
+        return verdict("filter editor open", False, f"{bench_binary} filter-editor failed with status {r.returncode}")
     found = [m for m in map(FILTER_LINE.match, r.stdout.splitlines()) if m]
     if not found:
         return verdict("filter editor open", False, "no median in the output")
@@ -141,6 +141,6 @@ if __name__ == "__main__":
         sys.exit(0 if frame(sys.argv[2]) else 1)
     if len(sys.argv) == 3 and sys.argv[1] == "completion":
         sys.exit(0 if completion(sys.argv[2]) else 1)
-    if len(sys.argv) == 3 and sys.argv[1] == "filter":
+    if len(sys.argv) == 3 and sys.argv[1] == "filter-editor":
         sys.exit(0 if filter_editor(sys.argv[2]) else 1)
-    sys.exit("usage: targets.py summary FILE | frame BENCH_BINARY | completion BENCH_BINARY | filter BENCH_BINARY")
+    sys.exit("usage: targets.py summary FILE | frame BENCH_BINARY | completion BENCH_BINARY | filter-editor BENCH_BINARY")

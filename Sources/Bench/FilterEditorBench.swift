@@ -5,10 +5,10 @@ import Model
 import Terminal
 import TouristCore
 
-/// `vtourist-bench filter [RUNS]`: the album's filter editor opening at 200x60 in true colour over an
+/// `vtourist-bench filter-editor [RUNS]`: the album's filter editor opening at 200x60 in true colour over an
 /// album of 60 photos, every cell's picture on the shelf: the key `f` reduced and the frame with the
 /// editor drawn, then Esc back to the album (not timed).
-enum FilterBench {
+enum FilterEditorBench {
     static let width = 200, height = 60
     static let targetMs = 5.0
 
@@ -48,7 +48,7 @@ enum FilterBench {
                 frame = AppView.render(state, raster: nil, pictures: shelf)
             }
             guard state.album == nil, frame?.text.contains("\u{250C} Filter") == true else {
-                StandardStream.error.write("vtourist-bench filter: f did not open the editor\n")
+                StandardStream.error.write("vtourist-bench filter-editor: f did not open the editor\n")
                 exit(1)
             }
             times.append(ms)
