@@ -246,10 +246,10 @@ final class FilterEditorTests: XCTestCase {
         var s = album(filter: AlbumFilter(text: "food"), status: .downloading)
         XCTAssertEqual(press(&s, .char("f")), [])
         XCTAssertNotNil(s.album, "no editor")
-        XCTAssertEqual(s.message?.text, "Still downloading: the filter can change once every photo is in")
+        XCTAssertEqual(s.message?.text, Album.filterRefusal)
         XCTAssertEqual(press(&s, .char("F")), [])
         XCTAssertNil(s.album?.confirming)
-        XCTAssertEqual(s.message?.text, "Still downloading: the filter can change once every photo is in")
+        XCTAssertEqual(s.message?.text, Album.filterRefusal)
     }
 
     func testADownloadStartedElsewhereWhileEditingRefusesTheSave() {
@@ -263,7 +263,7 @@ final class FilterEditorTests: XCTestCase {
         XCTAssertEqual(editor(s)?.album.snapshot?.status, .downloading, "reloads reach the album under the editor")
         XCTAssertEqual(press(&s, .char("s")), [])
         XCTAssertNotNil(editor(s))
-        XCTAssertEqual(s.message?.text, "Still downloading: the filter can change once every photo is in")
+        XCTAssertEqual(s.message?.text, Album.filterRefusal)
     }
 
     func testTheHeaderNamesTheFilterAndAnEmptyFilteredAlbumSaysNothingMatches() throws {

@@ -1,3 +1,4 @@
+import AlbumMachine
 import Model
 
 /// The filter editor's own state: the fields as typed, the order, the row that has the focus, the
@@ -88,6 +89,6 @@ extension AlbumSnapshot {
     /// Why `f` and `F` do nothing now: the same rule as New Collection (`isNewCollectionEnabled`).
     /// Nil when the filter may change.
     var filterRefusal: String? {
-        isNewCollectionEnabled ? nil : "Still downloading: the filter can change once every photo is in"
+        isNewCollectionEnabled ? nil : Album.filterRefusal
     }
 }
