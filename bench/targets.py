@@ -103,19 +103,30 @@ def frame(bench_binary):
     return ok
 
 
+def one_figure(bench_binary, case, name, line, missing):
+    """Runs `vtourist-bench CASE`, echoing it, and reads the figure and its count from the first
+    line matching `line`; None (and a FAIL for `name`) when it stops or prints none."""
+    r = subprocess.run([bench_binary, case], stdout=subprocess.PIPE, text=True)
+    sys.stdout.write(r.stdout)
+    if r.returncode != 0:
+        verdict(name, False, f"{bench_binary} {case} failed with status {r.returncode}")
+        return None
+    found = [m for m in map(line.match, r.stdout.splitlines()) if m]
+    if not found:
+        verdict(name, False, missing)
+        return None
+    return float(found[0].group(1)), int(found[0].group(2))
+
+
 COMPLETION_LINE = re.compile(r"^\s+completion p95 ([0-9.]+) ms .*n=([0-9]+)")
 
 
 def completion(bench_binary):
     """Runs the completion benchmark, echoing it, and judges its 95th percentile."""
-    r = subprocess.run([bench_binary, "completion"], stdout=subprocess.PIPE, text=True)
-    sys.stdout.write(r.stdout)
-    if r.returncode != 0:
-        return verdict("completion", False, f"{bench_binary} completion failed with status {r.returncode}")
-    found = [m for m in map(COMPLETION_LINE.match, r.stdout.splitlines()) if m]
-    if not found:
-        return verdict("completion", False, "no p95 in the output")
-    p95, n = float(found[0].group(1)), int(found[0].group(2))
+    figure = one_figure(bench_binary, "completion", "completion", COMPLETION_LINE, "no p95 in the output")
+    if figure is None:
+        return False
+    p95, n = figure
     return verdict("completion", p95 < COMPLETION_P95_MS,
                    f"p95 {p95:.3f} ms over {n} keystrokes (target < {COMPLETION_P95_MS:g} ms)")
 
@@ -125,14 +136,10 @@ FILTER_LINE = re.compile(r"^\s+filter editor open median ([0-9.]+) ms .*n=([0-9]
 
 def filter_editor(bench_binary):
     """Runs the filter editor benchmark, echoing it, and judges its median."""
-    r = subprocess.run([bench_binary, "filter-editor"], stdout=subprocess.PIPE, text=True)
-    sys.stdout.write(r.stdout)
-    if r.returncode != 0:
-        return verdict("filter editor open", False, f"{bench_binary} filter-editor failed with status {r.returncode}")
-    found = [m for m in map(FILTER_LINE.match, r.stdout.splitlines()) if m]
-    if not found:
-        return verdict("filter editor open", False, "no median in the output")
-    ms, n = float(found[0].group(1)), int(found[0].group(2))
+    figure = one_figure(bench_binary, "filter-editor", "filter editor open", FILTER_LINE, "no median in the output")
+    if figure is None:
+        return False
+    ms, n = figure
     return verdict("filter editor open", ms < FILTER_EDITOR_MS,
                    f"median {ms:.3f} ms over {n} openings (target < {FILTER_EDITOR_MS:g} ms)")
 
