@@ -311,6 +311,19 @@ final class FilterEditorTests: XCTestCase {
         XCTAssertEqual(s.message?.text, "That pin was deleted elsewhere.")
     }
 
+    func testAtTheSmallestSizeThePanelStaysAboveTheMessageLine() {
+        var s = album(filter: AlbumFilter(tags: ["market"], sort: .recent), source: "commons")
+        s.width = AppState.minimumWidth
+        s.height = AppState.minimumHeight
+        press(&s, .char("f"))
+        type(&s, "street food")
+        let buffer = AppView.render(s, raster: nil)
+        let rows = (0..<buffer.height).map(buffer.rowText)
+        XCTAssertTrue(rows.contains { $0.contains("text   street food") }, buffer.text)
+        XCTAssertTrue(rows[s.height - 3].contains("\u{2518}"), "the panel ends above the message line:\n\(buffer.text)")
+        XCTAssertTrue(rows.allSatisfy { $0.count <= s.width })
+    }
+
     func testGolden() throws {
         var s = album(filter: AlbumFilter(text: "food", tags: ["market"]), source: "commons")
         press(&s, .char("f"), .down, .down)

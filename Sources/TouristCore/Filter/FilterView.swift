@@ -13,11 +13,13 @@ enum FilterView {
         AlbumView.render(screen.album, state: state, pictures: context.pictures, theme: theme, layout: layout, into: &buffer)
         let unicode = state.capabilities.unicode
         let editor = screen.editor
-        let inner = panelWidth - 4
-        let notes = notes(screen, state: state).flatMap { $0.wrapped(to: inner) }
+        let width = min(panelWidth, layout.main.width - 2)
+        let notes = notes(screen, state: state).flatMap { $0.wrapped(to: max(1, Panel.inner(Rect(x: 0, y: 0, width: width, height: 3)).width)) }
         let rows = FilterEditor.Row.allCases.count
-        let height = min(layout.main.height, 2 + rows + 1 + 1 + notes.count + 1 + 1)
-        let frame = Panel.place(width: panelWidth, height: height, in: layout.main, top: AlbumGrid.top)
+        // Under the album's header where it fits; the message line below it stays visible.
+        let room = layout.main.height - 1
+        let height = min(room, 2 + rows + 1 + 1 + notes.count + 1 + 1)
+        let frame = Panel.place(width: width, height: height, in: layout.main, top: max(0, min(AlbumGrid.top, room - height)))
         buffer.render(Panel(title: "Filter", theme: theme), in: frame)
         let area = Panel.inner(frame)
         var y = area.y
