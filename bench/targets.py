@@ -103,19 +103,19 @@ def frame(bench_binary):
     return ok
 
 
-def one_figure(bench_binary, case, name, line, missing):
-    """Runs `vtourist-bench CASE`, echoing it, and reads the figure and its count from the first
-    line matching `line`; None (and a FAIL for `name`) when it stops or prints none."""
+def one_figure(bench_binary, case, name, line, missing, limit, described):
+    """Runs `vtourist-bench CASE`, echoing it, reads the figure and its count from the first line
+    matching `line` and judges the figure against `limit` (FAIL when it stops or prints none);
+    `described(figure, count)` words the verdict."""
     r = subprocess.run([bench_binary, case], stdout=subprocess.PIPE, text=True)
     sys.stdout.write(r.stdout)
     if r.returncode != 0:
-        verdict(name, False, f"{bench_binary} {case} failed with status {r.returncode}")
-        return None
+        return verdict(name, False, f"{bench_binary} {case} failed with status {r.returncode}")
     found = [m for m in map(line.match, r.stdout.splitlines()) if m]
     if not found:
-        verdict(name, False, missing)
-        return None
-    return float(found[0].group(1)), int(found[0].group(2))
+        return verdict(name, False, missing)
+    figure, n = float(found[0].group(1)), int(found[0].group(2))
+    return verdict(name, figure < limit, described(figure, n))
 
 
 COMPLETION_LINE = re.compile(r"^\s+completion p95 ([0-9.]+) ms .*n=([0-9]+)")
@@ -123,12 +123,9 @@ COMPLETION_LINE = re.compile(r"^\s+completion p95 ([0-9.]+) ms .*n=([0-9]+)")
 
 def completion(bench_binary):
     """Runs the completion benchmark, echoing it, and judges its 95th percentile."""
-    figure = one_figure(bench_binary, "completion", "completion", COMPLETION_LINE, "no p95 in the output")
-    if figure is None:
-        return False
-    p95, n = figure
-    return verdict("completion", p95 < COMPLETION_P95_MS,
-                   f"p95 {p95:.3f} ms over {n} keystrokes (target < {COMPLETION_P95_MS:g} ms)")
+    return one_figure(bench_binary, "completion", "completion", COMPLETION_LINE, "no p95 in the output",
+                      COMPLETION_P95_MS,
+                      lambda p95, n: f"p95 {p95:.3f} ms over {n} keystrokes (target < {COMPLETION_P95_MS:g} ms)")
 
 
 FILTER_LINE = re.compile(r"^\s+filter editor open median ([0-9.]+) ms .*n=([0-9]+)")
@@ -136,12 +133,9 @@ FILTER_LINE = re.compile(r"^\s+filter editor open median ([0-9.]+) ms .*n=([0-9]
 
 def filter_editor(bench_binary):
     """Runs the filter editor benchmark, echoing it, and judges its median."""
-    figure = one_figure(bench_binary, "filter-editor", "filter editor open", FILTER_LINE, "no median in the output")
-    if figure is None:
-        return False
-    ms, n = figure
-    return verdict("filter editor open", ms < FILTER_EDITOR_MS,
-                   f"median {ms:.3f} ms over {n} openings (target < {FILTER_EDITOR_MS:g} ms)")
+    return one_figure(bench_binary, "filter-editor", "filter editor open", FILTER_LINE, "no median in the output",
+                      FILTER_EDITOR_MS,
+                      lambda ms, n: f"median {ms:.3f} ms over {n} openings (target < {FILTER_EDITOR_MS:g} ms)")
 
 
 if __name__ == "__main__":
