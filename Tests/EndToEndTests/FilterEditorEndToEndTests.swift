@@ -30,6 +30,12 @@ final class FilterEditorEndToEndTests: EndToEndTestCase {
         try t.keys("Enter")
         try t.type("street food")
         try t.keys("Enter", "Down", "Down", "Enter")
+        try t.type("2023..2019")
+        try t.keys("Enter", "s")
+        // Refused in the editor, one line naming the field; nothing asked, nothing searched.
+        t.wait(forText: "taken: from 2023 comes after to 2019: swap them")
+        XCTAssertFalse(server.searchRequests().contains { $0.contains("text=") })
+        try t.keys("Enter", "C-u")
         try t.type("2019..")
         try t.keys("Enter", "s")
         t.wait(forText: "Replace the 21 photos with a new collection?")
