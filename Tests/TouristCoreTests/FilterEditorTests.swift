@@ -176,9 +176,31 @@ final class FilterEditorTests: XCTestCase {
             XCTAssertEqual(editor(s)?.editor.value(c.sort == nil ? c.row : .sort), c.sort?.rawValue ?? c.typed,
                            "what was typed stays")
             XCTAssertNil(editor(s)?.editor.confirming)
+            XCTAssertEqual(editor(s)?.editor.focused, c.sort == nil ? c.row : .sort, "the focus is on the field refused")
             let text = screenText(s)
             XCTAssertTrue(text.contains(String(c.line.prefix(60))), "\(c.line)\n\(text)")
         }
+    }
+
+    func testTheRefusalGoesWhenTheFieldChangesAndTheFocusGoesToTheFieldRefused() {
+        var s = album()
+        press(&s, .char("f"), .down, .down)
+        type(&s, "2023..2019")
+        press(&s, .up, .up)
+        XCTAssertEqual(editor(s)?.editor.focused, .text)
+        press(&s, .char("s"))
+        XCTAssertEqual(editor(s)?.editor.problem?.field, .taken)
+        XCTAssertEqual(editor(s)?.editor.focused, .taken)
+        press(&s, .enter, .enter)
+        XCTAssertNotNil(editor(s)?.editor.problem, "the same text: the line stays")
+        press(&s, .enter, .control("u"), .char("2"), .char("0"), .char("1"), .char("9"), .enter)
+        XCTAssertEqual(editor(s)?.editor.taken, "2019")
+        XCTAssertNil(editor(s)?.editor.problem, "a changed field takes the line away")
+
+        press(&s, .tab, .tab, .char("s"))
+        XCTAssertEqual(editor(s)?.editor.problem?.field, .sort, "relevant without text")
+        press(&s, .tab)
+        XCTAssertNil(editor(s)?.editor.problem, "another order takes the line away")
     }
 
     func testAToBeyondTodayIsTakenAsToday() {

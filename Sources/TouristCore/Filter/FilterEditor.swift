@@ -8,12 +8,13 @@ public struct FilterEditor: Equatable, Sendable {
     public enum Row: Int, CaseIterable, Sendable {
         case text, tags, taken, sort
 
-        var field: AlbumFilter.Field {
-            switch self {
-            case .text: .text
-            case .tags: .tags
-            case .taken: .taken
-            case .sort: .sort
+        /// The row of a field of the filter (where a refusal points).
+        init(_ field: AlbumFilter.Field) {
+            switch field {
+            case .text: self = .text
+            case .tags: self = .tags
+            case .taken: self = .taken
+            case .sort: self = .sort
             }
         }
     }

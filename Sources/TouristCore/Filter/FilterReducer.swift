@@ -20,12 +20,14 @@ struct FilterReducer: Sendable {
         case .edit:
             if screen.editor.focused == .sort {
                 screen.editor.sort = screen.editor.sort.next
+                screen.editor.problem = nil
             } else {
                 screen.editor.editing = TextField(screen.editor.value(screen.editor.focused),
                                                   maxLength: FilterEditor.maxFieldLength)
             }
         case .cycleSort:
             screen.editor.sort = screen.editor.sort.next
+            screen.editor.problem = nil
         case .save:
             return save(&screen, &state, today: today)
         case .leave:
@@ -52,6 +54,8 @@ struct FilterReducer: Sendable {
         var field = field
         switch FilterKeys.editing.command(for: key) {
         case .done:
+            // A changed field may answer the last refusal: its line goes until the next save.
+            if field.text != screen.editor.value(screen.editor.focused) { screen.editor.problem = nil }
             screen.editor.set(screen.editor.focused, field.text)
             screen.editor.editing = nil
         case .cancel:
@@ -73,7 +77,9 @@ struct FilterReducer: Sendable {
         screen.editor.problem = nil
         switch screen.editor.filter(today: today) {
         case let .failure(problem):
+            // The focus goes to the field refused, ready for Enter.
             screen.editor.problem = problem
+            screen.editor.focused = FilterEditor.Row(problem.field)
             state.screen = .plugged(PluggedScreen(screen))
             return []
         case let .success(filter):
