@@ -84,7 +84,8 @@ struct FilterReducer: Sendable {
             return []
         case let .success(filter):
             let album = screen.album
-            guard let snapshot = album.snapshot, filter != snapshot.filter else {
+            guard let snapshot = album.snapshot else { return [] }  // never: `f` waits for the album
+            guard filter != snapshot.filter else {
                 state.go(to: .backToAlbum(album))
                 state.message = StatusMessage(filter.isEmpty ? "No filter: the album is unchanged."
                                               : "The album already shows \u{201C}\(filter.summary)\u{201D}.")
