@@ -28,6 +28,7 @@ final class AlbumFilterModelTests: XCTestCase {
         XCTAssertEqual(problem(text: "    ")?.field, .text)
         XCTAssertEqual(problem(tags: "market,,pizza")?.field, .tags)
         XCTAssertEqual(problem(tags: " , ")?.field, .tags)
+        XCTAssertEqual(problem(tags: "")?.field, .tags, "tags given empty, unlike a text or a range given empty")
         XCTAssertEqual(problem(tags: (1...21).map { "t\($0)" }.joined(separator: ","))?.field, .tags)
         XCTAssertEqual(problem(taken: "2023..2019")?.field, .taken)
         XCTAssertEqual(problem(taken: "2023-02-30")?.field, .taken)
