@@ -51,7 +51,7 @@ soak: deps
 	python3 scripts/soak.py --binary $(RELEASE)/vtourist --rounds $(SOAK_ROUNDS) $(if $(SOAK_SEED),--seed $(SOAK_SEED)) --verbose
 
 # Every benchmark, then PASS or FAIL for each target of bench/targets.py (render speed and fidelity
-# against chafa, album first paint, map frame, cold start, completion, zoom step); any FAIL, or a benchmark that stops,
+# against chafa, album first paint, map frame, cold start, completion, zoom step, filter editor open); any FAIL, or a benchmark that stops,
 # makes the exit status non-zero once all have run.
 BENCH_VERDICTS := $(CURDIR)/.build/bench-verdicts.txt
 bench: deps
@@ -60,6 +60,7 @@ bench: deps
 	@rm -f $(BENCH_VERDICTS); export VTOURIST_BENCH_VERDICTS=$(BENCH_VERDICTS); status=0; \
 	  python3 bench/targets.py frame $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/targets.py completion $(RELEASE)/vtourist-bench || status=1; \
+	  python3 bench/targets.py filter-editor $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/terminal_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/album_bench.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/store_bench.py --binary $(RELEASE)/vtourist || status=1; \

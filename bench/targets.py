@@ -9,7 +9,9 @@ measured), so a FAIL never hides behind the output of the scripts after it.
 
 `python3 bench/targets.py frame BENCH_BINARY` runs `vtourist-bench` (the map frame) and
 judges its per-view medians; `python3 bench/targets.py completion BENCH_BINARY` runs
-`vtourist-bench completion` (the go-to prompt's suggestions, letter by letter) and judges its p95.
+`vtourist-bench completion` (the go-to prompt's suggestions, letter by letter) and judges its p95;
+`python3 bench/targets.py filter-editor BENCH_BINARY` runs `vtourist-bench filter-editor` (the album's filter editor
+opening, key to frame) and judges its median.
 """
 import os
 import re
@@ -32,6 +34,7 @@ TARGETS = {
                    "median under 1 RTT + 60 ms",
     "photo step": "right arrow to the next photo's sharp picture when prefetched, median under 40 ms",
     "photo memory": "peak resident memory while browsing 100 large images, under 200 MB",
+    "filter editor open": "key f to the frame with the album's filter editor drawn, 200x60, median under 5 ms",
     "filter latency": "a filtered search and parse against an unfiltered one through libcurl, median ratio at most "
                       "1.10 (Flickr with every field, Commons with text and tags)",
 }
@@ -47,6 +50,7 @@ PHOTO_FIRST_PAINT_MS = 30.0
 PHOTO_SHARP_OVER_RTT_MS = 60.0
 PHOTO_STEP_MS = 40.0
 PHOTO_MEMORY_MB = 200.0
+FILTER_EDITOR_MS = 5.0
 FILTER_LATENCY_RATIO = 1.10
 
 
@@ -99,21 +103,39 @@ def frame(bench_binary):
     return ok
 
 
+def one_figure(bench_binary, case, name, line, missing, limit, described):
+    """Runs `vtourist-bench CASE`, echoing it, reads the figure and its count from the first line
+    matching `line` and judges the figure against `limit` (FAIL when it stops or prints none);
+    `described(figure, count)` words the verdict."""
+    r = subprocess.run([bench_binary, case], stdout=subprocess.PIPE, text=True)
+    sys.stdout.write(r.stdout)
+    if r.returncode != 0:
+        return verdict(name, False, f"{bench_binary} {case} failed with status {r.returncode}")
+    found = [m for m in map(line.match, r.stdout.splitlines()) if m]
+    if not found:
+        return verdict(name, False, missing)
+    figure, n = float(found[0].group(1)), int(found[0].group(2))
+    return verdict(name, figure < limit, described(figure, n))
+
+
 COMPLETION_LINE = re.compile(r"^\s+completion p95 ([0-9.]+) ms .*n=([0-9]+)")
 
 
 def completion(bench_binary):
     """Runs the completion benchmark, echoing it, and judges its 95th percentile."""
-    r = subprocess.run([bench_binary, "completion"], stdout=subprocess.PIPE, text=True)
-    sys.stdout.write(r.stdout)
-    if r.returncode != 0:
-        return verdict("completion", False, f"{bench_binary} completion failed with status {r.returncode}")
-    found = [m for m in map(COMPLETION_LINE.match, r.stdout.splitlines()) if m]
-    if not found:
-        return verdict("completion", False, "no p95 in the output")
-    p95, n = float(found[0].group(1)), int(found[0].group(2))
-    return verdict("completion", p95 < COMPLETION_P95_MS,
-                   f"p95 {p95:.3f} ms over {n} keystrokes (target < {COMPLETION_P95_MS:g} ms)")
+    return one_figure(bench_binary, "completion", "completion", COMPLETION_LINE, "no p95 in the output",
+                      COMPLETION_P95_MS,
+                      lambda p95, n: f"p95 {p95:.3f} ms over {n} keystrokes (target < {COMPLETION_P95_MS:g} ms)")
+
+
+FILTER_LINE = re.compile(r"^\s+filter editor open median ([0-9.]+) ms .*n=([0-9]+)")
+
+
+def filter_editor(bench_binary):
+    """Runs the filter editor benchmark, echoing it, and judges its median."""
+    return one_figure(bench_binary, "filter-editor", "filter editor open", FILTER_LINE, "no median in the output",
+                      FILTER_EDITOR_MS,
+                      lambda ms, n: f"median {ms:.3f} ms over {n} openings (target < {FILTER_EDITOR_MS:g} ms)")
 
 
 if __name__ == "__main__":
@@ -123,4 +145,6 @@ if __name__ == "__main__":
         sys.exit(0 if frame(sys.argv[2]) else 1)
     if len(sys.argv) == 3 and sys.argv[1] == "completion":
         sys.exit(0 if completion(sys.argv[2]) else 1)
-    sys.exit("usage: targets.py summary FILE | frame BENCH_BINARY | completion BENCH_BINARY")
+    if len(sys.argv) == 3 and sys.argv[1] == "filter-editor":
+        sys.exit(0 if filter_editor(sys.argv[2]) else 1)
+    sys.exit("usage: targets.py summary FILE | frame BENCH_BINARY | completion BENCH_BINARY | filter-editor BENCH_BINARY")

@@ -1,3 +1,4 @@
+// The album's filter editor opening: FilterEditorBench.swift.
 // Benchmarks for `make bench`: frame rendering at world and city zoom with
 // 10,000 pins, a 10,000-pin database for the start-up measurement, and the
 // album's first paint and selection moves (AlbumBench.swift), and the go-to
@@ -123,7 +124,10 @@ func makeDatabase(path: String, count: Int) throws {
 
 let args = CommandLine.arguments
 do {
-    if args.count >= 3, args[1] == "make-db" {
+    if args.count >= 2, args[1] == "filter-editor" {
+        // `vtourist-bench filter-editor [RUNS]`: the album's filter editor opening, key to frame.
+        FilterEditorBench.run(runs: args.count >= 3 ? Int(args[2]) ?? 101 : 101)
+    } else if args.count >= 3, args[1] == "make-db" {
         try makeDatabase(path: args[2], count: args.count >= 4 ? Int(args[3]) ?? 10_000 : 10_000)
     } else if args.count >= 5, args[1] == "make-album" {
         // `vtourist-bench make-album PATH FOLDER N`: one pin, N stored photos, FOLDER's JPEGs in turn.

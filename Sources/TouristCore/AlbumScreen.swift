@@ -45,6 +45,8 @@ public enum AlbumConfirmation: Equatable, Sendable {
     case deleteMarked([PhotoRecord.ID])
     /// Leave the album, dropping this many marks.
     case leave(marks: Int)
+    /// A new collection with this filter (`.none`: cleared) would replace this many photos.
+    case setFilter(AlbumFilter, photos: Int)
 }
 
 /// A click on an album photo: which, and when.

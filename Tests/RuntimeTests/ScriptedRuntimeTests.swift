@@ -212,6 +212,17 @@ final class ScriptedRuntimeTests: XCTestCase {
         XCTAssertTrue(albums.all.contains(.send(.addMore, pin.id)), "\(albums.all)")
     }
 
+    func testAFilterSavedInTheEditorGoesToTheAlbums() throws {
+        let pin = try storedAlbum(count: 2)
+        // f, Enter, "food", Enter, s, y: the filter editor over the album, saved and confirmed.
+        let typing: [ScriptTerminal.Step] = "food".map { .key(.char($0)) }
+        let terminal = try run([.key(.enter), .pause(0.01), .key(.char("f")), .key(.enter)] + typing
+                               + [.key(.enter), .key(.char("s")), .pause(0.01), .key(.char("y")), .pause(0.01), .key(.escape), .key(.char("q"))],
+                               view: naplesView)
+        XCTAssertTrue(albums.all.contains(.send(.setFilter(AlbumFilter(text: "food")), pin.id)), "\(albums.all)")
+        XCTAssertTrue(terminal.frames.contains { $0.text.contains("Replace the 2 photos with a new collection?") })
+    }
+
     func testAnotherProcesssPinAppearsWithinAPoll() throws {
         let other = try AppDatabase.open(path: store.path)
         defer { try? other.close() }

@@ -2,6 +2,7 @@ import AlbumMachine
 import Terminal
 @testable import TouristCore
 import Geo
+import Model
 import XCTest
 
 /// Every key a terminal can send us, for trying each one on each screen.
@@ -102,7 +103,9 @@ final class KeyTableTests: XCTestCase {
     }
 
     func testAlbumHelpListsExactlyTheKeysTheAlbumHandles() {
-        assertHelpMatchesKeys(albumState(), table: Set(AlbumKeys.table.keys))
+        var filtered = albumState()
+        filtered.updateAlbum { $0.snapshot?.filter = AlbumFilter(text: "food") }  // F has a filter to clear
+        assertHelpMatchesKeys(albumState(), others: [filtered], table: Set(AlbumKeys.table.keys))
     }
 
     /// The photo zoomed in once: its own table (the arrows pan).
@@ -195,10 +198,47 @@ final class KeyTableTests: XCTestCase {
         }
     }
 
+    /// The filter editor open over the sample album.
+    func filterEditorState(editing: Bool = false) -> AppState {
+        var state = albumState()
+        guard let album = state.album else { return state }
+        var feature = FilterFeature(album: album)
+        if editing {
+            var field = TextField("street food", maxLength: FilterEditor.maxFieldLength)
+            _ = field.apply(.left)  // the cursor inside, so every editing key has work
+            feature.editor.editing = field
+        }
+        state.screen = .plugged(PluggedScreen(feature))
+        return state
+    }
+
+    func testFilterEditorHelpListsExactlyTheKeysItHandles() {
+        var lower = filterEditorState()  // ↑ has a row to go to
+        _ = reducer.reduce(&lower, .event(.key(.down), time: 0))
+        assertHelpMatchesKeys(filterEditorState(), others: [lower], table: Set(FilterKeys.table.keys))
+    }
+
+    func testAFilterFieldBeingTypedHandlesItsTableAndTypesEveryCharacter() {
+        let state = filterEditorState(editing: true)
+        let table = Set(FilterKeys.editing.keys)
+        for key in everyKey {
+            let (after, _) = press(key, in: state)
+            if case .char = key {
+                XCTAssertFalse(table.contains(key))
+                guard case let .plugged(plugged) = after.screen, let editor = plugged.feature as? FilterFeature else {
+                    return XCTFail("editor closed by \(key)")
+                }
+                XCTAssertEqual(editor.editor.editing?.text.count, 12, "\(key)")
+            } else {
+                XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
+            }
+        }
+    }
+
     func testEveryKeyClosesHelpAndOnlyHelp() {
         var settings = mapState()
         settings.screen = .settings(SettingsScreen())
-        for base in [mapState(), albumState(), photoState(), settings] {
+        for base in [mapState(), albumState(), photoState(), settings, filterEditorState()] {
             var state = base
             state.overlay = .help
             for key in everyKey {
@@ -211,7 +251,8 @@ final class KeyTableTests: XCTestCase {
 
     func testNoKeyIsBoundTwiceOnAScreen() {
         for keys in [MapKeys.browsing.keys, MapKeys.dragging.keys, ConfirmKeys.table.keys, GoToKeys.table.keys,
-                     AlbumKeys.table.keys, PhotoKeys.table.keys, PhotoKeys.zoomed.keys, SettingsKeys.table.keys, SettingsKeys.editing.keys] {
+                     AlbumKeys.table.keys, PhotoKeys.table.keys, PhotoKeys.zoomed.keys, SettingsKeys.table.keys, SettingsKeys.editing.keys,
+                     FilterKeys.table.keys, FilterKeys.editing.keys] {
             XCTAssertEqual(keys.count, Set(keys).count, "\(keys)")
         }
     }
@@ -220,7 +261,7 @@ final class KeyTableTests: XCTestCase {
         XCTAssertEqual(MapKeys.browsing.hints().map { "\($0.key) \($0.label)" }, ["? help"])
         XCTAssertEqual(AlbumKeys.table.hints().map { "\($0.key) \($0.label)" },
                        ["n New Collection", "a Add more", "r retry", "x delete", "space mark", "X delete marked",
-                        "Esc map", "? help"])
+                        "Esc map", "f filter", "? help"])
         XCTAssertEqual(PhotoKeys.table.hints().map { "\($0.key) \($0.label)" },
                        ["\u{2190} previous", "\u{2192} next", "+ zoom", "o open page", "w save", "x delete", "Esc album", "? help"])
         XCTAssertEqual(PhotoKeys.zoomed.hints().map { "\($0.key) \($0.label)" },
@@ -270,7 +311,7 @@ final class KeyTableTests: XCTestCase {
                        ["arrows  h j k l", "H J K L  shift+arrows", "+ =  /  -", "p  space", "Enter", "m", "x  Delete",
                         "Tab  shift+Tab", "g  /", "s", "?", "q", "mouse"])
         XCTAssertEqual(AlbumKeys.table.helpRows().map(\.keys),
-                       ["arrows  h j k l", "PgUp  PgDn", "g  Home", "G  End", "Enter", "x  Delete", "space", "X", "n", "a", "r",
+                       ["arrows  h j k l", "PgUp  PgDn", "g  Home", "G  End", "Enter", "x  Delete", "space", "X", "n", "a", "f", "F", "r",
                         "Esc  Backspace  q", "?"])
         XCTAssertEqual(PhotoKeys.table.helpRows().map(\.keys),
                        ["\u{2190}  h  PgUp", "\u{2192}  l  PgDn", "+ =", "Home  End", "space", "r", "x  Delete", "o", "w",

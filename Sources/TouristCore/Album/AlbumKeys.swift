@@ -16,6 +16,10 @@ public enum AlbumCommand: Equatable, Sendable {
     case newCollection
     case addMore
     case retry
+    /// The filter editor over the album.
+    case editFilter
+    /// A new collection without the filter.
+    case clearFilter
     case back
     case help
 }
@@ -40,6 +44,9 @@ public enum AlbumKeys {
         KeyBinding([[.char("n")]], .newCollection, help: "New Collection (once every photo is in)",
                    hint: "New Collection", hintOrder: 1),
         KeyBinding([[.char("a")]], .addMore, help: "add more photos", hint: "Add more", hintOrder: 2),
+        KeyBinding([[.char("f")]], .editFilter, help: "filter the album: text, tags, when taken, order",
+                   hint: "filter", hintOrder: 8),
+        KeyBinding([[.char("F")]], .clearFilter, help: "clear the filter (a new collection without it)"),
         KeyBinding([[.char("r")]], .retry, help: "retry the selected failed photo, or all that failed",
                    hint: "retry", hintOrder: 2),
         KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the map (asks first if photos are marked)",

@@ -63,6 +63,8 @@ struct AlbumScreenReducer: Sendable {
             switch question {
             case let .deleteMarked(ids): effects = deleteMarked(ids, &album, &state)
             case .newCollection: effects = [.album(album.pinID, .newCollection)]
+            case let .setFilter(filter, _):
+                return FilterReducer.apply(filter, to: album, &state)
             case .leave:
                 state.go(to: .map)
                 return []
@@ -149,6 +151,25 @@ struct AlbumScreenReducer: Sendable {
                 album.confirming = .newCollection(album.photos.count)
             } else {
                 effects = [.album(album.pinID, .newCollection)]
+            }
+        case .editFilter:
+            guard let snapshot = album.snapshot, snapshot.filterRefusal == nil else {
+                state.message = StatusMessage(album.snapshot?.filterRefusal ?? "The album is still loading.")
+                break
+            }
+            state.editFilter(album)
+            return []
+        case .clearFilter:
+            guard let snapshot = album.snapshot, !snapshot.filter.isEmpty else {
+                state.message = StatusMessage("No filter to clear.")
+                break
+            }
+            if let refusal = snapshot.filterRefusal {
+                state.message = StatusMessage(refusal)
+            } else if state.settings.confirmDelete, !album.photos.isEmpty {
+                album.confirming = .setFilter(.none, photos: album.photos.count)
+            } else {
+                return FilterReducer.apply(.none, to: album, &state)
             }
         case .addMore:
             effects = [.album(album.pinID, .addMore)]

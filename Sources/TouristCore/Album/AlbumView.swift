@@ -49,6 +49,11 @@ enum AlbumView {
             return ConfirmDialog(title: "Delete photos", question: "Delete the \(ids.count) marked photo\(ids.count == 1 ? "" : "s")?",
                                  detail: "They are removed from the album and the database.", yes: "Delete",
                                  theme: theme, unicode: unicode)
+        case let .setFilter(filter, count):
+            return ConfirmDialog(title: filter.isEmpty ? "Clear the filter" : "Filter",
+                                 question: "Replace the \(count) photo\(count == 1 ? "" : "s") with a new collection?",
+                                 detail: filter.isEmpty ? "Without the filter." : "For \u{201C}\(filter.summary)\u{201D}.",
+                                 yes: "Replace", theme: theme, unicode: unicode)
         case let .leave(marks):
             return ConfirmDialog(title: "Leave the album", question: "Drop the \(marks) mark\(marks == 1 ? "" : "s")?",
                                  detail: "The photos stay; only the marks go.", yes: "Leave",
@@ -92,9 +97,14 @@ struct AlbumHeader: Widget {
         let name = pin?.displayName ?? "Pin \(pinID)"
         let coordinate = pin?.coordinate.formatted() ?? ""
         let source = snapshot?.source.flatMap(PhotoSourceChoice.init(rawValue:)).map { " \u{00B7} \($0.displayName)" } ?? ""
+        let filter = snapshot.map { $0.filter.isEmpty ? "" : " \u{00B7} \($0.filter.summary)" } ?? ""
         // The name takes at most half the row; where it and what follows it are cut, they end in `…`.
         let nameUsed = buffer.put(fitting: " " + name, x: x0, y: title.y, style: theme.dialogTitle, width: min(w, 1 + w / 2))
-        buffer.put(fitting: "  \(coordinate)\(source)", x: x0 + nameUsed, y: title.y, style: theme.dim, width: w - nameUsed)
+        let placeUsed = buffer.put(fitting: "  \(coordinate)\(source)", x: x0 + nameUsed, y: title.y, style: theme.dim,
+                                   width: w - nameUsed)
+        // The filter stands out: it is why the album shows these photos and not others.
+        buffer.put(fitting: filter, x: x0 + nameUsed + placeUsed, y: title.y, style: theme.highlight,
+                   width: w - nameUsed - placeUsed)
 
         // Cells the progress row's text takes, so the scroll position goes only where it fits after it.
         var progressUsed = 0
@@ -135,7 +145,7 @@ struct AlbumHeader: Widget {
         let enabled = snapshot?.isNewCollectionEnabled ?? false
         var x = x0 + 1
         for (hint, columns) in AlbumView.hints(for: snapshot, in: area, unicode: unicode) {
-            let on = hint.command != .newCollection || enabled
+            let on = ![.newCollection, .editFilter].contains(hint.command) || enabled
             x = columns.lowerBound
             x += buffer.put(fitting: hint.key, x: x, y: keys.y, style: on ? theme.dialogTitle : theme.dim, width: area.right - x)
             x += buffer.put(fitting: " \(hint.label)", x: x, y: keys.y, style: on ? theme.dialog : theme.dim, width: area.right - x)
@@ -177,6 +187,8 @@ struct AlbumGridWidget: Widget {
         if snapshot.photos.isEmpty {
             let text: String
             switch snapshot.status {
+            case .empty where !snapshot.filter.isEmpty:
+                text = "\(snapshot.filter.noMatchMessage) \u{00B7} \(AlbumKeys.table.keyName(for: .clearFilter)) clears the filter"
             case .empty: text = "No Images"
             case .failed: text = "No photos: the search failed. Press \(AlbumKeys.table.keyName(for: .retry)) to retry."
             default: text = "Searching for photos\u{2026}"

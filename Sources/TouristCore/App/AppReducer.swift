@@ -8,15 +8,18 @@ import Model
 /// small, the store's answers, the camera, the message line) is handled here.
 public struct AppReducer: Sendable {
     public var places: PlaceLookup
+    /// Today, read for each key (the wall clock; tests give a fixed day).
+    public var today: @Sendable () -> CalendarDay
 
-    public init(places: PlaceLookup) {
+    public init(places: PlaceLookup, today: @escaping @Sendable () -> CalendarDay = { .today() }) {
         self.places = places
+        self.today = today
     }
 
     var map: MapReducer { MapReducer(places: places) }
     var help: HelpReducer { HelpReducer() }
     /// What the screens' reducers get besides the state.
-    var context: ReduceContext { ReduceContext(places: places) }
+    var context: ReduceContext { ReduceContext(places: places, today: today()) }
 
     public func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         let cameraBefore = state.camera
@@ -114,7 +117,7 @@ public struct AppReducer: Sendable {
             case .help: return help.key(key, &state)
             }
         }
-        return state.screen.feature.key(key, &state, ReduceContext(places: places, time: time))
+        return state.screen.feature.key(key, &state, ReduceContext(places: places, time: time, today: today()))
     }
 
     public func updateCursorPlace(_ state: inout AppState) {

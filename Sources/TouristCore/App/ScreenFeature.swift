@@ -64,10 +64,13 @@ public struct ReduceContext: Sendable {
     public var places: PlaceLookup
     /// When the event being reduced happened (the loop's clock).
     public var time: Double
+    /// Today where the user is (the wall clock when the event is reduced): what the filter's dates are checked against.
+    public var today: CalendarDay
 
-    public init(places: PlaceLookup, time: Double = 0) {
+    public init(places: PlaceLookup, time: Double = 0, today: CalendarDay = .today()) {
         self.places = places
         self.time = time
+        self.today = today
     }
 }
 
