@@ -44,6 +44,9 @@ public struct Album: Equatable, Sendable {
 
     public let pin: Int64
     public internal(set) var place: GeoPoint
+    /// What the album is narrowed to: every search of the collection asks with it; a new one
+    /// (`setFilter`) begins a new collection. A copy of the pin's filter in the store.
+    public internal(set) var filter: AlbumFilter
     /// In grid order.
     public internal(set) var photos: [AlbumPhoto]
     public internal(set) var search: AlbumSearch
@@ -64,11 +67,12 @@ public struct Album: Equatable, Sendable {
     /// The pin was deleted: every action is ignored from now on.
     public internal(set) var isEnded: Bool
 
-    /// A freshly dropped pin's album; send `.start` to search. Its first collection is generation 1,
-    /// the number the store gives a new pin.
-    public init(pin: Int64, place: GeoPoint) {
+    /// A freshly dropped pin's album, with the filter it was stored with; send `.start` to search. Its
+    /// first collection is generation 1, the number the store gives a new pin.
+    public init(pin: Int64, place: GeoPoint, filter: AlbumFilter = .none) {
         self.pin = pin
         self.place = place
+        self.filter = filter
         self.photos = []
         self.search = .idle
         self.page = 0
@@ -86,9 +90,10 @@ public struct Album: Equatable, Sendable {
     ///   - page: the collection's latest page, as saved.
     ///   - pageCount: as saved.
     ///   - generation: the album's generation as stored.
+    ///   - filter: the pin's filter as stored.
     public init(pin: Int64, place: GeoPoint, status: AlbumStatus, page: Int?, pageCount: Int?, photos: [AlbumPhoto],
-                generation: Int = 0) {
-        self.init(pin: pin, place: place)
+                generation: Int = 0, filter: AlbumFilter = .none) {
+        self.init(pin: pin, place: place, filter: filter)
         self.generation = generation
         self.photos = photos
         self.page = max(page ?? 0, 0)
@@ -120,6 +125,11 @@ public struct Album: Equatable, Sendable {
         AlbumProgress(photos.map(\.state))
     }
 
-    /// New Collection is refused while anything is downloading.
+    /// New Collection, and a new filter (which begins one), are refused while anything is downloading.
     public var isNewCollectionEnabled: Bool { !isEnded && status.allowsNewCollection }
+
+    /// What a refused New Collection says.
+    public static let newCollectionRefusal = "Still downloading: New Collection is available once every photo is in"
+    /// What a refused filter change (`f`, `F`) says.
+    public static let filterRefusal = "Still downloading: the filter can be changed once every photo is in"
 }

@@ -4,8 +4,9 @@ import Model
 /// Work the runtime does for the album. HTTP and SQLite run elsewhere; outcomes come back as actions.
 /// Effects are listed in the order the runtime should start them.
 public enum AlbumEffect: Equatable, Sendable {
-    /// Search around `place`; save what it finds through the store, then post `.searchAnswered` or `.searchFailed`.
-    case search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, generation: Int)
+    /// Search around `place` for what `filter` asks; save what it finds through the store, then post
+    /// `.searchAnswered` or `.searchFailed`.
+    case search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, filter: AlbumFilter, generation: Int)
     /// Fetch the image and store it (or mark the photo failed), then post `.photoDownloaded` or `.photoFailed`.
     case download(photo: Int64, url: String, generation: Int)
     /// Stop the pin's search; its answer, if one still comes, must not be saved.
@@ -15,9 +16,10 @@ public enum AlbumEffect: Equatable, Sendable {
     case markPending([Int64])
     /// Delete these photos and their images from the store.
     case deletePhotos([Int64])
-    /// Begin collection `generation` in the store: advance the album to it from the one before and
-    /// delete every photo of the pin, in one transaction; refused when another process got there first.
-    case clearAlbum(pin: Int64, generation: Int)
+    /// Begin collection `generation` in the store: advance the album to it from the one before, save
+    /// the collection's `filter` and delete every photo of the pin, in one transaction; refused when
+    /// another process got there first.
+    case clearAlbum(pin: Int64, generation: Int, filter: AlbumFilter)
     /// Save the album's summary exactly as decided: its status (with the reason when failed), page and page count.
     case saveStatus(pin: Int64, status: AlbumStatus, page: Int, pageCount: Int)
     /// Tell the user, where they are looking.

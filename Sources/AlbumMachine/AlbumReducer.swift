@@ -70,15 +70,21 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
 
     case .newCollection, .newCollectionFromAnotherSource:
         guard album.status != .downloading else {
-            return [.notify("Still downloading: New Collection is available once every photo is in")]
+            return [.notify(Album.newCollectionRefusal)]
         }
         let page = action == .newCollection ? album.pageForNewCollection(environment) : 1
         let search = album.beginCollection(page: page, environment)
         effects = [album.clearEffect, search]
         beginsCollection = true
 
-    case .setFilter:
-        return []
+    case .setFilter(let filter):
+        guard album.isNewCollectionEnabled else { return [.notify(Album.filterRefusal)] }
+        // The old filter's page count says nothing of the new one's pages: the collection starts at 1.
+        album.filter = filter
+        album.pageCount = 0
+        let search = album.beginCollection(page: 1, environment)
+        effects = [album.clearEffect, search]
+        beginsCollection = true
 
     case .addMore:
         switch album.search {
@@ -152,7 +158,7 @@ extension Album {
     var saveStatusEffect: AlbumEffect { .saveStatus(pin: pin, status: status, page: page, pageCount: pageCount) }
 
     /// Clears the stored album into the collection just begun: comes before its search.
-    var clearEffect: AlbumEffect { .clearAlbum(pin: pin, generation: generation) }
+    var clearEffect: AlbumEffect { .clearAlbum(pin: pin, generation: generation, filter: filter) }
 
     /// Anything at all has happened to this album, so `.start` is a repeat.
     var hasBegun: Bool { generation > 0 || page > 0 || search != .idle || !photos.isEmpty }
@@ -179,7 +185,8 @@ extension Album {
     }
 
     func searchEffect(page: Int, _ environment: AlbumEnvironment) -> AlbumEffect {
-        .search(pin: pin, place: place, page: page, perPage: collectionPerPage(environment), generation: generation)
+        .search(pin: pin, place: place, page: page, perPage: collectionPerPage(environment), filter: filter,
+                generation: generation)
     }
 
     /// Empties the album and asks for `page` under a new generation; the caller sets `pageCount`.

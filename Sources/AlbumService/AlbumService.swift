@@ -115,8 +115,7 @@ public final class AlbumService: @unchecked Sendable {
             // Another process (a second window) may have taken it up already, or this one's look for
             // albums left downloading, between the pin's insert and now.
             guard self.albums[pin.id] == nil || !self.leased.contains(pin.id), self.holdLease(pin.id) else { return }
-            let place = pin.coordinate
-            self.albums[pin.id] = AlbumMachine.Album(pin: pin.id, place: place)
+            self.albums[pin.id] = AlbumMachine.Album(pin: pin.id, place: pin.coordinate, filter: pin.filter)
             self.send(pin.id, .start)
         }
     }
@@ -251,7 +250,8 @@ public final class AlbumService: @unchecked Sendable {
         let photos = stored.photos.map { AlbumPhoto(id: $0.id, url: $0.url, state: $0.state) }
         let place = stored.pin.coordinate
         albums[pinID] = AlbumMachine.Album(pin: pinID, place: place, status: stored.status, page: stored.page,
-                                           pageCount: stored.pageCount, photos: photos, generation: stored.generation)
+                                           pageCount: stored.pageCount, photos: photos, generation: stored.generation,
+                                           filter: stored.pin.filter)
         collectionSources[pinID] = stored.source.flatMap(PhotoSourceChoice.init(rawValue:))
     }
 
@@ -331,8 +331,8 @@ public final class AlbumService: @unchecked Sendable {
 
     private func perform(_ effect: AlbumEffect, pin pinID: Pin.ID) {
         switch effect {
-        case let .search(pin, place, page, perPage, generation):
-            search(pin: pin, place: place, page: page, perPage: perPage, generation: generation)
+        case let .search(pin, place, page, perPage, filter, generation):
+            search(pin: pin, place: place, page: page, perPage: perPage, filter: filter, generation: generation)
         case let .download(photo, url, generation):
             download(photo: photo, url: url, pin: pinID, generation: generation)
         case let .cancelSearch(pin):
@@ -345,9 +345,9 @@ public final class AlbumService: @unchecked Sendable {
             if storeWrite(pinID, "Could not delete the photos", { try store.deletePhotos(ids: ids) }) != nil {
                 trace.record(.photosDeleted(pin: pinID, ids: ids))
             }
-        case let .clearAlbum(pin, generation):
+        case let .clearAlbum(pin, generation, filter):
             do throws(StoreError) {
-                try store.clearAlbum(pinID: pin, generation: generation)
+                try store.clearAlbum(pinID: pin, generation: generation, filter: filter)
                 trace.record(.albumCleared(pin: pin, generation: generation))
             } catch .staleAlbum {
                 dropStale(pin, generation: generation)
@@ -390,8 +390,8 @@ public final class AlbumService: @unchecked Sendable {
         return true
     }
 
-    private func search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, generation: Int) {
-        let query = settings.query(center: place, page: page, perPage: perPage)
+    private func search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, filter: AlbumFilter, generation: Int) {
+        let query = settings.query(center: place, page: page, perPage: perPage, filter: filter)
         searches[pin]?.task.cancel()
         let source: any PhotoSource
         switch collectionSource(pin) {

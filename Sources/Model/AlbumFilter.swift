@@ -68,8 +68,9 @@ public struct AlbumFilter: Hashable, Sendable {
             }
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { throw FilterProblem(.text, "only spaces: type some words, or leave it empty") }
-            if trimmed.count > Self.maxTextLength {
-                throw FilterProblem(.text, "\(trimmed.count) characters, at most \(Self.maxTextLength)")
+            // Code points, as the store's CHECK counts them: combining marks cannot stretch the limit.
+            if trimmed.unicodeScalars.count > Self.maxTextLength {
+                throw FilterProblem(.text, "\(trimmed.unicodeScalars.count) characters, at most \(Self.maxTextLength)")
             }
             checked.text = trimmed
         }

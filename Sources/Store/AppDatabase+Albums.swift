@@ -163,19 +163,25 @@ extension AppDatabase {
         }
     }
 
-    /// A new collection begins: the album advances from `generation - 1` to `generation` and every
-    /// photo of the pin is deleted (their images follow), in one transaction. Throws `staleAlbum`, and
-    /// deletes nothing, when the album was not at `generation - 1` (another process began a collection
-    /// or moved the pin first: its collection stands). Returns how many photos were deleted; 0 when
-    /// there is no such pin.
+    /// A new collection begins: the album advances from `generation - 1` to `generation`, its filter
+    /// becomes `filter` (the one the collection is searched with), every photo of the pin is deleted
+    /// (their images follow) and the album is `downloading` with no page, as a new pin's, in one
+    /// transaction: a crash after it leaves the new filter with an empty album that resumes from page 1. Throws `staleAlbum`, and writes nothing, when the album was not at
+    /// `generation - 1` (another process began a collection, changed the filter or moved the pin first:
+    /// its collection and filter stand). The only write of an existing pin's filter. Returns how many
+    /// photos were deleted; 0 when there is no such pin.
     @discardableResult
-    public func clearAlbum(pinID: Pin.ID, generation: Int) throws(StoreError) -> Int {
+    public func clearAlbum(pinID: Pin.ID, generation: Int, filter: AlbumFilter) throws(StoreError) -> Int {
         try write { db in
             guard try PinRow.exists(db, key: pinID) else { return 0 }
             // Compared as `stored + 1` in SQL: any Int the caller gives is safe (no overflow in Swift).
             try db.execute(sql: "UPDATE pin SET albumGeneration = ? WHERE id = ? AND albumGeneration + 1 = ?",
                            arguments: [generation, pinID, generation])
             guard db.changesCount > 0 else { throw StoreError.staleAlbum(pinID: pinID, generation: generation) }
+            try AlbumFilterColumns.write(db, pinID: pinID, filter)
+            // Starts over as a new pin's does, so a crash before the machine saves its search resumes it.
+            try db.execute(sql: "UPDATE pin SET albumState = ?, albumError = NULL, albumPage = NULL, albumPageCount = NULL WHERE id = ?",
+                           arguments: [AlbumStatusColumns.downloading, pinID])
             return try PhotoRow.filter(Column("pinId") == pinID).deleteAll(db)
         }
     }

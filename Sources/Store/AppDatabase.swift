@@ -175,13 +175,14 @@ public final class AppDatabase: Sendable {
     /// Saves a new pin as `insertPin` does, unless pins are already within `degrees` of the place
     /// (`pins(near:within:)`): then nothing is saved and those pins are returned. One transaction,
     /// so two drops at once cannot both pass the check.
-    public func insertPin(at coordinate: GeoPoint, name: String?, unlessWithin degrees: Double) throws(StoreError) -> PinDrop {
+    public func insertPin(at coordinate: GeoPoint, name: String?, unlessWithin degrees: Double,
+                          filter: AlbumFilter = .none) throws(StoreError) -> PinDrop {
         try Self.validate(coordinate)
         let createdAt = Date()
         return try write { db in
             let there = try Self.pins(db, near: coordinate, within: degrees)
             if !there.isEmpty { return .alreadyThere(there) }
-            return .added(try insertNewPin(db, coordinate, name: name, createdAt: createdAt))
+            return .added(try insertNewPin(db, coordinate, name: name, filter: filter, createdAt: createdAt))
         }
     }
 
@@ -201,19 +202,22 @@ public final class AppDatabase: Sendable {
         }.compactMap { row in try fetchPin(db, id: row["id"]) }
     }
 
-    /// Saves a new pin. Its album is `downloading`: the first search is waiting, so a pin saved
-    /// just before a crash still gets its album when the app resumes it (the album state machine
-    /// restores a `downloading` album without photos as a search to send).
+    /// Saves a new pin with its album's filter. Its album is `downloading`: the first search is waiting,
+    /// so a pin saved just before a crash still gets its album when the app resumes it (the album state
+    /// machine restores a `downloading` album without photos as a search to send). A filter that is not
+    /// one (the caller checks with `AlbumFilter.validated`) is refused by the schema and nothing is saved.
     @discardableResult
-    public func insertPin(at coordinate: GeoPoint, name: String?) throws(StoreError) -> Pin {
+    public func insertPin(at coordinate: GeoPoint, name: String?, filter: AlbumFilter = .none) throws(StoreError) -> Pin {
         try Self.validate(coordinate)
         let createdAt = Date()
-        return try write { db in try insertNewPin(db, coordinate, name: name, createdAt: createdAt) }
+        return try write { db in try insertNewPin(db, coordinate, name: name, filter: filter, createdAt: createdAt) }
     }
 
-    private func insertNewPin(_ db: Database, _ coordinate: GeoPoint, name: String?, createdAt: Date) throws -> Pin {
+    private func insertNewPin(_ db: Database, _ coordinate: GeoPoint, name: String?, filter: AlbumFilter,
+                              createdAt: Date) throws -> Pin {
         var row = Self.newPin(coordinate, name: name, createdAt: createdAt, album: .downloading)
         try row.insert(db)
+        if let id = row.id, !filter.isEmpty { try AlbumFilterColumns.write(db, pinID: id, filter) }
         // Read back, so the returned pin equals what later reads return (dates keep milliseconds).
         guard let id = row.id, let pin = try Self.fetchPin(db, id: id) else {
             throw StoreError.failure(path: path, detail: "the new pin could not be read back")
@@ -235,7 +239,7 @@ public final class AppDatabase: Sendable {
 
     /// Adds the pins of an imported file in one transaction, each with its album `downloading` as a
     /// dropped pin's is, skipping every pin whose `PinIdentity` is already in the database or earlier in
-    /// `pins`. Nothing is stored if any coordinate is invalid.
+    /// `pins`. Each keeps the file's filter. Nothing is stored if any coordinate or filter is invalid.
     public func importPins(_ pins: [NewPin]) throws(StoreError) -> PinImport {
         for pin in pins { try Self.validate(pin.coordinate) }
         let now = Date()
@@ -255,6 +259,7 @@ public final class AppDatabase: Sendable {
                 var row = Self.newPin(pin.coordinate, name: pin.name, createdAt: pin.createdAt ?? now, album: .downloading)
                 try row.insert(db)
                 guard let id = row.id else { throw StoreError.failure(path: path, detail: "an imported pin got no id") }
+                if !pin.filter.isEmpty { try AlbumFilterColumns.write(db, pinID: id, pin.filter) }
                 result.added.append(id)
             }
             return result

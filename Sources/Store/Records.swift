@@ -37,6 +37,7 @@ struct PinListing: FetchableRecord {
     var albumError: String?
     var photoCount: Int
     var downloadedCount: Int
+    var filter: AlbumFilter
 
     init(row: Row) throws {
         try self.init(row, ColumnIndices(row.columnNames))
@@ -52,6 +53,8 @@ struct PinListing: FetchableRecord {
         albumError = row[c.albumError]
         photoCount = row[c.photoCount]
         downloadedCount = row[c.downloadedCount]
+        filter = AlbumFilterColumns.filter(text: row[c.filterText], tags: row[c.filterTags], from: row[c.filterFrom],
+                                           to: row[c.filterTo], sort: row[c.filterSort])
     }
 
     /// Every row of `sql`, its columns looked up by name once.
@@ -67,6 +70,7 @@ struct PinListing: FetchableRecord {
     /// Where each field's column is in a result.
     private struct ColumnIndices {
         var id, latitude, longitude, name, createdAtUnix, albumState, albumError, photoCount, downloadedCount: Int
+        var filterText, filterTags, filterFrom, filterTo, filterSort: Int
 
         init<Names: Collection<String>>(_ names: Names) throws {
             let lookup = Dictionary(names.enumerated().map { ($1.lowercased(), $0) }) { first, _ in first }
@@ -78,6 +82,9 @@ struct PinListing: FetchableRecord {
                 (try index("id"), try index("latitude"), try index("longitude"), try index("name"), try index("createdAtUnix"))
             (albumState, albumError, photoCount, downloadedCount) =
                 (try index("albumState"), try index("albumError"), try index("photoCount"), try index("downloadedCount"))
+            (filterText, filterTags, filterFrom, filterTo, filterSort) =
+                (try index("filterText"), try index("filterTags"), try index("filterFrom"), try index("filterTo"),
+                 try index("filterSort"))
         }
     }
 
@@ -89,6 +96,7 @@ struct PinListing: FetchableRecord {
         return """
             SELECT pin.id, pin.latitude, pin.longitude, pin.name,
                 (julianday(pin.createdAt) - 2440587.5) * 86400.0 AS createdAtUnix, pin.albumState, pin.albumError,
+                pin.filterText, pin.filterTags, pin.filterFrom, pin.filterTo, pin.filterSort,
                 COALESCE(c.photoCount, 0) AS photoCount, COALESCE(c.downloadedCount, 0) AS downloadedCount
             FROM pin
             LEFT JOIN (SELECT pinId, COUNT(*) AS photoCount, SUM(state = '\(PhotoStateColumns.stored)') AS downloadedCount
@@ -102,7 +110,38 @@ struct PinListing: FetchableRecord {
         Pin(id: id, coordinate: GeoPoint(latitude: latitude, longitude: longitude), name: name,
             createdAt: Date(timeIntervalSince1970: createdAtUnix),
             albumStatus: AlbumStatusColumns.status(state: albumState, error: albumError),
-            photoCount: photoCount, downloadedCount: downloadedCount)
+            photoCount: photoCount, downloadedCount: downloadedCount, filter: filter)
+    }
+}
+
+/// `pin.filterText`, `filterTags`, `filterFrom`, `filterTo`, `filterSort` ⇄ `AlbumFilter`: NULL for a
+/// field left out, tags comma-joined (a tag never holds a comma), dates and the order as written.
+enum AlbumFilterColumns {
+    static let names = ["filterText", "filterTags", "filterFrom", "filterTo", "filterSort"]
+
+    static func columns(_ filter: AlbumFilter) -> StatementArguments {
+        [filter.text, filter.tags.isEmpty ? nil : filter.tagList, filter.taken.from?.description,
+         filter.taken.to?.description, filter.sort.rawValue]
+    }
+
+    /// The stored filter. The schema admits only a filter's shapes; a side the calendar has no such day
+    /// for (raw SQL) reads as open and an unknown order as the default, never a crash.
+    static func filter(text: String?, tags: String?, from: String?, to: String?, sort: String) -> AlbumFilter {
+        if text == nil && tags == nil && from == nil && to == nil && sort == AlbumSort.interesting.rawValue { return .none }
+        func date(_ text: String?, _ side: String) -> FilterDate? {
+            text.flatMap { text in try? FilterDate.parse(text, side: side) }
+        }
+        return AlbumFilter(text: text, tags: tags.map { $0.split(separator: ",").map(String.init) } ?? [],
+                           taken: TakenRange(from: date(from, "from"), to: date(to, "to")),
+                           sort: AlbumSort(rawValue: sort) ?? .interesting)
+    }
+
+    /// Writes the pin's filter: only a new pin (insert, import) and a new collection (`clearAlbum`) do.
+    static func write(_ db: Database, pinID: Int64, _ filter: AlbumFilter) throws {
+        let assignments = names.map { "\($0) = ?" }.joined(separator: ", ")
+        var arguments = columns(filter)
+        arguments += [pinID]
+        try db.execute(sql: "UPDATE pin SET \(assignments) WHERE id = ?", arguments: arguments)
     }
 }
 

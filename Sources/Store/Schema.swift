@@ -147,7 +147,39 @@ enum Schema {
             try db.execute(sql: "CREATE INDEX photoLarge_on_viewedAt ON photoLarge(viewedAt, byteCount)")
         }
 
-        // Migrations of later versions go here, after "v5", each with a new name.
+        migrator.registerMigration("v6") { db in
+            // The album's filter (Model.AlbumFilter), NULL or 'interesting' for what it leaves out; the
+            // checks refuse what no filter can be, even from raw SQL. 100 is AlbumFilter.maxTextLength, in
+            // code points as both count it (FilterSchemaTests); the calendar's checks (2023-02-30) are the model's.
+            try db.execute(sql: """
+                ALTER TABLE pin ADD COLUMN filterText TEXT
+                    CHECK (filterText IS NULL OR (length(filterText) BETWEEN 1 AND 100
+                                                  AND trim(filterText) = filterText))
+                """)
+            try db.execute(sql: """
+                ALTER TABLE pin ADD COLUMN filterTags TEXT
+                    CHECK (filterTags IS NULL OR (filterTags <> '' AND filterTags NOT GLOB ',*'
+                                                  AND filterTags NOT GLOB '*,' AND instr(filterTags, ',,') = 0))
+                """)
+            for side in ["filterFrom", "filterTo"] {
+                try db.execute(sql: """
+                    ALTER TABLE pin ADD COLUMN \(side) TEXT
+                        CHECK (\(side) IS NULL
+                               OR ((\(side) GLOB '[0-9][0-9][0-9][0-9]' OR \(side) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]'
+                                    OR \(side) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]')
+                                   AND (length(\(side)) = 4 OR CAST(substr(\(side), 6, 2) AS INTEGER) BETWEEN 1 AND 12)
+                                   AND (length(\(side)) < 10 OR CAST(substr(\(side), 9, 2) AS INTEGER) BETWEEN 1 AND 31)))
+                    """)
+            }
+            // `relevant` orders by the text, so it needs one.
+            try db.execute(sql: """
+                ALTER TABLE pin ADD COLUMN filterSort TEXT NOT NULL DEFAULT 'interesting'
+                    CHECK (filterSort IN ('interesting', 'recent', 'relevant')
+                           AND (filterSort <> 'relevant' OR filterText IS NOT NULL))
+                """)
+        }
+
+        // Migrations of later versions go here, after "v6", each with a new name.
 
         return migrator
     }

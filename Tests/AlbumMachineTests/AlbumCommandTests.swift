@@ -65,7 +65,7 @@ final class AlbumCommandTests: XCTestCase {
     func testNewCollectionIsRefusedWhileDownloading() {
         let searching = AlbumTester(Album(pin: pin, place: rome))
         _ = reduce(&searching.albumForSetUp, .start, searching.environment)
-        let refusal = AlbumEffect.notify("Still downloading: New Collection is available once every photo is in")
+        let refusal = AlbumEffect.notify(Album.newCollectionRefusal)
         searching.send(.newCollection, [refusal])
         downloadingAlbum().send(.newCollection, [refusal])
     }
@@ -78,8 +78,8 @@ final class AlbumCommandTests: XCTestCase {
             _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: id), tester.environment)
         }
         tester.send(.newCollection, [
-            .clearAlbum(pin: pin, generation: 2),
-            .search(pin: pin, place: rome, page: 7, perPage: 3, generation: 2),
+            .clearAlbum(pin: pin, generation: 2, filter: .none),
+            .search(pin: pin, place: rome, page: 7, perPage: 3, filter: .none, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 7, pageCount: 10),
         ]) {
             $0.photos = []
@@ -107,8 +107,8 @@ final class AlbumCommandTests: XCTestCase {
         }
         // Ten pages of the other source say nothing of this one's: page 1, which every source has.
         tester.send(.newCollectionFromAnotherSource, [
-            .clearAlbum(pin: pin, generation: 2),
-            .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 2),
+            .clearAlbum(pin: pin, generation: 2, filter: .none),
+            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 10),
         ]) {
             $0.photos = []
@@ -118,7 +118,7 @@ final class AlbumCommandTests: XCTestCase {
             $0.search = .inFlight(page: 1)
         }
         XCTAssertEqual(log.all, [])
-        let refusal = AlbumEffect.notify("Still downloading: New Collection is available once every photo is in")
+        let refusal = AlbumEffect.notify(Album.newCollectionRefusal)
         downloadingAlbum().send(.newCollectionFromAnotherSource, [refusal])
     }
 
@@ -130,7 +130,7 @@ final class AlbumCommandTests: XCTestCase {
                 _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: id), tester.environment)
             }
             let effects = reduce(&tester.albumForSetUp, .newCollection, tester.environment)
-            XCTAssertEqual(effects[1], .search(pin: pin, place: rome, page: 2, perPage: 3, generation: 2), "pick \(bad)")
+            XCTAssertEqual(effects[1], .search(pin: pin, place: rome, page: 2, perPage: 3, filter: .none, generation: 2), "pick \(bad)")
         }
     }
 
@@ -140,8 +140,8 @@ final class AlbumCommandTests: XCTestCase {
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
         _ = reduce(&tester.albumForSetUp, .searchAnswered(generation: 1, pageCount: 1, photos: []), tester.environment)
         tester.send(.newCollection, [
-            .clearAlbum(pin: pin, generation: 2),
-            .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 2),
+            .clearAlbum(pin: pin, generation: 2, filter: .none),
+            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 1),
         ]) {
             $0.generation = 2
@@ -155,8 +155,8 @@ final class AlbumCommandTests: XCTestCase {
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
         _ = reduce(&tester.albumForSetUp, .searchFailed(generation: 1, reason: "DNS"), tester.environment)
         tester.send(.newCollection, [
-            .clearAlbum(pin: pin, generation: 2),
-            .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 2),
+            .clearAlbum(pin: pin, generation: 2, filter: .none),
+            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
             $0.generation = 2
@@ -168,8 +168,8 @@ final class AlbumCommandTests: XCTestCase {
         let tester = readyAlbum()
         let wider = AlbumTester(tester.album, .fixed(perPage: 21, page: 4))
         wider.send(.newCollection, [
-            .clearAlbum(pin: pin, generation: 2),
-            .search(pin: pin, place: rome, page: 4, perPage: 21, generation: 2),
+            .clearAlbum(pin: pin, generation: 2, filter: .none),
+            .search(pin: pin, place: rome, page: 4, perPage: 21, filter: .none, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 4, pageCount: 10),
         ]) {
             $0.photos = []
@@ -199,13 +199,13 @@ final class AlbumCommandTests: XCTestCase {
     func testAddMoreAppendsTheNextPageAndLeavesThePhotosAlone() {
         let tester = readyAlbum()
         tester.send(.addMore, [
-            .search(pin: pin, place: rome, page: 2, perPage: 3, generation: 1),
+            .search(pin: pin, place: rome, page: 2, perPage: 3, filter: .none, generation: 1),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 10),
         ]) {
             $0.search = .inFlight(page: 2)
         }
         tester.send(.addMore, [.notify("Still searching for photos")])
-        tester.send(.newCollection, [.notify("Still downloading: New Collection is available once every photo is in")])
+        tester.send(.newCollection, [.notify(Album.newCollectionRefusal)])
         // Photo 3 came again on the next page; it is not added twice.
         tester.send(.searchAnswered(generation: 1, pageCount: 10, photos: saved(3, 4, 5)), [
             download(4), download(5),
@@ -222,7 +222,7 @@ final class AlbumCommandTests: XCTestCase {
 
     func testAddMoreWhilePhotosDownloadIsAllowed() {
         downloadingAlbum().send(.addMore, [
-            .search(pin: pin, place: rome, page: 2, perPage: 3, generation: 1),
+            .search(pin: pin, place: rome, page: 2, perPage: 3, filter: .none, generation: 1),
         ]) {
             $0.search = .inFlight(page: 2)
         }
@@ -233,7 +233,7 @@ final class AlbumCommandTests: XCTestCase {
                                        pageCount: 3, photos: [photo(1, .stored)]))
         XCTAssertEqual(tester.album.firstPage, 3)
         tester.send(.addMore, [
-            .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 0),
+            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 0),
             .saveStatus(pin: pin, status: .downloading, page: 3, pageCount: 3),
         ]) {
             $0.search = .inFlight(page: 1)
@@ -274,7 +274,7 @@ final class AlbumCommandTests: XCTestCase {
         }
         // The page that failed is asked again.
         tester.send(.addMore, [
-            .search(pin: pin, place: rome, page: 2, perPage: 3, generation: 1),
+            .search(pin: pin, place: rome, page: 2, perPage: 3, filter: .none, generation: 1),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 10),
         ]) {
             $0.search = .inFlight(page: 2)
@@ -344,8 +344,8 @@ final class AlbumCommandTests: XCTestCase {
         tester.send(.pinMoved(oslo), [
             .cancelSearch(pin: pin),
             .cancelDownloads([1, 3]),
-            .clearAlbum(pin: pin, generation: 2),
-            .search(pin: pin, place: oslo, page: 1, perPage: 3, generation: 2),
+            .clearAlbum(pin: pin, generation: 2, filter: .none),
+            .search(pin: pin, place: oslo, page: 1, perPage: 3, filter: .none, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
             $0.place = oslo
@@ -365,8 +365,8 @@ final class AlbumCommandTests: XCTestCase {
     func testMovingAReadyPinHasNothingToCancel() {
         let tester = readyAlbum()
         tester.send(.pinMoved(oslo), [
-            .clearAlbum(pin: pin, generation: 2),
-            .search(pin: pin, place: oslo, page: 1, perPage: 3, generation: 2),
+            .clearAlbum(pin: pin, generation: 2, filter: .none),
+            .search(pin: pin, place: oslo, page: 1, perPage: 3, filter: .none, generation: 2),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
             $0.place = oslo
@@ -444,8 +444,8 @@ final class AlbumGenerationCopyTests: XCTestCase {
         // New Collection asks the store to advance from 7 to 8 before its search (the picked page 7 is
         // out of range, so the next one).
         tester.send(.newCollection, [
-            .clearAlbum(pin: pin, generation: 8),
-            .search(pin: pin, place: rome, page: 3, perPage: 3, generation: 8),
+            .clearAlbum(pin: pin, generation: 8, filter: .none),
+            .search(pin: pin, place: rome, page: 3, perPage: 3, filter: .none, generation: 8),
             .saveStatus(pin: pin, status: .downloading, page: 3, pageCount: 5),
         ]) {
             $0.generation = 8

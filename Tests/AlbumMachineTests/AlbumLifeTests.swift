@@ -16,7 +16,7 @@ final class AlbumLifeTests: XCTestCase {
     func testStartSearchesTheFirstPage() {
         let tester = AlbumTester(Album(pin: pin, place: rome))
         tester.send(.start, [
-            .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 1),
+            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 1),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
             $0.generation = 1
@@ -131,7 +131,7 @@ final class AlbumLifeTests: XCTestCase {
         XCTAssertEqual(tester.album.status.reason, "Connection refused")
         XCTAssertEqual(tester.album.status.state, .failed)
         tester.send(.retry(photo: nil), [
-            .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 1),
+            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 1),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
             $0.search = .inFlight(page: 1)
@@ -152,7 +152,7 @@ final class AlbumLifeTests: XCTestCase {
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
         _ = reduce(&tester.albumForSetUp, .searchFailed(generation: 1, reason: "timeout"), tester.environment)
         tester.send(.retry(photo: 77), [
-            .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 1),
+            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 1),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
         ]) {
             $0.search = .inFlight(page: 1)
@@ -262,7 +262,7 @@ final class AlbumLifeTests: XCTestCase {
         XCTAssertTrue(album.isSearchPending)
         let tester = AlbumTester(album)
         tester.send(.resume, [
-            .search(pin: pin, place: rome, page: 6, perPage: 3, generation: 0),
+            .search(pin: pin, place: rome, page: 6, perPage: 3, filter: .none, generation: 0),
             .saveStatus(pin: pin, status: .downloading, page: 6, pageCount: 9),
         ]) {
             $0.search = .inFlight(page: 6)
@@ -274,7 +274,7 @@ final class AlbumLifeTests: XCTestCase {
         let tester = AlbumTester(Album(pin: pin, place: rome, status: .downloading, page: nil,
                                        pageCount: nil, photos: []))
         tester.send(.retry(photo: nil), [
-            .search(pin: pin, place: rome, page: 1, perPage: 3, generation: 0),
+            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 0),
         ]) {
             $0.search = .inFlight(page: 1)
         }
@@ -295,7 +295,7 @@ final class AlbumLifeTests: XCTestCase {
         tester.send(.resume, [.saveStatus(pin: pin, status: .failed(reason: "Invalid API Key (100)"), page: 3,
                                           pageCount: 5)])
         tester.send(.retry(photo: nil), [
-            .search(pin: pin, place: rome, page: 3, perPage: 3, generation: 0),
+            .search(pin: pin, place: rome, page: 3, perPage: 3, filter: .none, generation: 0),
             .saveStatus(pin: pin, status: .downloading, page: 3, pageCount: 5),
         ]) {
             $0.search = .inFlight(page: 3)

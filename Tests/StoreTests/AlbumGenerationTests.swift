@@ -40,11 +40,11 @@ final class AlbumGenerationTests: XCTestCase {
         XCTAssertEqual(try other.albumGeneration(pinID: pin.id), 1)
         XCTAssertEqual(try other.album(pinID: pin.id)?.generation, 1)
         try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
-        XCTAssertEqual(try other.clearAlbum(pinID: pin.id, generation: 2), 2)
+        XCTAssertEqual(try other.clearAlbum(pinID: pin.id, generation: 2, filter: .none), 2)
         XCTAssertEqual(try window.albumGeneration(pinID: pin.id), 2)
         // The same step again, from the other window that had not seen it: refused, nothing deleted.
         try other.replaceAlbum(pinID: pin.id, generation: 2, photos: newPhotos(["c"]))
-        assertStale(pin.id, 2) { try window.clearAlbum(pinID: pin.id, generation: 2) }
+        assertStale(pin.id, 2) { try window.clearAlbum(pinID: pin.id, generation: 2, filter: .none) }
         XCTAssertEqual(try sourceIDs(other, pin.id), ["c"])
         XCTAssertNil(try window.albumGeneration(pinID: 999))
     }
@@ -63,7 +63,7 @@ final class AlbumGenerationTests: XCTestCase {
         }
         // A collection may only follow the current one: no jumping ahead, no going back.
         for wrong in [Int.min, 0, 1, 3, 9] {
-            assertStale(pin.id, wrong) { try window.clearAlbum(pinID: pin.id, generation: wrong) }
+            assertStale(pin.id, wrong) { try window.clearAlbum(pinID: pin.id, generation: wrong, filter: .none) }
         }
         XCTAssertEqual(try window.albumGeneration(pinID: pin.id), 1)
         XCTAssertEqual(try sourceIDs(window, pin.id), ["a"])
@@ -71,7 +71,7 @@ final class AlbumGenerationTests: XCTestCase {
         XCTAssertEqual(try window.pin(id: pin.id)?.albumStatus, .downloading)
         // A gone pin: nothing to referee, nothing written.
         XCTAssertTrue(try window.deletePin(id: pin.id))
-        XCTAssertEqual(try window.clearAlbum(pinID: pin.id, generation: 2), 0)
+        XCTAssertEqual(try window.clearAlbum(pinID: pin.id, generation: 2, filter: .none), 0)
         XCTAssertEqual(try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["c"])), [])
         XCTAssertNil(try window.albumGeneration(pinID: pin.id))
     }
@@ -81,7 +81,7 @@ final class AlbumGenerationTests: XCTestCase {
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
         try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
         // The other window begins a new collection and its answer is saved.
-        try other.clearAlbum(pinID: pin.id, generation: 2)
+        try other.clearAlbum(pinID: pin.id, generation: 2, filter: .none)
         try other.replaceAlbum(pinID: pin.id, generation: 2, photos: newPhotos(["x", "y", "z"]))
         // This window's search of the first collection answers late: refused, nothing written.
         assertStale(pin.id, 1) { try window.replaceAlbum(pinID: pin.id, generation: 1, photos: self.newPhotos(["a", "q"])) }
@@ -100,7 +100,7 @@ final class AlbumGenerationTests: XCTestCase {
         let first = try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b", "c"]))
         // The other window's new collection finds `a` again: its row stays, so only the generation tells
         // this window's late download of it from the new collection's own.
-        try other.clearAlbum(pinID: pin.id, generation: 2)
+        try other.clearAlbum(pinID: pin.id, generation: 2, filter: .none)
         let second = try other.replaceAlbum(pinID: pin.id, generation: 2, photos: newPhotos(["a", "d"]))
         assertStale(pin.id, 1) { try window.storeImage(photoID: second[0].id, generation: 1, bytes: bytes) }
         assertStale(pin.id, 1) { try window.markPhotoFailed(photoID: second[1].id, generation: 1, reason: "HTTP 404") }
@@ -139,7 +139,7 @@ final class AlbumGenerationTests: XCTestCase {
         let pin = try window.insertPin(at: GeoPoint(latitude: 41.9, longitude: 12.5), name: "Rome")
         try window.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
         // This window asks for more; before the answer, the other window begins a new collection.
-        try other.clearAlbum(pinID: pin.id, generation: 2)
+        try other.clearAlbum(pinID: pin.id, generation: 2, filter: .none)
         let fresh = try other.replaceAlbum(pinID: pin.id, generation: 2, photos: newPhotos(["x", "y"]))
         assertStale(pin.id, 1) { try window.appendPhotos(pinID: pin.id, generation: 1, photos: self.newPhotos(["c", "d"])) }
         XCTAssertEqual(try window.photos(pinID: pin.id), fresh, "exactly the new collection, nothing mixed in")
@@ -170,7 +170,7 @@ final class AlbumGenerationTests: XCTestCase {
             let answers = [newPhotos(["w0-\(round)"]), newPhotos(["w1-\(round)"])]
             DispatchQueue.concurrentPerform(iterations: 2) { i in
                 let db = i == 0 ? window : other
-                let ok = (try? db.clearAlbum(pinID: pin.id, generation: round)) != nil
+                let ok = (try? db.clearAlbum(pinID: pin.id, generation: round, filter: .none)) != nil
                     && (try? db.replaceAlbum(pinID: pin.id, generation: round, photos: answers[i])) != nil
                 won.withLock { $0[i] = ok }
             }

@@ -388,21 +388,23 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertTrue(try db.storeImage(photoID: photos[0].id, generation: 1, bytes: image(10)))
         XCTAssertTrue(try db.markPhotoFailed(photoID: photos[1].id, generation: 1, reason: "HTTP 404"))
         XCTAssertTrue(try db.storeImage(photoID: others[0].id, generation: 1, bytes: image(10)))
-        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .downloading, page: 2, pageCount: 4, source: "flickr")
+        try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .ready, page: 2, pageCount: 4, source: "flickr")
 
-        XCTAssertEqual(try db.clearAlbum(pinID: pin.id, generation: 2), 3)
+        XCTAssertEqual(try db.clearAlbum(pinID: pin.id, generation: 2, filter: .none), 3)
         XCTAssertEqual(try db.photos(pinID: pin.id), [])
         XCTAssertEqual(try db.pin(id: pin.id)?.photoCount, 0)
         XCTAssertEqual(try db.pin(id: pin.id)?.downloadedCount, 0)
-        XCTAssertEqual(try summary(db, pin), Summary(status: .downloading, page: 2, pageCount: 4, source: "flickr"),
-                       "clearing leaves the summary to the machine")
+        // A kill before the machine saves its search still leaves the album to resume, from page 1.
+        XCTAssertEqual(try summary(db, pin), Summary(status: .downloading, page: nil, pageCount: nil, source: "flickr"),
+                       "clearing starts the album over as a new pin's")
+        XCTAssertEqual(try db.interruptedAlbums(), [pin.id, other.id])
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photoImage"), 1, "images follow their photos")
         XCTAssertEqual(try db.photos(pinID: other.id).map(\.byteCount), [10], "another album is untouched")
         XCTAssertFalse(try db.storeImage(photoID: photos[2].id, generation: 2, bytes: image(10)), "a late download after clearing")
         XCTAssertEqual(try db.markPhotosPending(ids: [photos[1].id]), 0)
 
-        XCTAssertEqual(try db.clearAlbum(pinID: pin.id, generation: 3), 0, "already empty")
-        XCTAssertEqual(try db.clearAlbum(pinID: 999, generation: 2), 0)
+        XCTAssertEqual(try db.clearAlbum(pinID: pin.id, generation: 3, filter: .none), 0, "already empty")
+        XCTAssertEqual(try db.clearAlbum(pinID: 999, generation: 2, filter: .none), 0)
         XCTAssertEqual(try count(db, "SELECT COUNT(*) FROM photo"), 1)
         // The album fills again from 0.
         XCTAssertEqual(try db.appendPhotos(pinID: pin.id, generation: 3, photos: newPhotos(["a", "b"])).map(\.position), [0, 1])
@@ -424,7 +426,7 @@ final class AlbumStoreTests: XCTestCase {
         XCTAssertEqual(try db.markPhotosPending(ids: [photos[2].id]), 0)
         XCTAssertEqual(try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["c"])), [])
         XCTAssertEqual(try db.appendPhotos(pinID: pin.id, generation: 1, photos: newPhotos(["d"])), [])
-        XCTAssertEqual(try db.clearAlbum(pinID: pin.id, generation: 2), 0)
+        XCTAssertEqual(try db.clearAlbum(pinID: pin.id, generation: 2, filter: .none), 0)
         XCTAssertFalse(try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .ready, page: 1, pageCount: 1, source: "flickr"))
         XCTAssertFalse(try db.saveAlbumStatus(pinID: pin.id, generation: 1, status: .failed(reason: "late"), page: 1, pageCount: 1,
                                               source: "flickr"))

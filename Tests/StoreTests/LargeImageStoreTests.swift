@@ -108,7 +108,7 @@ final class LargeImageStoreTests: XCTestCase {
         ])
         XCTAssertEqual(try storedIDs(db), [Int(photos[2].id)])
         // New Collection clears the album.
-        try db.clearAlbum(pinID: pin.id, generation: 2)
+        try db.clearAlbum(pinID: pin.id, generation: 2, filter: .none)
         XCTAssertEqual(try storedIDs(db), [])
 
         // Moving the pin, and deleting it, take theirs too.
