@@ -2,15 +2,19 @@ import Foundation
 import Model
 import Geo
 
-/// Wikimedia Commons: files (namespace 6) geotagged near the pin, found with
-/// `generator=geosearch`, with `prop=imageinfo` thumbnails (SPEC 6).
+/// Wikimedia Commons: files (namespace 6) near the pin, with `prop=imageinfo` thumbnails (SPEC 6).
 ///
-/// Geosearch has no offset: it returns the nearest `ggslimit` files (at most
-/// 500). Page N asks for the nearest N × perPage, orders them by distance
-/// (`prop=coordinates` with `codistancefrompoint`) and keeps the last perPage.
-/// MediaWiki renders at most 50 thumbnails per request and says so with a
-/// `continue` (`iicontinue`); the search follows it until every photo of the
-/// page has its image info.
+/// The plain album (and a filter with neither text nor tags) finds files geotagged near the pin
+/// with `generator=geosearch`. Geosearch has no offset: it returns the nearest `ggslimit` files
+/// (at most 500). Page N asks for the nearest N × window, orders them by distance
+/// (`prop=coordinates` with `codistancefrompoint`) and keeps the last window.
+/// A filter with text or tags searches with CirrusSearch instead (`generator=search`, the words
+/// with `nearcoord:` and `filetype:bitmap`), page N at offset (N − 1) × window, best match first.
+/// The window is perPage, or `candidatesPerPhoto` × perPage when a taken range is filtered here:
+/// Commons cannot search by date, so a page keeps the first perPage files of its window whose
+/// DateTimeOriginal lies in the range. `recent` orders each page by date taken, newest first.
+/// MediaWiki renders at most 50 thumbnails per request and says so with a `continue`
+/// (`iicontinue`); the search follows it until the page's photos are known.
 public struct CommonsSource: PhotoSource {
     public static let defaultEndpoint = "https://commons.wikimedia.org/w/api.php"
     /// Geosearch's largest radius, in metres.
@@ -25,6 +29,13 @@ public struct CommonsSource: PhotoSource {
     public static let maxOriginalBytes = 5 << 20
     /// Requests one search may make while following `continue`.
     static let maxRequests = maxResults / thumbnailsPerRequest + 1
+    /// CirrusSearch serves results only while offset + limit ≤ 10,000 (`Searcher::MAX_OFFSET_LIMIT`).
+    public static let maxSearchResults = 10_000
+    /// Files looked at per photo wanted when the taken range is filtered here (see `window`).
+    public static let candidatesPerPhoto = 4
+    /// The widest `nearcoord:` radius sent, in kilometres: the widest area's half-width × 111 km.
+    /// nearcoord itself sets no upper limit (docs/photo-sources.md).
+    public static let maxSearchRadiusKilometers = Int((Settings.areaHalfWidthRange.upperBound * 111).rounded())
 
     public let name = PhotoSourceChoice.commons.rawValue
     public let endpoint: String
@@ -45,34 +56,97 @@ public struct CommonsSource: PhotoSource {
         return Int(min(max(metres.rounded(), 10), Double(maxRadiusMeters)))
     }
 
-    /// How many nearest files page N needs (nil when the page lies beyond geosearch's reach).
-    public static func resultLimit(_ query: PhotoQuery) -> Int? {
-        let skip = (query.page - 1) * query.perPage
-        guard skip < maxResults else { return nil }
-        return min(query.page * query.perPage, maxResults)
+    /// `nearcoord:`'s radius: half-width × 111 km in whole kilometres, 1…`maxSearchRadiusKilometers`.
+    /// Whole, because nearcoord reads only `^(\d+)(m|km|mi|ft|yd)$` and drops a filter it cannot
+    /// read, which would search all of Commons.
+    public static func searchRadiusKilometers(halfWidthDegrees: Double) -> Int {
+        let km = halfWidthDegrees.isFinite ? halfWidthDegrees * 111 : Double(maxSearchRadiusKilometers)
+        return Int(min(max(km.rounded(), 1), Double(maxSearchRadiusKilometers)))
     }
 
-    /// The request for `query`; `continuation` is the previous answer's `continue` object.
-    public static func searchURL(_ query: PhotoQuery, endpoint: String = defaultEndpoint,
-                                 continuation: [String: String] = [:]) -> String {
+    /// Whether `filter` is searched with CirrusSearch (it has text or tags) rather than geosearch.
+    public static func usesTextSearch(_ filter: AlbumFilter) -> Bool {
+        filter.text != nil || !filter.tags.isEmpty
+    }
+
+    /// The files one page is chosen from: perPage, or `candidatesPerPhoto` × perPage (within
+    /// the 500 one request may list) when the taken range is filtered here.
+    public static func window(_ query: PhotoQuery) -> Int {
+        query.filter.taken.isOpen ? query.perPage : min(query.perPage * candidatesPerPhoto, maxResults)
+    }
+
+    /// How many nearest files page N needs from geosearch (nil when the page lies beyond its reach).
+    public static func resultLimit(_ query: PhotoQuery) -> Int? {
+        let window = window(query)
+        let skip = (query.page - 1) * window
+        guard skip < maxResults else { return nil }
+        return min(query.page * window, maxResults)
+    }
+
+    /// Where page N starts in CirrusSearch's results and how many it asks for (nil beyond reach).
+    public static func searchRange(_ query: PhotoQuery) -> (offset: Int, limit: Int)? {
+        let window = window(query)
+        let offset = (query.page - 1) * window
+        guard offset < maxSearchResults else { return nil }
+        return (offset, min(window, maxSearchResults - offset))
+    }
+
+    /// The pages a text search can reach: CirrusSearch stops at `maxSearchResults`.
+    static func reachableSearchPages(window: Int) -> Int {
+        max((maxSearchResults + window - 1) / window, 1)
+    }
+
+    /// CirrusSearch's query: the text, the tags as more words (Commons has categories, not tags),
+    /// the circle around the pin and still images only.
+    public static func searchText(_ query: PhotoQuery) -> String {
+        let point = QueryString.number(query.center.latitude) + "," + QueryString.number(query.center.longitude)
+        let radius = searchRadiusKilometers(halfWidthDegrees: query.halfWidthDegrees)
+        let words = ([query.filter.text].compactMap { $0 } + query.filter.tags).joined(separator: " ")
+        return "\(words) nearcoord:\(radius)km,\(point) filetype:bitmap"
+    }
+
+    /// The image information every request asks for, geosearch or text search.
+    static let imageInfoParameters: [(String, String)] = [
+        ("iiprop", "url|size|mime|extmetadata|user"),
+        ("iiurlwidth", String(gridWidth)),
+        ("iiextmetadatafilter", "Artist|LicenseShortName|ImageDescription|ObjectName|DateTimeOriginal"),
+        ("iiextmetadatalanguage", "en"),
+    ]
+
+    /// The request's own parameters, before any continuation.
+    static func parameters(_ query: PhotoQuery) -> [(String, String)] {
+        let head: [(String, String)] = [("action", "query"), ("format", "json"), ("formatversion", "2")]
+        if usesTextSearch(query.filter) {
+            let range = searchRange(query) ?? (0, window(query))
+            return head + [
+                ("generator", "search"),
+                ("gsrsearch", searchText(query)),
+                ("gsrnamespace", "6"),
+                ("gsrlimit", String(range.limit)),
+                ("gsroffset", String(range.offset)),
+                // Generators leave out searchinfo unless asked (MediaWiki T263841).
+                ("gsrinfo", "totalhits"),
+                ("prop", "imageinfo"),
+            ] + imageInfoParameters
+        }
         let coord = QueryString.number(query.center.latitude) + "|" + QueryString.number(query.center.longitude)
-        var items: [(String, String)] = [
-            ("action", "query"),
-            ("format", "json"),
-            ("formatversion", "2"),
+        return head + [
             ("generator", "geosearch"),
             ("ggscoord", coord),
             ("ggsradius", String(radiusMeters(halfWidthDegrees: query.halfWidthDegrees))),
             ("ggsnamespace", "6"),
             ("ggslimit", String(resultLimit(query) ?? query.perPage)),
             ("prop", "imageinfo|coordinates"),
-            ("iiprop", "url|size|mime|extmetadata|user"),
-            ("iiurlwidth", String(gridWidth)),
-            ("iiextmetadatafilter", "Artist|LicenseShortName|ImageDescription|ObjectName|DateTimeOriginal"),
-            ("iiextmetadatalanguage", "en"),
+        ] + imageInfoParameters + [
             ("codistancefrompoint", coord),
             ("colimit", "max"),
         ]
+    }
+
+    /// The request for `query`; `continuation` is the previous answer's `continue` object.
+    public static func searchURL(_ query: PhotoQuery, endpoint: String = defaultEndpoint,
+                                 continuation: [String: String] = [:]) -> String {
+        var items = parameters(query)
         let ours = Set(items.map(\.0))
         // MediaWiki continuation: send back every key of `continue` as it came.
         for key in continuation.keys.sorted() where !ours.contains(key) && isParameterName(key) {
@@ -82,11 +156,8 @@ public struct CommonsSource: PhotoSource {
     }
 
     public func search(_ query: PhotoQuery) async throws(PhotoSourceError) -> SearchPage {
-        guard Self.resultLimit(query) != nil else {
-            // Beyond the 500 nearest files: nothing more to show.
-            return SearchPage(photos: [], page: query.page,
-                              pageCount: max(Self.maxResults / query.perPage, 1), total: Self.maxResults)
-        }
+        if let beyond = Self.beyondReach(query) { return beyond }
+        let ours = Set(Self.parameters(query).map(\.0))
         var merged = Batch(entries: [:], continuation: nil)
         var continuation: [String: String] = [:]
         for _ in 0..<Self.maxRequests {
@@ -94,19 +165,38 @@ public struct CommonsSource: PhotoSource {
             let body = try await fetchOK(http, url: url, headers: ["User-Agent": userAgent, "Accept": "application/json"])
             let batch = try Self.parseBatch(body)
             merged.merge(batch)
-            guard let next = batch.continuation, !next.isEmpty, next != continuation else { break }
-            let wanted = Self.slice(merged, query)
-            if wanted.allSatisfy({ $0.info != nil }) { break }
+            guard let next = batch.continuation, !next.isEmpty, next != continuation,
+                  next.keys.contains(where: { !ours.contains($0) && $0 != "continue" }) else { break }
+            // A continuation holding only the generator's next offset adds no image info (guard);
+            // nor is any needed once every file up to the page's last photo has it.
+            if Self.select(Self.candidates(merged, query), query, complete: false) != nil { break }
             continuation = next
         }
         return Self.assemble(merged, query)
     }
 
-    /// Parses one answer as page `page` of `perPage` (the answer must hold
+    /// The answer for a page no request can reach (past geosearch's 500 nearest files or
+    /// CirrusSearch's 10,000 results), or nil.
+    static func beyondReach(_ query: PhotoQuery) -> SearchPage? {
+        let window = window(query)
+        if usesTextSearch(query.filter) {
+            guard searchRange(query) == nil else { return nil }
+            return SearchPage(photos: [], page: query.page, pageCount: reachableSearchPages(window: window),
+                              total: maxSearchResults)
+        }
+        guard resultLimit(query) == nil else { return nil }
+        return SearchPage(photos: [], page: query.page, pageCount: max(maxResults / window, 1), total: maxResults)
+    }
+
+    /// Parses one answer as page `page` of `perPage` of the plain album (the answer must hold
     /// the nearest page × perPage files, as `searchURL` asks).
     public static func parse(_ data: Data, page: Int = 1, perPage: Int) throws(PhotoSourceError) -> SearchPage {
-        let query = PhotoQuery(center: GeoPoint(latitude: 0, longitude: 0), perPage: perPage, page: page)
-        return assemble(try parseBatch(data), query)
+        try parse(data, query: PhotoQuery(center: GeoPoint(latitude: 0, longitude: 0), perPage: perPage, page: page))
+    }
+
+    /// Parses one answer to `searchURL(query)` (its continuations merged in, if any).
+    public static func parse(_ data: Data, query: PhotoQuery) throws(PhotoSourceError) -> SearchPage {
+        assemble(try parseBatch(data), query)
     }
 
     // MARK: - Parsing
@@ -122,6 +212,10 @@ public struct CommonsSource: PhotoSource {
     struct Batch {
         var entries: [Int: Entry]
         var continuation: [String: String]?
+        /// CirrusSearch's count of matches (`query.searchinfo.totalhits`), when it gave one.
+        var totalHits: Int? = nil
+        /// The offset of the next results (`continue.gsroffset`), when more are to be had.
+        var nextOffset: Int? = nil
 
         /// Later answers add image info the earlier ones left out.
         mutating func merge(_ other: Batch) {
@@ -134,6 +228,8 @@ public struct CommonsSource: PhotoSource {
                 }
             }
             continuation = other.continuation
+            totalHits = other.totalHits ?? totalHits
+            if let next = other.nextOffset { nextOffset = max(next, nextOffset ?? next) }
         }
     }
 
@@ -152,9 +248,13 @@ public struct CommonsSource: PhotoSource {
                 if let value = Lenient.string(pair.value) { out[pair.key] = value }
             }
         }
+        let nextOffset = continuation?["gsroffset"].flatMap { Int($0) }
         // No "query" at all is how MediaWiki says "nothing found".
-        guard let queryValue = root["query"] else { return Batch(entries: [:], continuation: continuation) }
+        guard let queryValue = root["query"] else {
+            return Batch(entries: [:], continuation: continuation, nextOffset: nextOffset)
+        }
         guard let query = queryValue as? [String: Any] else { throw .malformed("\"query\" is not an object") }
+        let totalHits = (query["searchinfo"] as? [String: Any]).flatMap { Lenient.int($0["totalhits"]) }
         let pages: [Any]
         switch query["pages"] {
         case nil, is NSNull: pages = []
@@ -174,29 +274,89 @@ public struct CommonsSource: PhotoSource {
                                 index: Lenient.int(page["index"]) ?? Int.max,
                                 info: info)
         }
-        return Batch(entries: entries, continuation: continuation)
+        return Batch(entries: entries, continuation: continuation, totalHits: totalHits.map { max($0, 0) },
+                     nextOffset: nextOffset)
     }
 
-    /// The page's share of the results: nearest first, ties by generator order, then page id.
-    static func slice(_ batch: Batch, _ query: PhotoQuery) -> ArraySlice<Entry> {
+    /// The files page N is chosen from, in the source's order: geosearch's nearest first (ties by
+    /// generator order, then page id), CirrusSearch's best match first (`index`).
+    static func candidates(_ batch: Batch, _ query: PhotoQuery) -> ArraySlice<Entry> {
         let ordered = batch.entries.values.sorted {
             ($0.distance, $0.index, $0.pageID) < ($1.distance, $1.index, $1.pageID)
         }
-        let start = min((query.page - 1) * query.perPage, ordered.count)
-        let end = min(start + query.perPage, ordered.count)
+        let window = window(query)
+        // A text search's answer is the page's window already; geosearch's holds every nearer file too.
+        let skip = usesTextSearch(query.filter) ? 0 : (query.page - 1) * window
+        let start = min(skip, ordered.count)
+        let end = min(start + window, ordered.count)
         return ordered[start..<end]
     }
 
+    /// The page's photos from its candidates: in order, those that parse and (when a taken range
+    /// is set) were taken within it, the first perPage; then, for `recent`, newest first. Nil while
+    /// a candidate before the last one kept has no image info yet, unless `complete` (every answer
+    /// is in: files still without info are left out).
+    static func select(_ candidates: ArraySlice<Entry>, _ query: PhotoQuery, complete: Bool) -> [NewPhoto]? {
+        let taken = query.filter.taken
+        var kept: [(photo: NewPhoto, day: CalendarDay?)] = []
+        for entry in candidates {
+            guard let info = entry.info else {
+                if complete { continue } else { return nil }
+            }
+            guard let photo = photo(entry) else { continue }
+            let day = takenDay(info)
+            if !taken.isOpen {
+                guard let day, taken.contains(day) else { continue }
+            }
+            kept.append((photo, day))
+            if kept.count == query.perPage { break }
+        }
+        if query.filter.sort == .recent {
+            // Stable: same-day photos keep the source's order; undated ones go last.
+            kept = kept.enumerated().sorted { a, b in
+                switch (a.element.day, b.element.day) {
+                case let (x?, y?) where x != y: return x > y
+                case (nil, _?): return false
+                case (_?, nil): return true
+                default: return a.offset < b.offset
+                }
+            }.map(\.element)
+        }
+        return kept.map(\.photo)
+    }
+
     static func assemble(_ batch: Batch, _ query: PhotoQuery) -> SearchPage {
+        let photos = select(candidates(batch, query), query, complete: true) ?? []
         let found = batch.entries.count
+        let window = window(query)
+        if usesTextSearch(query.filter) {
+            let offset = searchRange(query)?.offset ?? 0
+            let more = (batch.nextOffset ?? 0) > offset
+            var pageCount = batch.totalHits.map { (min($0, maxSearchResults) + window - 1) / window } ?? query.page
+            if more { pageCount = max(pageCount, query.page + 1) }
+            pageCount = max(min(pageCount, reachableSearchPages(window: window)), 1)
+            return SearchPage(photos: photos, page: query.page, pageCount: pageCount,
+                              total: batch.totalHits ?? offset + found)
+        }
         let limit = resultLimit(query) ?? maxResults
         // A full answer means more files may lie further out.
         let more = found >= limit && limit < maxResults
-        let reached = (found + query.perPage - 1) / query.perPage
+        let reached = (found + window - 1) / window
         // Otherwise every file is known (found ≤ limit, so reached ≤ page).
         let pageCount = more ? query.page + 1 : max(reached, 1)
-        let photos = slice(batch, query).compactMap(photo)
         return SearchPage(photos: photos, page: query.page, pageCount: pageCount, total: found)
+    }
+
+    /// The day a file was taken, from its DateTimeOriginal: a `<time datetime="…">` in the value
+    /// first (as Commons' date templates write it), else the day the plain text starts with.
+    static func takenDay(_ info: [String: Any]) -> CalendarDay? {
+        let meta = info["extmetadata"] as? [String: Any]
+        guard let raw = ((meta?["DateTimeOriginal"] as? [String: Any])?["value"]).flatMap(Lenient.string) else { return nil }
+        if let attribute = raw.range(of: "datetime=\""),
+           let day = CalendarDay.leading(String(raw[attribute.upperBound...].prefix(10))) {
+            return day
+        }
+        return CalendarDay.leading(TextCleaner.plainText(fromHTML: raw, maxLength: 40))
     }
 
     static func photo(_ entry: Entry) -> NewPhoto? {

@@ -16,27 +16,19 @@ public struct FlickrSource: PhotoSource {
     /// isn't narrowed to the last few hours of uploads.
     static let minUploadDate = "946684800"
 
-    public enum Sort: String, Sendable {
-        case interestingness = "interestingness-desc"
-        case relevance
-    }
-
     public let name = PhotoSourceChoice.flickr.rawValue
     public let apiKey: String
     public let endpoint: String
-    public let sort: Sort
     private let http: any HTTPFetching
 
-    public init(apiKey: String, endpoint: String = FlickrSource.defaultEndpoint,
-                sort: Sort = .interestingness, http: any HTTPFetching) {
+    public init(apiKey: String, endpoint: String = FlickrSource.defaultEndpoint, http: any HTTPFetching) {
         self.apiKey = apiKey
         self.endpoint = endpoint
-        self.sort = sort
         self.http = http
     }
 
     public func search(_ query: PhotoQuery) async throws(PhotoSourceError) -> SearchPage {
-        let url = Self.searchURL(query, apiKey: apiKey, endpoint: endpoint, sort: sort)
+        let url = Self.searchURL(query, apiKey: apiKey, endpoint: endpoint)
         let body: Data
         do {
             body = try await fetchOK(http, url: url, headers: ["Accept": "application/json"])
@@ -56,8 +48,7 @@ public struct FlickrSource: PhotoSource {
         return (max(lon - w, -180), max(lat - w, -90), min(lon + w, 180), min(lat + w, 90))
     }
 
-    public static func searchURL(_ query: PhotoQuery, apiKey: String, endpoint: String = defaultEndpoint,
-                                 sort: Sort = .interestingness) -> String {
+    public static func searchURL(_ query: PhotoQuery, apiKey: String, endpoint: String = defaultEndpoint) -> String {
         let box = boundingBox(query)
         let bbox = [box.minLon, box.minLat, box.maxLon, box.maxLat].map(QueryString.number).joined(separator: ",")
         return QueryString.url(endpoint, [
@@ -68,13 +59,38 @@ public struct FlickrSource: PhotoSource {
             ("safe_search", "1"),
             ("content_type", "1"),
             ("media", "photos"),
-            ("sort", sort.rawValue),
+        ] + filterParameters(query.filter) + [
+            ("sort", sortName(query.filter.sort)),
             ("extras", extras.joined(separator: ",")),
             ("per_page", String(query.perPage)),
             ("page", String(query.page)),
             ("format", "json"),
             ("nojsoncallback", "1"),
         ])
+    }
+
+    /// The filter's fields as flickr.photos.search takes them, each only when set: `text`, `tags`
+    /// with `tag_mode=all`, and the taken range as MySQL datetimes, both ends inclusive (a `to` of
+    /// 2023 reaches 2023-12-31 23:59:59).
+    static func filterParameters(_ filter: AlbumFilter) -> [(String, String)] {
+        var items: [(String, String)] = []
+        if let text = filter.text { items.append(("text", text)) }
+        if !filter.tags.isEmpty {
+            items.append(("tags", filter.tagList))
+            items.append(("tag_mode", "all"))
+        }
+        if let from = filter.taken.from { items.append(("min_taken_date", "\(from.firstDay) 00:00:00")) }
+        if let to = filter.taken.to { items.append(("max_taken_date", "\(to.lastDay) 23:59:59")) }
+        return items
+    }
+
+    /// Flickr's name for the album's order.
+    static func sortName(_ sort: AlbumSort) -> String {
+        switch sort {
+        case .interesting: "interestingness-desc"
+        case .recent: "date-taken-desc"
+        case .relevant: "relevance"
+        }
     }
 
     /// Pages a caller may ask for: Flickr's own count, capped so that

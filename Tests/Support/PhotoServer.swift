@@ -114,6 +114,25 @@ public final class PhotoServer: Sendable {
         return text.split(separator: "\n").map(String.init)
     }
 
+    /// The query string of every search so far (Flickr, and Commons other than its large-image
+    /// lookups), as the server received it, in order of arrival.
+    public func searchRequests() -> [String] {
+        let text = (try? String(contentsOfFile: controlDir + "/search-requests.log", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// The parameters of one line of `searchRequests()`, percent-decoded.
+    public static func parameters(_ query: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+            out[key] = value
+        }
+        return out
+    }
+
     /// Holds only the images numbered `first` and up (Flickr's n.jpg); the others are served.
     public func holdImages(from first: Int) {
         _ = FileManager.default.createFile(atPath: controlDir + "/" + Switch.holdImages.rawValue, contents: Data(String(first).utf8))

@@ -26,6 +26,21 @@ Faults are chosen by the request itself, so one server serves every test:
   width is logged in large-requests.log). Photo n's is Fixtures/images/large_1024x768_exif.jpg
   (a photo-like picture of about 300 KB), or the same turned upright, large_768x1024_exif.jpg,
   when n mod 3 is 1 (its thumbnail is portrait too).
+- Album filters, in a simple way the end-to-end tests can use: a Flickr search whose `text` or
+  `tags` holds the word `nomatch` (case-insensitive; words split at spaces and commas), or a
+  Commons search whose `gsrsearch` does, finds nothing (a well-formed answer with zero photos).
+  Other filter parameters are accepted and not applied.
+- Commons `generator=search` (a filtered album) is answered as CirrusSearch does: `gsrlimit`
+  results (at most 500) from `gsroffset`, best match first (`index` = offset + position + 1),
+  thumbnails for at most 50 per answer (the rest through `iicontinue`), then
+  `continue: {gsroffset: next}` while `total` (query, default 120) has more, and
+  `query.searchinfo.totalhits` when `gsrinfo` asks for it. Result n is the same file (page id
+  100 + n) as geosearch's n; its DateTimeOriginal is `YEAR-MM-DD 12:00:00` with YEAR 2015 + n mod 10,
+  month 1 + n mod 9, day 10 + n mod 10, except every n with n mod 7 == 6, which has none (undated).
+  Geosearch answers stay as they were (no DateTimeOriginal).
+Every search request (Flickr, and Commons other than `pageids=` lookups) has its query string
+appended, as received, to CONTROL_DIR/search-requests.log (one line each, on arrival), so a test
+can check what was asked.
 Every response waits --delay-ms first. /stats reports the most requests seen
 in flight at once; /reset clears the counters.
 
@@ -56,6 +71,7 @@ import argparse
 import json
 import os
 import random
+import re
 import select
 import socket
 import struct
@@ -105,6 +121,19 @@ STATE = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "image_requests": 0,
          "images_in_flight": 0, "large_requests": 0, "large_cancelled": 0, "large_served": 0}
 # The large images, in the aspect of the thumbnail of the same number (fixture n mod 3 is 240x320 for 1).
 LARGE_FIXTURES = ["large_1024x768_exif.jpg", "large_768x1024_exif.jpg", "large_1024x768_exif.jpg"]
+
+
+def has_nomatch(text):
+    """Whether a search text or tag list holds the word `nomatch` (the end-to-end tests' filter
+    that finds nothing)."""
+    return "nomatch" in re.split(r"[\s,]+", (text or "").lower())
+
+
+def commons_date_taken(n):
+    """The DateTimeOriginal of search result n, or None for an undated file (docstring)."""
+    if n % 7 == 6:
+        return None
+    return f"{2015 + n % 10:04d}-{1 + n % 9:02d}-{10 + n % 10:02d} 12:00:00"
 
 
 def large_size(n):
@@ -255,7 +284,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, b"{}")
         is_large = url.path.startswith("/img/large/")
         is_image = url.path.startswith("/img/") and not is_large
+        is_search = url.path == "/flickr/rest" or (url.path == "/commons/api.php" and "pageids" not in q)
         with LOCK:
+            if is_search:
+                self.log_search(url.query)
             STATE["requests"] += 1
             STATE["in_flight"] += 1
             STATE["max_in_flight"] = max(STATE["max_in_flight"], STATE["in_flight"])
@@ -310,6 +342,12 @@ class Handler(BaseHTTPRequestHandler):
         except OSError:
             return True
         return False
+
+    def log_search(self, query):
+        """Called with LOCK held: every search's query string, as received, one a line."""
+        if self.server.control_dir:
+            with open(os.path.join(self.server.control_dir, "search-requests.log"), "a") as f:
+                f.write(query.replace("\n", "%0A") + "\n")
 
     def log_large(self, line):
         """Called with LOCK held: every large image and Commons thumbnail request, in order."""
@@ -379,6 +417,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.cut_off(self.flickr_body(q, "good-key"), "application/json")
         if key in SEARCH_FAULTS and key != "empty":
             return self.http_fault(key, "application/json")
+        if has_nomatch(q.get("text")) or has_nomatch(q.get("tags")):
+            key = "empty"
         return self.send(200, self.flickr_body(q, key))
 
     def flickr_body(self, q, key):
@@ -454,6 +494,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.http_fault(fault, "application/json")
         if "pageids" in q:
             return self.commons_large(q)
+        if q.get("generator") == "search":
+            return self.commons_search(q)
         limit = max(1, min(500, int(q.get("ggslimit", "10") or 10)))
         total = int(q.get("total", "120"))
         count = min(limit, total)
@@ -491,6 +533,49 @@ class Handler(BaseHTTPRequestHandler):
             body["continue"] = {"iicontinue": str(ii_end), "continue": "||"}
         else:
             body["batchcomplete"] = ""
+        return self.send(200, json.dumps(body).encode())
+
+    def commons_search(self, q):
+        """`generator=search` as CirrusSearch answers it (docstring)."""
+        asked_info = "totalhits" in q.get("gsrinfo", "").split("|")
+        total = 0 if has_nomatch(q.get("gsrsearch")) else int(q.get("total", "120"))
+        offset = max(0, int(q.get("gsroffset", "0") or 0))
+        limit = max(1, min(500, int(q.get("gsrlimit", "10") or 10)))
+        found = list(range(offset, min(offset + limit, total)))
+        ii_start = int(q.get("iicontinue", "0") or 0)
+        ii_end = min(len(found), ii_start + 50)
+        hostile = self.control("hostile-text")
+        pages = []
+        for i, n in enumerate(found):
+            name = HOSTILE[n % len(HOSTILE)] if hostile else f"Place {n}"
+            page = {"pageid": 100 + n, "ns": 6, "title": f"File:Place {n}.jpg", "index": n + 1}
+            if ii_start <= i < ii_end:
+                meta = {"Artist": {"value": f"<a href='x'>Artist {n}</a>"},
+                        "LicenseShortName": {"value": "CC BY-SA 4.0"}, "ObjectName": {"value": name}}
+                taken = commons_date_taken(n)
+                if taken:
+                    meta["DateTimeOriginal"] = {"value": taken, "source": "commons-desc-page"}
+                page["imageinfo"] = [{
+                    "timestamp": "2023-01-01T00:00:00Z", "user": f"User{n}", "size": 120000,
+                    "width": 1024, "height": 768, "mime": "image/jpeg",
+                    "thumburl": self.image_url(self.image_fault(n, n), n), "thumbwidth": 320, "thumbheight": 240,
+                    "url": self.image_url(self.image_fault(n, n), n),
+                    "descriptionurl": f"{self.base()}/wiki/File:Place_{n}.jpg", "extmetadata": meta}]
+            pages.append(page)
+        body = {}
+        if ii_end < len(found):
+            body["continue"] = {"iicontinue": str(ii_end), "continue": "||"}
+        else:
+            body["batchcomplete"] = True
+            if offset + limit < total:
+                body["continue"] = {"gsroffset": offset + limit, "continue": "gsroffset||"}
+        query = {}
+        if asked_info:
+            query["searchinfo"] = {"totalhits": total}
+        if pages:
+            query["pages"] = pages
+        if query:
+            body["query"] = query
         return self.send(200, json.dumps(body).encode())
 
     def image(self, name):
