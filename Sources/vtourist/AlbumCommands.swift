@@ -97,7 +97,7 @@ struct Drop: ParsableCommand {
             completion: .list(AlbumSort.allCases.map(\.rawValue)))
     var sort: [String] = []
 
-    static let sortNames = "interesting (the default), recent (date taken, newest first) or relevant (best match for the text)"
+    static let sortNames = "interesting (the default), recent (date taken, newest first) or relevant (best match for --text, which it needs)"
 
     /// The words that name the place: the options' own words are gone,
     /// and a lone `--` only marks where options end.
