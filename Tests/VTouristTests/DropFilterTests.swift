@@ -5,8 +5,8 @@ import Store
 import XCTest
 @testable import vtourist
 
-/// `drop`'s filter options as the parser hands them over: checked with the album's own rules, one
-/// line naming the field; a word after an option's value is refused, never taken for the place.
+/// `drop`'s filter options as the parser hands them over: a word after an option's value is refused,
+/// never taken for the place. (Each bad filter's line: FilterCommandLineTests, through the binary.)
 final class DropFilterTests: XCTestCase {
     let today = CalendarDay(year: 2026, month: 11, day: 26)
 
@@ -47,26 +47,5 @@ final class DropFilterTests: XCTestCase {
         XCTAssertEqual(try refusal(["Naples", "--tags", "a,", "b", "c"]),
                        "\u{201C}b\u{201D} \u{201C}c\u{201D} follow --tags a,: --tags takes one value; the place words go before the filter options")
         XCTAssertTrue(try refusal(["Naples", "--taken", "2019", "--taken", "2020"]).contains("--taken takes one value"))
-    }
-
-    /// Every bad input of a filter, one line naming the field.
-    func testEveryBadFilterNamesItsField() throws {
-        let cases: [(words: [String], says: String)] = [
-            (["--text", String(repeating: "a", count: 101)], "text: 101 characters, at most 100"),
-            (["--text", "a\u{1B}[2Jb"], "text: control characters are not allowed"),
-            (["--text", "   "], "text: only spaces: type some words, or leave it empty"),
-            (["--tags", ""], "tags: empty: give tags separated by commas"),
-            (["--tags", "a,,b"], "tags: an empty tag (two commas in a row?)"),
-            (["--tags", (1...21).map { "t\($0)" }.joined(separator: ",")], "tags: 21 tags, at most 20"),
-            (["--taken", "2023..2019"], "taken: from 2023 comes after to 2019: swap them"),
-            (["--taken", "2023-02-30"], "taken: date 2023-02-30 is not a day of the calendar"),
-            (["--taken", "2027.."], "taken: from 2027 is in the future (today is 2026-11-26)"),
-            (["--taken", "1800..1900"], "taken: from 1800 is before 1826, the first photograph"),
-            (["--sort", "newest"], "sort: unknown order \u{201C}newest\u{201D}: use interesting, recent, relevant"),
-            (["--sort", "relevant"], "sort: relevant orders by the text: give some text, or choose interesting or recent"),
-        ]
-        for c in cases {
-            XCTAssertEqual(try refusal(["Naples"] + c.words), c.says, "\(c.words)")
-        }
     }
 }
