@@ -70,6 +70,7 @@ bench: deps
 	  python3 bench/zoom_bench.py --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/album_memory_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/photo_bench.py --bench-binary $(RELEASE)/vtourist-bench || status=1; \
+	  python3 bench/filter_bench.py --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/fault_matrix.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/targets.py summary $(BENCH_VERDICTS) || status=1; \
 	  exit $$status

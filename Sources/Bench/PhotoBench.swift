@@ -246,10 +246,10 @@ final class BenchPhotoServer {
     let process = Process()
     let base: String
 
-    init(delayMs: Int) throws {
+    init(delayMs: Int, arguments: [String] = []) throws {
         let script = Self.repository.appendingPathComponent("Tests/Support/photo_server.py").path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, "--delay-ms", String(delayMs)]
+        process.arguments = [script, "--delay-ms", String(delayMs)] + arguments
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]
         let out = Pipe()
         process.standardOutput = out

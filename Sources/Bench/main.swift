@@ -1,8 +1,8 @@
 // Benchmarks for `make bench`: frame rendering at world and city zoom with
 // 10,000 pins, a 10,000-pin database for the start-up measurement, and the
 // album's first paint and selection moves (AlbumBench.swift), and the go-to
-// prompt's completion letter by letter (CompletionBench.swift), and the photo view's large images
-// (PhotoBench.swift).
+// prompt's completion letter by letter (CompletionBench.swift), the photo view's large images
+// (PhotoBench.swift), and a filtered search against an unfiltered one (FilterBench.swift).
 import Dispatch
 import Foundation
 import Gazetteer
@@ -140,6 +140,9 @@ do {
     } else if args.count >= 2, args[1] == "photo" {
         // `vtourist-bench photo [RUNS]`: the photo view's large images against the stand-in server.
         try PhotoBench.run(runs: args.count >= 3 ? Int(args[2]) ?? 7 : 7)
+    } else if args.count >= 2, args[1] == "filter" {
+        // `vtourist-bench filter [RUNS]`: a filtered search against an unfiltered one, through libcurl.
+        try FilterBench.run(runs: args.count >= 3 ? Int(args[2]) ?? 41 : 41)
     } else if args.count >= 2, args[1] == "completion" {
         // `vtourist-bench completion [DESTINATIONS]`: go-to suggestions letter by letter.
         try CompletionBench.run(destinations: args.count >= 3 ? args[2] : nil)

@@ -37,8 +37,9 @@ public struct AlbumFilter: Hashable, Sendable {
 
     // MARK: Checking
 
-    /// A filter from the words a person typed (the editor's fields, `drop`'s options): nil or empty
-    /// for a field left out. `today` bounds the dates: a "to" past it is taken as today.
+    /// A filter from the words a person typed (the editor's fields, `drop`'s options): nil for a field
+    /// left out (or empty, but for tags: `--tags ""` is refused as empty). `today` bounds the dates: a
+    /// "to" past it is taken as today.
     public static func make(text: String?, tags: String?, taken: String?, sort: String?,
                             today: CalendarDay) throws(FilterProblem) -> AlbumFilter {
         let parsedSort: AlbumSort

@@ -166,10 +166,11 @@ extension AppDatabase {
     /// A new collection begins: the album advances from `generation - 1` to `generation`, its filter
     /// becomes `filter` (the one the collection is searched with), every photo of the pin is deleted
     /// (their images follow) and the album is `downloading` with no page, as a new pin's, in one
-    /// transaction: a crash after it leaves the new filter with an empty album that resumes from page 1. Throws `staleAlbum`, and writes nothing, when the album was not at
-    /// `generation - 1` (another process began a collection, changed the filter or moved the pin first:
-    /// its collection and filter stand). The only write of an existing pin's filter. Returns how many
-    /// photos were deleted; 0 when there is no such pin.
+    /// transaction: a crash after it leaves the new filter with an empty album that resumes from page 1.
+    /// Throws `staleAlbum`, and writes nothing, when the album was not at `generation - 1` (another
+    /// process began a collection, changed the filter or moved the pin first: its collection and filter
+    /// stand). The only write of an existing pin's filter. Returns how many photos were deleted; 0 when
+    /// there is no such pin.
     @discardableResult
     public func clearAlbum(pinID: Pin.ID, generation: Int, filter: AlbumFilter) throws(StoreError) -> Int {
         try write { db in

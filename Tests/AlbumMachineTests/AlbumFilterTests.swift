@@ -14,36 +14,38 @@ final class AlbumFilterTests: XCTestCase {
                           photos: [photo(1, .stored), photo(2, .stored), photo(3, .stored)], generation: 1, filter: filter))
     }
 
-    func testADroppedPinsFirstSearchAsksWithItsFilter() {
-        let tester = AlbumTester(Album(pin: pin, place: rome, filter: food))
-        tester.send(.start, [
-            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: food, generation: 1),
-            .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
-        ]) {
-            $0.generation = 1
-            $0.perPage = 3
-            $0.page = 1
-            $0.firstPage = 1
-            $0.search = .inFlight(page: 1)
+    /// What a new collection of `filter` at `generation` asks: clear with the filter, search page 1, save.
+    func begins(_ generation: Int, _ filter: AlbumFilter) -> [AlbumEffect] {
+        [.clearAlbum(pin: pin, generation: generation, filter: filter),
+         .search(pin: pin, place: rome, page: 1, perPage: 3, filter: filter, generation: generation),
+         .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0)]
+    }
+
+    /// The album once that collection began: emptied, searching page 1 of the new filter.
+    func begun(_ generation: Int, _ filter: AlbumFilter) -> (inout Album) -> Void {
+        { album in
+            album.filter = filter
+            album.photos = []
+            album.generation = generation
+            album.perPage = 3
+            album.page = 1
+            album.firstPage = 1
+            album.pageCount = 0
+            album.search = .inFlight(page: 1)
         }
+    }
+
+    func testADroppedPinsFirstSearchAsksWithItsFilter() {
+        // The rest of the start is AlbumLifeTests'; only the filter is new here.
+        var album = Album(pin: pin, place: rome, filter: food)
+        XCTAssertEqual(reduce(&album, .start, .fixed()).first,
+                       .search(pin: pin, place: rome, page: 1, perPage: 3, filter: food, generation: 1))
+        XCTAssertEqual(album.filter, food)
     }
 
     func testSettingAFilterClearsWithItAndSearchesItsFirstPage() {
         let tester = readyAlbum(filter: .none)
-        tester.send(.setFilter(food), [
-            .clearAlbum(pin: pin, generation: 2, filter: food),
-            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: food, generation: 2),
-            .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
-        ]) {
-            $0.filter = food
-            $0.photos = []
-            $0.generation = 2
-            $0.perPage = 3
-            $0.page = 1
-            $0.firstPage = 1
-            $0.pageCount = 0
-            $0.search = .inFlight(page: 1)
-        }
+        tester.send(.setFilter(food), begins(2, food), begun(2, food))
         // The new filter's own page count is what Add more goes by.
         tester.send(.searchAnswered(generation: 2, pageCount: 2, photos: saved(7)), [
             download(7, generation: 2), .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 2),
@@ -56,20 +58,7 @@ final class AlbumFilterTests: XCTestCase {
     }
 
     func testClearingTheFilterWritesTheEmptyOne() {
-        readyAlbum(filter: food).send(.setFilter(.none), [
-            .clearAlbum(pin: pin, generation: 2, filter: .none),
-            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 2),
-            .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
-        ]) {
-            $0.filter = .none
-            $0.photos = []
-            $0.generation = 2
-            $0.perPage = 3
-            $0.page = 1
-            $0.firstPage = 1
-            $0.pageCount = 0
-            $0.search = .inFlight(page: 1)
-        }
+        readyAlbum(filter: food).send(.setFilter(.none), begins(2, .none), begun(2, .none))
     }
 
     func testAFilterIsRefusedWhileTheAlbumDownloads() {
@@ -87,18 +76,7 @@ final class AlbumFilterTests: XCTestCase {
     func testAFailedOrEmptyAlbumTakesANewFilter() {
         let failed = AlbumTester(Album(pin: pin, place: rome, status: .failed(reason: "HTTP 500"), page: 1, pageCount: 0,
                                        photos: [], generation: 3, filter: food))
-        failed.send(.setFilter(.none), [
-            .clearAlbum(pin: pin, generation: 4, filter: .none),
-            .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 4),
-            .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
-        ]) {
-            $0.filter = .none
-            $0.generation = 4
-            $0.perPage = 3
-            $0.page = 1
-            $0.firstPage = 1
-            $0.search = .inFlight(page: 1)
-        }
+        failed.send(.setFilter(.none), begins(4, .none), begun(4, .none))
         let empty = AlbumTester(Album(pin: pin, place: rome, status: .empty, page: 1, pageCount: 0, photos: [],
                                       generation: 2))
         XCTAssertEqual(reduce(&empty.albumForSetUp, .setFilter(food), empty.environment).first,

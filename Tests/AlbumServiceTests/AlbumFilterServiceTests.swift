@@ -21,25 +21,36 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
         return other
     }
 
+    /// A freshly dropped pin whose plain album `albums` fetched: ready, page 1, 21 photos, generation 1.
+    private func readyPin(_ albums: AlbumService, file: StaticString = #filePath, line: UInt = #line) throws -> Pin {
+        let pin = try dropPin()
+        albums.start(pin)
+        XCTAssertEqual(settle(albums, pin.id, file: file, line: line)?.status, .ready, file: file, line: line)
+        return pin
+    }
+
+    /// The parameters of every search the stand-in was asked, in order.
+    private func asked() -> [[String: String]] { server.searchRequests().map(PhotoServer.parameters) }
+
     func testANewFilterIsSavedWithItsCollectionAndOneThatFindsNothingEndsEmpty() throws {
         let albums = service()
         defer { albums.shutdown() }
-        let pin = try dropPin()
-        albums.start(pin)
-        XCTAssertEqual(settle(albums, pin.id)?.status, .ready)
+        let pin = try readyPin(albums)
 
-        // The stand-in finds nothing, as for a filter nothing matches.
-        server.set(.searchFault, to: "empty")
-        albums.send(.setFilter(food), to: pin.id)
+        // The stand-in finds nothing for the word nomatch.
+        let nothing = AlbumFilter(text: "nomatch", sort: .recent)
+        albums.send(.setFilter(nothing), to: pin.id)
         let narrowed = try XCTUnwrap(settle(albums, pin.id))
         XCTAssertEqual(narrowed.status, .empty, "nothing found is empty, never failed")
-        XCTAssertEqual(narrowed.pin.filter, food)
+        XCTAssertEqual(narrowed.pin.filter, nothing)
         XCTAssertEqual(narrowed.photos, [])
         XCTAssertEqual(narrowed.generation, 2)
-        XCTAssertEqual(albums.album(pin.id)?.filter, food)
+        XCTAssertEqual(albums.album(pin.id)?.filter, nothing)
+        XCTAssertEqual(asked().last?["text"], "nomatch")
+        XCTAssertEqual(asked().last?["sort"], "date-taken-desc")
+        XCTAssertEqual(asked().last?["page"], "1")
 
         // F: the empty filter is a new collection of the plain album.
-        server.set(.searchFault, false)
         albums.send(.setFilter(.none), to: pin.id)
         let plain = try XCTUnwrap(settle(albums, pin.id))
         XCTAssertEqual(plain.status, .ready)
@@ -47,6 +58,8 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
         XCTAssertEqual(plain.photos.count, 21)
         XCTAssertEqual(plain.page, 1, "a new filter's collection starts at its first page")
         XCTAssertEqual(plain.generation, 3)
+        XCTAssertNil(asked().last?["text"], "the plain album asks no text")
+        XCTAssertEqual(asked().count, 3)
         XCTAssertEqual(events.storeFailures, [])
     }
 
@@ -78,15 +91,22 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
         XCTAssertEqual(settle(albums, pin.id)?.photos.count, 42)
         XCTAssertEqual(try store.pin(id: pin.id)?.filter, food)
         XCTAssertEqual(albums.album(pin.id)?.filter, food)
+        // The first search, New Collection's and Add more's, each with the whole filter.
+        XCTAssertEqual(asked().count, 3)
+        for search in asked() {
+            XCTAssertEqual(search["text"], "street food")
+            XCTAssertEqual(search["tags"], "market")
+            XCTAssertEqual(search["tag_mode"], "all")
+            XCTAssertEqual(search["min_taken_date"], "2019-01-01 00:00:00")
+            XCTAssertEqual(search["sort"], "relevance")
+        }
     }
 
     /// Killed just after a new filter's collection began (its `clearAlbum` committed, nothing else):
     /// the next start resumes that collection, from page 1, with the new filter.
     func testAKillDuringANewFiltersCollectionResumesItWithTheFilter() throws {
         let killed = service()
-        let pin = try dropPin()
-        killed.start(pin)
-        XCTAssertEqual(settle(killed, pin.id)?.status, .ready)
+        let pin = try readyPin(killed)
         killed.shutdown()
         try store.clearAlbum(pinID: pin.id, generation: 2, filter: food)
 
@@ -100,6 +120,8 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
         XCTAssertEqual(resumed.page, 1)
         XCTAssertEqual(resumed.photos.count, 21)
         XCTAssertEqual(resumed.generation, 2)
+        XCTAssertEqual(asked().last?["text"], "street food")
+        XCTAssertEqual(asked().last?["page"], "1")
         XCTAssertEqual(events.storeFailures, [])
     }
 
@@ -107,9 +129,7 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
     /// collection with that filter, not its old copy's.
     func testAFilterSetInOneWindowIsTheOneTheOtherUses() throws {
         let first = service()
-        let pin = try dropPin()
-        first.start(pin)
-        XCTAssertEqual(settle(first, pin.id)?.status, .ready)
+        let pin = try readyPin(first)
         let second = service(store: try otherWindow())
         defer { first.shutdown(); second.shutdown() }
         second.resume(pin.id)
@@ -120,11 +140,14 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
         second.send(.addMore, to: pin.id)
         XCTAssertEqual(second.album(pin.id)?.filter, food, "read again before acting")
         XCTAssertEqual(settle(second, pin.id)?.photos.count, 42)
+        XCTAssertEqual(asked().last?["text"], "street food", "the other window's Add more")
+        XCTAssertEqual(asked().last?["page"], "2")
 
         second.send(.newCollection, to: pin.id)
         let again = try XCTUnwrap(settle(second, pin.id))
         XCTAssertEqual(again.generation, 3)
         XCTAssertEqual(again.pin.filter, food, "New Collection keeps the filter the other window set")
+        XCTAssertEqual(asked().last?["text"], "street food")
         XCTAssertEqual(events.storeFailures, [])
     }
 
@@ -133,9 +156,7 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
     func testAStaleNewCollectionCannotWriteTheOldFilterBack() throws {
         let first = service()
         defer { first.shutdown() }
-        let pin = try dropPin()
-        first.start(pin)
-        XCTAssertEqual(settle(first, pin.id)?.status, .ready)
+        let pin = try readyPin(first)
         let staleStore = try otherWindow()
         let stored = try XCTUnwrap(try staleStore.album(pinID: pin.id))
         var stale = Album(pin: pin.id, place: stored.pin.coordinate, status: stored.status, page: stored.page,

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import PhotoSources
 import TestSupport
+import Model
 import Geo
 import XCTest
 
@@ -108,6 +109,35 @@ final class StandInShapeTests: XCTestCase {
         let json = try JSONSerialization.jsonObject(with: standIn) as? [String: Any]
         let pages = (json?["query"] as? [String: Any])?["pages"]
         XCTAssertTrue(pages is [Any], "pages: \(String(describing: pages))")
+    }
+
+    func testCommonsTextSearchAnswers() async throws {
+        let server = try PhotoServer()
+        // 60 results: more than one answer's thumbnails, so the first answer continues with `iicontinue`.
+        var query = naples
+        query.perPage = 15
+        query.filter = AlbumFilter(text: "castle", taken: try TakenRange.parse("2019"))
+        let first = try await fetch(CommonsSource.searchURL(query, endpoint: server.commonsEndpoint))
+        let page = "query.pages.*.", info = "query.pages.*.imageinfo.*."
+        try assertSameShape([
+            ("continue", [.object]), ("continue.iicontinue", Self.text), ("continue.continue", Self.text),
+            ("query", [.object]), ("query.searchinfo.totalhits", Self.count), ("query.pages", [.array]),
+            (page + "pageid", Self.count), (page + "title", Self.text), (page + "index", Self.count),
+            (page + "imageinfo", [.array]), (info + "url", Self.text), (info + "thumburl", Self.text),
+            (info + "thumbwidth", Self.count), (info + "thumbheight", Self.count), (info + "size", Self.count),
+            (info + "mime", Self.text), (info + "user", Self.text), (info + "descriptionurl", Self.text),
+            (info + "extmetadata.ObjectName.value", Self.text), (info + "extmetadata.DateTimeOriginal.value", Self.text),
+        ], sample: "commons-search-imageinfo.json", standIn: first)
+        // The last part: `batchcomplete` and the generator's next offset.
+        let last = try await fetch(CommonsSource.searchURL(query, endpoint: server.commonsEndpoint,
+                                                           continuation: ["iicontinue": "50", "continue": "||"]))
+        try assertSameShape([("batchcomplete", [.bool]), ("continue.gsroffset", Self.count), ("continue.continue", Self.text),
+                             ("query.searchinfo.totalhits", Self.count)],
+                            sample: "commons-search-imageinfo-continued.json", standIn: last)
+        try assertSameShape([("batchcomplete", [.bool]), ("query.searchinfo.totalhits", Self.count)],
+                            sample: "commons-search-empty.json",
+                            standIn: try await fetch(CommonsSource.searchURL(PhotoQuery(center: naples.center,
+                                filter: AlbumFilter(text: "nomatch")), endpoint: server.commonsEndpoint)))
     }
 
     /// The walker itself: a missing field or a wrong kind is seen.

@@ -146,6 +146,15 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128
     allow_reuse_address = True
+    nodelay = False
+
+    def get_request(self):
+        conn, addr = super().get_request()
+        if self.nodelay:
+            # Headers and body go out in two writes: without this, Nagle's algorithm holds the body
+            # until the client's delayed ACK (about 40 ms), which would swamp what a benchmark times.
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return conn, addr
 
 
 def fixture_bytes(fixtures, n):
@@ -699,6 +708,7 @@ def main():
     ap.add_argument("--fixtures", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures"))
     ap.add_argument("--tls-cert", default=None, help="PEM with certificate and key: serve https (Fixtures/tls)")
     ap.add_argument("--write-gzip-bomb", action="store_true", help="make the fixtures' gzip bomb again and exit")
+    ap.add_argument("--tcp-nodelay", action="store_true", help="send every write at once (benchmarks timing a search)")
     args = ap.parse_args()
     if args.write_gzip_bomb:
         with open(os.path.join(args.fixtures, GZIP_BOMB_FILE), "wb") as f:
@@ -723,6 +733,7 @@ def main():
     server.stagger = args.stagger_ms / 1000.0
     server.control_dir = args.control_dir
     server.leaks_file = args.leaks_file
+    server.nodelay = args.tcp_nodelay
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever()
