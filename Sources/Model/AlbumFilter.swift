@@ -365,6 +365,11 @@ extension PhotoSourceChoice {
             if !filter.tags.isEmpty {
                 notes.append("Commons has categories, not tags: the tags are searched as words.")
             }
+            let leftOut = Self.commonsSearchWords(filter).leftOut
+            if !leftOut.isEmpty {
+                notes.append("Commons searches at most \(Self.commonsMaxSearchWords) characters of words: "
+                    + (leftOut.count == 1 ? "the last tag is" : "the last \(leftOut.count) tags are") + " left out.")
+            }
             if !filter.taken.isOpen {
                 notes.append("Commons cannot search by date: photos are kept when their recorded date taken"
                     + " lies in the range; those without one are left out.")
@@ -382,6 +387,30 @@ extension PhotoSourceChoice {
             }
             return notes
         }
+    }
+}
+
+extension PhotoSourceChoice {
+    /// The most characters of words CirrusSearch takes in one search (its default
+    /// `$wgCirrusSearchMaxFullTextQueryLength`, 300, less the two spaces before the keywords
+    /// Commons adds; the keywords themselves do not count). Longer, it refuses the whole search.
+    public static let commonsMaxSearchWords = 300 - 2
+
+    /// The words Commons searches for `filter`: the text, then the tags in order as more words while
+    /// they fit in `commonsMaxSearchWords` characters (counted as CirrusSearch does, by code point);
+    /// and the tags that did not fit.
+    public static func commonsSearchWords(_ filter: AlbumFilter) -> (words: String, leftOut: [String]) {
+        var words = filter.text ?? ""
+        var leftOut: [String] = []
+        for tag in filter.tags {
+            let next = words.isEmpty ? tag : words + " " + tag
+            if leftOut.isEmpty && next.unicodeScalars.count <= commonsMaxSearchWords {
+                words = next
+            } else {
+                leftOut.append(tag)
+            }
+        }
+        return (words, leftOut)
     }
 }
 

@@ -96,12 +96,12 @@ public struct CommonsSource: PhotoSource {
         max((maxSearchResults + window - 1) / window, 1)
     }
 
-    /// CirrusSearch's query: the text, the tags as more words (Commons has categories, not tags),
-    /// the circle around the pin and still images only.
+    /// CirrusSearch's query: the text, the tags as more words (Commons has categories, not tags)
+    /// as far as CirrusSearch takes them, the circle around the pin and still images only.
     public static func searchText(_ query: PhotoQuery) -> String {
         let point = QueryString.number(query.center.latitude) + "," + QueryString.number(query.center.longitude)
         let radius = searchRadiusKilometers(halfWidthDegrees: query.halfWidthDegrees)
-        let words = ([query.filter.text].compactMap { $0 } + query.filter.tags).joined(separator: " ")
+        let words = PhotoSourceChoice.commonsSearchWords(query.filter).words
         return "\(words) nearcoord:\(radius)km,\(point) filetype:bitmap"
     }
 

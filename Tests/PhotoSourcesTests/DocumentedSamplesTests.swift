@@ -125,6 +125,33 @@ final class DocumentedSamplesTests: XCTestCase {
         XCTAssertNil(queryItems(http.requests[0].url)["iicontinue"])
     }
 
+    /// A text search follows the documented `continue` (image info by file name) and stops at
+    /// `batchcomplete`, whose generator offset it does not follow.
+    func testCommonsTextSearchFollowsTheDocumentedContinuation() async throws {
+        let first = String(decoding: try APISamples.data("commons-search-imageinfo.json"), as: UTF8.self)
+        let second = String(decoding: try APISamples.data("commons-search-imageinfo-continued.json"), as: UTF8.self)
+        let http = FakeHTTP([.body(200, first), .body(200, second)])
+        let source = CommonsSource(endpoint: "http://127.0.0.1:8123/w/api.php", userAgent: testUserAgent, http: http)
+        let query = PhotoQuery(center: GeoPoint(latitude: 40.85, longitude: 14.26), perPage: 4,
+                               filter: AlbumFilter(text: "castle sea"))
+        let page = try await source.search(query)
+        XCTAssertEqual(page.photos.map(\.sourceID), ["51234567", "60011223", "48765432"])
+        XCTAssertEqual(page.photos.map(\.dateTaken), ["2016-06-08 12:31:05", "2021:09:14 19:02:11", nil])
+        XCTAssertEqual(page.total, 57)
+        XCTAssertEqual(http.requests.count, 2)
+        let again = queryItems(http.requests[1].url)
+        XCTAssertEqual(again["iicontinue"], "Harbour_at_dusk.jpg|20210914190211")
+        XCTAssertEqual(again["continue"], "||")
+        XCTAssertEqual(again["gsroffset"], "0")
+        XCTAssertEqual(again["gsrsearch"], "castle sea nearcoord:56km,40.85,14.26 filetype:bitmap")
+        // Nothing found: the documented empty answer is an empty page, not an error.
+        let none = CommonsSource(endpoint: "http://127.0.0.1:8123/w/api.php", userAgent: testUserAgent,
+                                 http: FakeHTTP([.body(200, String(decoding: try APISamples.data("commons-search-empty.json"), as: UTF8.self))]))
+        let empty = try await none.search(query)
+        XCTAssertEqual(empty.photos, [])
+        XCTAssertEqual(empty.pageCount, 1)
+    }
+
     func testCommonsDocumentedErrorsInBothFormats() throws {
         for (name, code) in [("commons-error-bc.json", "unknown_action"), ("commons-errors-plaintext.json", "badvalue")] {
             guard case let .failure(.malformed(why)) = try commons(name) else { return XCTFail(name) }

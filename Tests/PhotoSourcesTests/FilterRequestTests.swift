@@ -76,6 +76,20 @@ final class FilterRequestTests: XCTestCase {
         XCTAssertNil(items["text"])
     }
 
+    func testTypedCharactersReachTheServicesAsTyped() {
+        let filter = AlbumFilter(text: "fish & chips #1 \"best\" 100% caf\u{E9}=", tags: ["a+b", "k\u{F8}benhavn"])
+        let flickr = FlickrSource.searchURL(query(filter), apiKey: "k")
+        let commons = CommonsSource.searchURL(query(filter))
+        for url in [flickr, commons] {
+            XCTAssertFalse(url.contains(" ") || url.contains("#") || url.contains("\"") || url.contains("+"), url)
+            XCTAssertEqual(url.components(separatedBy: "&").count, queryItems(url).count, "an & of the text split a parameter")
+        }
+        XCTAssertEqual(queryItems(flickr)["text"], "fish & chips #1 \"best\" 100% caf\u{E9}=")
+        XCTAssertEqual(queryItems(flickr)["tags"], "a+b,k\u{F8}benhavn")
+        XCTAssertEqual(queryItems(commons)["gsrsearch"],
+                       "fish & chips #1 \"best\" 100% caf\u{E9}= a+b k\u{F8}benhavn nearcoord:56km,41.9,12.5 filetype:bitmap")
+    }
+
     // MARK: Commons requests
 
     func testCommonsWithoutAFilterKeepsGeosearchAsBefore() {
@@ -141,6 +155,28 @@ final class FilterRequestTests: XCTestCase {
             let words = queryItems(CommonsSource.searchURL(query(AlbumFilter(text: "x"), halfWidth: width)))["gsrsearch"] ?? ""
             XCTAssertNotNil(words.range(of: #"nearcoord:[0-9]+km,41\.9,12\.5 "#, options: .regularExpression), words)
         }
+    }
+
+    /// CirrusSearch refuses a search whose words pass 300 characters (cirrussearch-query-too-long),
+    /// which failed the whole album; the tags that do not fit are left out, and the editor says so.
+    func testCommonsSendsNoMoreWordsThanCirrusSearchTakes() throws {
+        let long = (0..<20).map { String(repeating: Character(UnicodeScalar(UInt8(97 + $0))), count: 99) + "\u{E9}" }
+        let filter = try AlbumFilter(text: String(repeating: "w", count: 100), tags: long).validated(today: CalendarDay(year: 2026, month: 1, day: 1))
+        let words = try XCTUnwrap(queryItems(CommonsSource.searchURL(query(filter)))["gsrsearch"]?
+            .components(separatedBy: " nearcoord:").first)
+        // The text and the first tag (201 characters); a second would make 302.
+        XCTAssertEqual(words, String(repeating: "w", count: 100) + " " + long[0])
+        XCTAssertLessThanOrEqual(words.unicodeScalars.count + 2, 300)
+        XCTAssertEqual(PhotoSourceChoice.commonsSearchWords(filter).leftOut, Array(long.dropFirst()))
+        XCTAssertTrue(PhotoSourceChoice.commons.filterNotes(filter)
+            .contains("Commons searches at most 298 characters of words: the last 19 tags are left out."))
+        // Flickr takes them all.
+        XCTAssertEqual(queryItems(FlickrSource.searchURL(query(filter), apiKey: "k"))["tags"], long.joined(separator: ","))
+        // Exactly at the limit it still fits; a short filter loses nothing and the notes say nothing of it.
+        let exact = AlbumFilter(text: String(repeating: "x", count: 97), tags: [String(repeating: "y", count: 100), String(repeating: "z", count: 99)])
+        XCTAssertEqual(exact.text!.count + 1 + 100 + 1 + 99, 298)
+        XCTAssertEqual(PhotoSourceChoice.commonsSearchWords(exact).leftOut, [])
+        XCTAssertFalse(PhotoSourceChoice.commons.filterNotes(AlbumFilter(tags: ["a"])).contains { $0.contains("left out") })
     }
 
     // MARK: Commons answers
