@@ -224,13 +224,26 @@ _vtourist_album() {
 _vtourist_drop() {
     repeating_flags=()
     non_repeating_flags=(--wait --again --version -h --help)
-    repeating_options=()
+    repeating_options=(--text --tags --taken --sort)
     non_repeating_options=(--db)
     __vtourist_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    '--text')
+        return
+        ;;
+    '--tags')
+        return
+        ;;
+    '--taken')
+        return
+        ;;
+    '--sort')
+        __vtourist_add_completions -W 'interesting'$'\n''recent'$'\n''relevant'
         return
         ;;
     esac

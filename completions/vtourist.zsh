@@ -103,11 +103,16 @@ _vtourist_album() {
 
 _vtourist_drop() {
     local -i ret=1
+    local -ar ___sort=('interesting' 'recent' 'relevant')
     local -ar arg_specs=(
         '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
         '*:place:'
         '--wait[Wait until every photo is in (progress on stderr).]'
         '--again[Drop the pin even where a pin already is.]'
+        '--text[Filter\: only photos matching these words (quote several\: --text "street food").]:words:'
+        '--tags[Filter\: only photos with every one of these tags, separated by commas.]:a,b:'
+        '--taken[Filter\: when the photos were taken, FROM..TO, each YYYY, YYYY-MM or YYYY-MM-DD, either side open (2019..2023, 2019.., 2023).]:from..to:'
+        '--sort[Filter\: the album'\''s order, interesting (the default), recent (date taken, newest first) or relevant (best match for --text, which it needs).]:order:{__vtourist_complete "${___sort[@]}"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -2,12 +2,13 @@ import Foundation
 import Model
 import Geo
 
-/// GPX (1.0 or 1.1): every <wpt> becomes a pin, with its <name> and <time>; routes and tracks are
+/// GPX (1.0 or 1.1): every <wpt> becomes a pin, with its <name>, its <time> and the album filter of
+/// its `<extensions><vtourist:filter>` (children text, tag…, from, to, sort); routes and tracks are
 /// counted and skipped. A document that declares entities is refused before parsing, so nothing
 /// can expand (billion laughs); external entities are never resolved (`XMLScanner` knows only the
 /// predefined ones).
 enum GPXReader {
-    static func read(_ data: Data) throws(PinFileError) -> PinFile {
+    static func read(_ data: Data, today: CalendarDay) throws(PinFileError) -> PinFile {
         if declaresEntities(data) { throw .entityDeclarations }
         var scanner = XMLScanner(data)
         var points: [NewPin] = []
@@ -16,19 +17,30 @@ enum GPXReader {
         var sawRoot = false
         var closedRoot = false
         let times = PinFileText.TimeReader()
-        /// The open waypoint: where it is, the line it starts on, and its name and time so far.
-        var waypoint: (point: GeoPoint, line: Int, name: String?, time: Date?)?
-        /// The text of the waypoint's <name> or <time> being read, if one is open.
+        /// The open waypoint: where it is, the line it starts on, and its name, time and filter so far.
+        var waypoint: (point: GeoPoint, line: Int, name: String?, time: Date?, filter: FilterElements?)?
+        /// The text of the waypoint's <name> or <time>, or of a child of its filter, being read, if one is open.
         var field: (name: String, text: String)?
 
-        func finish(_ name: String) {
+        func finish(_ name: String) throws(XMLScanner.Failure) {
             let depth = open.count
             if depth == 3, let f = field, f.name == name {
                 if name == "name" { waypoint?.name = PinFileText.name(f.text) }
                 if name == "time" { waypoint?.time = times.date(f.text) }
                 field = nil
+            } else if depth == 5, let f = field, f.name == name {
+                waypoint?.filter?.add(name, f.text)
+                field = nil
             } else if depth == 2, name == "wpt", let w = waypoint {
-                points.append(NewPin(coordinate: w.point, name: w.name, createdAt: w.time))
+                var filter = AlbumFilter.none
+                if let elements = w.filter {
+                    do throws(PinFileError) {
+                        filter = try FilterReading.checked(FilterReading.decode(elements.object), today: today, place: "line \(w.line)")
+                    } catch {
+                        throw error.asScanFailure
+                    }
+                }
+                points.append(NewPin(coordinate: w.point, name: w.name, createdAt: w.time, filter: filter))
                 waypoint = nil
             } else if depth == 1, name == "gpx" {
                 closedRoot = true
@@ -64,20 +76,24 @@ enum GPXReader {
                         if let why = PinFileText.rangeProblem(latitude: latitude, longitude: longitude) {
                             throw PinFileError.badPoint(place: "line \(line)", detail: "waypoint \(why)").asScanFailure
                         }
-                        waypoint = (GeoPoint(latitude: latitude, longitude: longitude), line, nil, nil)
+                        waypoint = (GeoPoint(latitude: latitude, longitude: longitude), line, nil, nil, nil)
                     case "rte" where depth == 2, "trk" where depth == 2:
                         notPoints += 1
                     case "name" where depth == 3 && waypoint != nil, "time" where depth == 3 && waypoint != nil:
                         field = (name, "")
+                    case "filter" where depth == 4 && waypoint != nil && open[2] == "extensions":
+                        waypoint?.filter = FilterElements()
+                    case _ where depth == 5 && open[3] == "filter" && waypoint?.filter != nil && FilterElements.names.contains(name):
+                        field = (name, "")
                     default:
                         break
                     }
-                    if selfClosing { finish(name) }
+                    if selfClosing { try finish(name) }
                 case let .end(name, line):
                     guard open.last == name else {
                         throw XMLScanner.Failure(line: line, detail: "an element is not closed where it should be")
                     }
-                    finish(name)
+                    try finish(name)
                 }
             }
         } catch {
@@ -94,6 +110,39 @@ enum GPXReader {
             throw .malformedXML(line: max(1, scanner.lastTagLine), detail: "the document ends before </gpx> (truncated?)")
         }
         return PinFile(format: .gpx, points: points, notPoints: notPoints)
+    }
+
+    /// The children of a waypoint's <vtourist:filter> (prefixes are dropped, so by local name), put in
+    /// the filter's JSON shape for `FilterReading`. Each text is trimmed; an empty one is left out,
+    /// except a tag's, which the check refuses.
+    struct FilterElements {
+        static let names: Set<String> = ["text", "tag", "from", "to", "sort"]
+        var text: String?
+        var tags: [String] = []
+        var from: String?
+        var to: String?
+        var sort: String?
+
+        mutating func add(_ name: String, _ raw: String) {
+            let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            let given = value.isEmpty ? nil : value
+            switch name {
+            case "text": text = given
+            case "tag": tags.append(value)
+            case "from": from = given
+            case "to": to = given
+            case "sort": sort = given
+            default: break
+            }
+        }
+
+        var object: [String: Any] {
+            let none: Any = NSNull()
+            var object: [String: Any] = ["tags": tags, "taken": ["from": from ?? none, "to": to ?? none]]
+            if let text { object["text"] = text }
+            if let sort { object["sort"] = sort }
+            return object
+        }
     }
 
     /// True when a DOCTYPE declares any entity. Looks only at the prolog, before the first element.

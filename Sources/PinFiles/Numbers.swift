@@ -22,6 +22,13 @@ enum PinFileText {
         return f
     }
 
+    /// The album filter's JSON (its `Codable` shape, the one `album --json` prints), keys sorted, on one line.
+    static func filterEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
     /// Reads ISO 8601 times with or without fractional seconds; anything else is no time.
     struct TimeReader {
         private let fractional = PinFileText.writer()

@@ -14,6 +14,8 @@ public enum PinFileError: Error, Equatable, CustomStringConvertible, Sendable {
     case entityDeclarations
     /// `place` is "feature 3" (GeoJSON) or "line 12" (GPX).
     case badPoint(place: String, detail: String)
+    /// The album filter of a point was refused: `detail` names the field (`taken: …`). `place` as for `badPoint`.
+    case badFilter(place: String, detail: String)
 
     /// One line, whatever the file held: a value quoted from it (a `type` of "a\nb", an escape
     /// sequence) is cleaned by the one rule for untrusted text, its line breaks becoming spaces.
@@ -31,6 +33,7 @@ public enum PinFileError: Error, Equatable, CustomStringConvertible, Sendable {
         case let .malformedXML(line, detail): "malformed XML at line \(line): \(detail)"
         case .entityDeclarations: "refused: the GPX declares XML entities (<!ENTITY>), which vtourist never expands"
         case let .badPoint(place, detail): "\(place): \(detail)"
+        case let .badFilter(place, detail): "\(place): bad filter: \(detail)"
         }
     }
 

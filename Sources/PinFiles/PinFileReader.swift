@@ -3,22 +3,23 @@ import Model
 import Geo
 
 /// Reads a GeoJSON or GPX file into pins to add. The format is told by the first character:
-/// `{` GeoJSON, `<` XML (which must be a <gpx> document). Any bad point refuses the whole file.
+/// `{` GeoJSON, `<` XML (which must be a <gpx> document). Any bad point refuses the whole file, and so
+/// does a bad album filter: filters are checked as the editor checks them, against `today`.
 public enum PinFileReader {
     /// Reads the file at `path`, refusing a missing file and a folder with a message that says so.
     /// Anything that can be read from start to end will do: a pipe, `/dev/stdin`, `<(command)`.
-    public static func read(path: String) throws(PinFileError) -> PinFile {
+    public static func read(path: String, today: CalendarDay = .today()) throws(PinFileError) -> PinFile {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .missing(path: path) }
         if isFolder.boolValue { throw .folder(path: path) }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(path: path, detail: String(cString: strerror(errno))) }
         defer { close(fd) }
-        return try read(descriptor: fd, path: path)
+        return try read(descriptor: fd, path: path, today: today)
     }
 
     /// Reads an open descriptor (standard input for `-`) to its end.
-    public static func read(descriptor fd: Int32, path: String) throws(PinFileError) -> PinFile {
+    public static func read(descriptor fd: Int32, path: String, today: CalendarDay = .today()) throws(PinFileError) -> PinFile {
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -31,18 +32,18 @@ public enum PinFileReader {
                 throw .unreadable(path: path, detail: errno == EISDIR ? "a folder" : String(cString: strerror(errno)))
             }
         }
-        return try read(data)
+        return try read(data, today: today)
     }
 
-    public static func read(_ data: Data) throws(PinFileError) -> PinFile {
+    public static func read(_ data: Data, today: CalendarDay = .today()) throws(PinFileError) -> PinFile {
         var bytes = data[...]
         // A UTF-8 byte order mark is allowed before either format.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let first = bytes.first(where: { !isWhitespace($0) }) else { throw .empty }
         switch first {
-        case UInt8(ascii: "{"): return try GeoJSONReader.read(Data(bytes))
+        case UInt8(ascii: "{"): return try GeoJSONReader.read(Data(bytes), today: today)
         case UInt8(ascii: "["): throw .jsonButNotGeoJSON(detail: "a JSON array, not a FeatureCollection")
-        case UInt8(ascii: "<"): return try GPXReader.read(Data(bytes))
+        case UInt8(ascii: "<"): return try GPXReader.read(Data(bytes), today: today)
         default: throw .neitherFormat
         }
     }
@@ -60,7 +61,7 @@ public enum PinFileReader {
 /// with other geometries (or none) are counted and skipped. Decoded into small values rather than
 /// Foundation objects: 100,000 features take tens of megabytes, not a gigabyte.
 enum GeoJSONReader {
-    static func read(_ data: Data) throws(PinFileError) -> PinFile {
+    static func read(_ data: Data, today: CalendarDay) throws(PinFileError) -> PinFile {
         let top: Top
         do {
             top = try JSONDecoder().decode(Top.self, from: data)
@@ -76,8 +77,10 @@ enum GeoJSONReader {
                 if let problem = PinFileText.rangeProblem(latitude: latitude, longitude: longitude) {
                     throw .badPoint(place: place, detail: problem)
                 }
+                let filter = try FilterReading.checked(item.filter, today: today, place: place)
                 points.append(NewPin(coordinate: GeoPoint(latitude: latitude, longitude: longitude),
-                                     name: PinFileText.name(item.name), createdAt: item.created.flatMap(times.date)))
+                                     name: PinFileText.name(item.name), createdAt: item.created.flatMap(times.date),
+                                     filter: filter))
             case .notAPoint:
                 notPoints += 1
             case let .bad(why):
@@ -133,7 +136,7 @@ enum GeoJSONReader {
         "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
     ]
 
-    enum Keys: String, CodingKey { case type, features, geometry, properties, coordinates, name, created }
+    enum Keys: String, CodingKey { case type, features, geometry, properties, coordinates, name, created, filter }
 
     struct Top: Decodable {
         var type: String?
@@ -178,6 +181,8 @@ enum GeoJSONReader {
         var shape: Shape
         var name: String?
         var created: String?
+        /// The `filter` property as decoded, not yet checked; `.none` when absent or null.
+        var filter: Result<AlbumFilter, FilterReading.Problem> = .success(.none)
 
         init(geometry: Geometry) {
             shape = geometry.shape
@@ -198,6 +203,10 @@ enum GeoJSONReader {
             if let properties = try? c.nestedContainer(keyedBy: Keys.self, forKey: .properties) {
                 name = try? properties.decode(String.self, forKey: .name)
                 created = try? properties.decode(String.self, forKey: .created)
+                if properties.contains(.filter), (try? properties.decodeNil(forKey: .filter)) != true {
+                    filter = (try? properties.decode(FilterReading.Decoded.self, forKey: .filter))?.filter
+                        ?? .failure(FilterReading.Problem(FilterReading.notAnObject))
+                }
             }
         }
     }

@@ -40,8 +40,8 @@ struct Drop: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a pin and fetch its album without the full-screen app.",
         usage: """
-            vtourist drop LAT LON [--wait] [--again] [--db <path>]
-            vtourist drop PLACE [--wait] [--again] [--db <path>]
+            vtourist drop LAT LON [--wait] [--again] [--db <path>] [<filter options>]
+            vtourist drop PLACE [--wait] [--again] [--db <path>] [<filter options>]
             """,
         discussion: """
             The place is read as the map's go-to prompt reads it: negative numbers as written \
@@ -53,6 +53,9 @@ struct Drop: ParsableCommand {
             seconds, else the app fetches it when it next starts.
             A place that already has a pin (within \(CoordinateNumber.text(samePlace)) degree in latitude \
             and longitude) is refused unless --again is given.
+            --text, --tags, --taken and --sort give the album a filter, as f does in the album; it is \
+            checked first, and a bad one adds no pin. Each takes one value: quote text of several words \
+            (drop Naples --text "street food"). The place words end at the first of these options.
             """)
 
     /// How close to a pin a drop counts as a second pin at the same place (about 11 m).
@@ -74,6 +77,28 @@ struct Drop: ParsableCommand {
     @Flag(name: .long, help: "Drop the pin even where a pin already is.")
     var again = false
 
+    // The album's filter. Each collects every word up to the next option, so that a word the shell
+    // split off a value, or a place word after it, is refused rather than taken for part of the place.
+    @Option(name: .long, parsing: .upToNextOption,
+            help: ArgumentHelp("Filter: only photos matching these words (quote several: --text \"street food\").", valueName: "words"))
+    var text: [String] = []
+
+    @Option(name: .long, parsing: .upToNextOption,
+            help: ArgumentHelp("Filter: only photos with every one of these tags, separated by commas.", valueName: "a,b"))
+    var tags: [String] = []
+
+    @Option(name: .long, parsing: .upToNextOption,
+            help: ArgumentHelp("Filter: when the photos were taken, FROM..TO, each YYYY, YYYY-MM or YYYY-MM-DD, either side open (2019..2023, 2019.., 2023).",
+                               valueName: "from..to"))
+    var taken: [String] = []
+
+    @Option(name: .long, parsing: .upToNextOption,
+            help: ArgumentHelp("Filter: the album's order, \(Drop.sortNames).", valueName: "order"),
+            completion: .list(AlbumSort.allCases.map(\.rawValue)))
+    var sort: [String] = []
+
+    static let sortNames = "interesting (the default), recent (date taken, newest first) or relevant (best match for --text, which it needs)"
+
     /// The words that name the place: the options' own words are gone,
     /// and a lone `--` only marks where options end.
     var placeWords: [String] { place.filter { $0 != "--" } }
@@ -93,8 +118,29 @@ struct Drop: ParsableCommand {
         return !(next.isASCII && (next.isNumber || next == "."))
     }
 
+    /// The filter the options give, checked as the album's editor checks it: a problem is bad input,
+    /// one line naming the field. More than one word after an option is refused too.
+    func filter(today: CalendarDay) throws -> AlbumFilter {
+        for (option, values) in [("--text", text), ("--tags", tags), ("--taken", taken), ("--sort", sort)] where values.count > 1 {
+            let first = PinTable.sanitized(values[0])
+            let rest = values.dropFirst().map { "\u{201C}\(PinTable.sanitized($0))\u{201D}" }.joined(separator: " ")
+            let how = option == "--text"
+                ? "quote text of several words (--text \"\(PinTable.sanitized(values.joined(separator: " ")))\")"
+                : "\(option) takes one value"
+            throw CommandFailure.badInput("\(rest) \(values.count == 2 ? "follows" : "follow") \(option) \(first): \(how); "
+                + "the place words go before the filter options")
+        }
+        do {
+            return try AlbumFilter.make(text: text.first, tags: tags.first, taken: taken.first, sort: sort.first, today: today)
+        } catch {
+            throw CommandFailure.badInput(error.description)
+        }
+    }
+
     func run() throws {
         try reportingFailures {
+            // Before anything is looked up or opened: a refused filter adds no pin and creates no database.
+            let filter = try filter(today: .today())
             let gazetteer = Result { try Gazetteer.bundled() }
             let (point, destination) = try locate(gazetteer)
             let store = try database.open()
@@ -105,9 +151,9 @@ struct Drop: ParsableCommand {
             do {
                 // Saved with its search waiting, so an app takes it up if nobody waits here.
                 if again {
-                    pin = try store.insertPin(at: point, name: name)
+                    pin = try store.insertPin(at: point, name: name, filter: filter)
                 } else {
-                    switch try store.insertPin(at: point, name: name, unlessWithin: Drop.samePlace) {
+                    switch try store.insertPin(at: point, name: name, unlessWithin: Drop.samePlace, filter: filter) {
                     case let .added(added): pin = added
                     case let .alreadyThere(pins): throw Drop.alreadyThere(pins, at: point)
                     }
@@ -294,10 +340,12 @@ enum AlbumJSON {
         var state: String
         var error: String?
         var source: String?
+        /// The album's filter, null for the plain album (the pin's own, as `pin.filter` says).
+        var filter: AlbumFilter?
         /// Each photo's fields are its record's coding keys and `large` (`AlbumJSON.photoKeys`).
         var photos: [Photo]
 
-        enum CodingKeys: String, CodingKey { case pin, state, error, source, photos }
+        enum CodingKeys: String, CodingKey { case pin, state, error, source, filter, photos }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -305,6 +353,7 @@ enum AlbumJSON {
             try c.encode(state, forKey: .state)
             try c.encode(error, forKey: .error)
             try c.encode(source, forKey: .source)
+            try c.encode(filter, forKey: .filter)
             try c.encode(photos, forKey: .photos)
         }
     }
@@ -334,9 +383,10 @@ enum AlbumJSON {
 
     /// The album as one object; `large`: the sizes of the large images stored for its photos.
     static func encode(_ album: StoredAlbum, large: [PhotoRecord.ID: LargeImageInfo]) -> String {
+        let pin = PinJSON.entry(album.pin)
         let body = Body(
-            pin: PinJSON.entry(album.pin), state: album.status.state.rawValue, error: album.status.reason,
-            source: album.source,
+            pin: pin, state: album.status.state.rawValue, error: album.status.reason,
+            source: album.source, filter: pin.filter,
             photos: album.photos.map { Photo(record: $0, large: large[$0.id]) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -353,6 +403,7 @@ enum AlbumTable {
         out += "State: \(p.albumState.rawValue)"
         if let error = album.status.reason { out += " (\(PinTable.sanitized(error)))" }
         out += ", \(p.downloadedCount)/\(p.photoCount) photos stored\n"
+        if !p.filter.isEmpty { out += "Filter: \(PinTable.sanitized(p.filter.summary))\n" }
         for photo in album.photos {
             let mark = photo.state == .stored ? "\(photo.byteCount) B" : photo.state.name
             out += "  \(photo.id)\t\(mark)\t\(PinTable.sanitized(photo.title ?? "(untitled)"))\n"

@@ -63,7 +63,7 @@ extension CommandFailure.Kind {
         switch error {
         case .unreadable: self = .failure
         case .missing, .folder, .empty, .neitherFormat, .jsonButNotGeoJSON, .malformedJSON, .malformedXML,
-             .entityDeclarations, .badPoint: self = .badInput
+             .entityDeclarations, .badPoint, .badFilter: self = .badInput
         }
     }
 

@@ -12,8 +12,9 @@ struct Export: ParsableCommand {
         abstract: "Write every pin to stdout as GeoJSON or GPX.",
         discussion: """
             GeoJSON (RFC 7946): a FeatureCollection of Point features, [longitude, latitude], with the \
-            properties name, photos (the album's size) and created. GPX 1.1: one <wpt> per pin with \
-            <time>, <name> and the album's size in <extensions>. See docs/manual.md.
+            properties name, photos (the album's size), created and, for an album with a filter, filter \
+            (as album --json prints it). GPX 1.1: one <wpt> per pin with <time>, <name>, and the album's \
+            size and filter in <extensions>. See docs/manual.md.
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -40,8 +41,9 @@ struct Import: ParsableCommand {
         discussion: """
             GeoJSON Point features and GPX waypoints become pins; other geometries, routes and tracks \
             are counted and skipped, and so is a point with the same name and the same coordinates \
-            (to 7 decimals) as a pin already stored or an earlier point in the file. A file with any \
-            bad point (out of range, not numbers), malformed JSON or XML, or XML entity declarations \
+            (to 7 decimals) as a pin already stored or an earlier point in the file. An album filter \
+            (written by export) comes along, checked as drop checks it. A file with any bad point (out \
+            of range, not numbers) or bad filter, malformed JSON or XML, or XML entity declarations \
             is refused whole: nothing is added. The summary goes to stderr.
             Without --wait the new albums are left downloading: an open app takes them up within a \
             few seconds, else the app fetches them when it next starts.

@@ -41,8 +41,10 @@ enum PinJSON {
         var photos: Int
         var downloaded: Int
         var createdAt: String
+        /// Nil for the plain album (`AlbumFilter.isEmpty`), written as null.
+        var filter: AlbumFilter?
 
-        enum CodingKeys: String, CodingKey { case id, latitude, longitude, name, state, photos, downloaded, createdAt }
+        enum CodingKeys: String, CodingKey { case id, latitude, longitude, name, state, photos, downloaded, createdAt, filter }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -54,6 +56,7 @@ enum PinJSON {
             try c.encode(photos, forKey: .photos)
             try c.encode(downloaded, forKey: .downloaded)
             try c.encode(createdAt, forKey: .createdAt)
+            try c.encode(filter, forKey: .filter)  // null rather than absent
         }
     }
 
@@ -61,7 +64,8 @@ enum PinJSON {
     static func entry(_ pin: Pin, dates: ISO8601DateFormatter = ISO8601DateFormatter()) -> Entry {
         Entry(id: pin.id, latitude: pin.coordinate.latitude, longitude: pin.coordinate.longitude,
               name: pin.name, state: pin.albumState.rawValue, photos: pin.photoCount,
-              downloaded: pin.downloadedCount, createdAt: dates.string(from: pin.createdAt))
+              downloaded: pin.downloadedCount, createdAt: dates.string(from: pin.createdAt),
+              filter: pin.filter.isEmpty ? nil : pin.filter)
     }
 
     static func encode(_ pins: [Pin]) -> String {

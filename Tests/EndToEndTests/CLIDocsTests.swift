@@ -53,9 +53,10 @@ final class CLIDocsTests: EndToEndTestCase {
                 }
             }.joined(separator: " , ")
             let value = argument["valueName"] as? String ?? ""
+            let repeating = argument["isRepeating"] as? Bool == true ? "..." : ""
             switch argument["kind"] as? String {
-            case "positional": items.append(".It Ar " + value + (argument["isRepeating"] as? Bool == true ? "..." : ""))
-            case "option": items.append(".It Fl \(names) Ar \(value)")
+            case "positional": items.append(".It Ar " + value + repeating)
+            case "option": items.append(".It Fl \(names) Ar \(value)" + repeating)
             default: items.append(".It Fl " + names)
             }
             if let abstract = argument["abstract"] as? String, !abstract.isEmpty { items.append(abstract) }
