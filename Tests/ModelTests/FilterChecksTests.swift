@@ -3,7 +3,7 @@ import Model
 import XCTest
 
 /// The filter's checks and formats: every bad input the editor and `drop` can be given, named by field.
-final class AlbumFilterTests: XCTestCase {
+final class FilterChecksTests: XCTestCase {
     let today = CalendarDay(year: 2026, month: 11, day: 26)
 
     func make(text: String? = nil, tags: String? = nil, taken: String? = nil, sort: String? = nil) throws -> AlbumFilter {
@@ -17,6 +17,9 @@ final class AlbumFilterTests: XCTestCase {
             XCTFail("accepted \(filter)", file: file, line: line)
             return nil
         } catch let problem as FilterProblem {
+            XCTAssertFalse(problem.description.contains("\n"), "one line: \(problem)", file: file, line: line)
+            XCTAssertTrue(problem.description.hasPrefix(problem.field.rawValue + ": "), "names the field: \(problem)",
+                          file: file, line: line)
             return problem
         } catch {
             XCTFail("\(error)", file: file, line: line)
