@@ -189,7 +189,10 @@ struct Drop: ParsableCommand {
                 throw CommandFailure("the photo search for pin \(pin.id) failed: \(reason)")
             }
             if album.status == .empty {
-                StandardStream.error.write("no photos here: the search found none around pin \(pin.id)\n")
+                // A filter that finds nothing says so in the words the album screen uses.
+                StandardStream.error.write(album.pin.filter.isEmpty
+                    ? "no photos here: the search found none around pin \(pin.id)\n"
+                    : "\(album.pin.filter.noMatchMessage) (pin \(pin.id))\n")
             }
             print(pin.id)
         }

@@ -56,7 +56,7 @@ final class FilterCommandLineTests: EndToEndTestCase {
         // Nothing matches: the album ends empty, not failed, and says so.
         let none = try cli(["drop", "41.89", "12.51", "--text", "nomatch", "--wait", "--db", db], environment: flickr)
         XCTAssertEqual(none.status, 0, none.stderr)
-        XCTAssertTrue(none.stderr.contains("no photos here"), none.stderr)
+        XCTAssertTrue(none.stderr.contains("No photos match \u{201C}nomatch\u{201D} here (pin 2)"), none.stderr)
         XCTAssertEqual(try album("2", db: db).state, "empty")
         // Without options: no filter, and nothing of one asked.
         XCTAssertEqual(try cli(["drop", "48.85", "2.35", "--db", db]).status, 0)
