@@ -58,12 +58,17 @@ final class TmuxPictureTests: EndToEndTestCase {
         t.wait(forText: "1 pin ")
         try t.keys("Tab", "Enter")
         t.wait(forText: "21 photos")
+        // The thumbnail's picture only: a large image arriving while the pane is read would replace it
+        // under another id (that is the next test's).
+        server.set(.holdLarge, true)
         try t.keys("Enter")
         t.wait(forText: "1 of 21")
         var rows: [[(color: Int?, cell: Character)]] = []
+        // A whole frame: tmux may be read while it is still taking the app's output in.
         _ = try waitFor("the placeholder cells") { () -> Bool? in
             rows = placeholderRows(t.screenWithEscapes())
-            return rows.count > 5 ? true : nil
+            let whole = rows.count > 5 && Set(rows.map(\.count)).count == 1 && Set(rows.joined().map(\.color)).count == 1
+            return whole ? true : nil
         }
         XCTAssertFalse(t.screen().contains("allow-passthrough"), "no hint while tmux lets pictures through")
         // One rectangle of cells, every one in the colour that carries the id, each with its row and column.
