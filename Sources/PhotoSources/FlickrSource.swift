@@ -130,8 +130,9 @@ public struct FlickrSource: PhotoSource {
                           total: total)
     }
 
-    /// Size suffixes in the order the grid prefers them: about 320 px first.
-    static let gridOrder = ["n", "m", "q", "z", "c", "l", "b", "o"]
+    /// Size suffixes in the order the grid prefers them: about 320 px first, then larger and larger.
+    /// Every size the search asks for is here, so a photo offered only at 1600 or 2048 px still shows.
+    static let gridOrder = ["n", "m", "q", "z", "c", "l", "b", "h", "k", "o"]
     /// Each size suffix with its longest side in pixels (Flickr's size table), largest first: what
     /// a size is taken to be when the answer has no `width_*` for it. The original's is unknown.
     static let nominalSizes: [(suffix: String, side: Int?)] = [

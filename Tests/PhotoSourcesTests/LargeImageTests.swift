@@ -44,6 +44,18 @@ final class LargeImageTests: XCTestCase {
         XCTAssertEqual(one.largeURL, "https://f.example/q.jpg")
     }
 
+    /// A photo offered only at a size the search asks for beyond 1024 px is still a photo, shown
+    /// from that size (the fuzzer found one with only url_h dropped).
+    func testAPhotoOfferedOnlyLargeIsKept() throws {
+        for suffix in ["h", "k"] {
+            let photo = try flickrPhoto(#""url_\#(suffix)":"https://f.example/\#(suffix).jpg""#)
+            XCTAssertEqual(photo.url, "https://f.example/\(suffix).jpg")
+            XCTAssertEqual(photo.largeURL, "https://f.example/\(suffix).jpg")
+        }
+        XCTAssertEqual(Set(FlickrSource.gridOrder.map { "url_" + $0 }).intersection(FlickrSource.sizeExtras).count,
+                       FlickrSource.sizeExtras.count, "every size asked for can be the grid's")
+    }
+
     func testFlickrPlanDownloadsTheStoredURL() {
         let photo = NewPhoto(source: "flickr", sourceID: "7", url: "https://f.example/n.jpg", largeURL: "https://f.example/k.jpg")
         XCTAssertEqual(LargeImagePlan.plan(for: photo, screenWidth: 1600), .download("https://f.example/k.jpg"))
