@@ -69,9 +69,7 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
         effects = []
 
     case .newCollection, .newCollectionFromAnotherSource:
-        guard album.status != .downloading else {
-            return [.notify(Album.newCollectionRefusal)]
-        }
+        guard album.isNewCollectionEnabled else { return [.notify(Album.newCollectionRefusal)] }
         let page = action == .newCollection ? album.pageForNewCollection(environment) : 1
         let search = album.beginCollection(page: page, environment)
         effects = [album.clearEffect, search]
