@@ -9,11 +9,18 @@ public enum AlbumAction: Equatable, Sendable {
     case resume
     /// The search for `generation` answered; the store has already saved `photos` (in grid order) and given them ids.
     case searchAnswered(generation: Int, pageCount: Int, photos: [SavedPhoto])
-    case searchFailed(generation: Int, reason: String)
+    /// The search for `generation` failed; a passing failure waits and retries by itself (`retryDue`).
+    case searchFailed(generation: Int, failure: FetchFailure)
     /// The image is stored; the runtime wrote it before posting this.
     case photoDownloaded(generation: Int, id: Int64)
-    /// The runtime has marked the photo failed in the store.
-    case photoFailed(generation: Int, id: Int64, reason: String)
+    /// The photo's download failed; a permanent failure (or a passing one past the policy's window)
+    /// is saved by `.markPhotoFailed`, a passing one waits and retries by itself.
+    case photoFailed(generation: Int, id: Int64, failure: FetchFailure)
+    /// The retry timer (`.scheduleRetry`) rang at `now`: everything whose try is due starts again.
+    case retryDue(now: Double)
+    /// The network came back after the app was offline: what waits starts again now, with a fresh
+    /// retry window; the runtime sends `.searches` to every album first, then `.photos`.
+    case networkReturned(NetworkResume)
     case newCollection
     /// New Collection from a source other than the album's: the album's page count is the other
     /// source's, so the new collection starts at the first page.
@@ -27,4 +34,10 @@ public enum AlbumAction: Equatable, Sendable {
     case retry(photo: Int64?)
     case pinMoved(GeoPoint)
     case pinDeleted
+}
+
+/// Which part of a waiting album `networkReturned` starts.
+public enum NetworkResume: Equatable, Sendable {
+    case searches
+    case photos
 }

@@ -22,6 +22,10 @@ public enum AlbumEffect: Equatable, Sendable {
     case clearAlbum(pin: Int64, generation: Int, filter: AlbumFilter)
     /// Save the album's summary exactly as decided: its status (with the reason when failed), page and page count.
     case saveStatus(pin: Int64, status: AlbumStatus, page: Int, pageCount: Int)
+    /// Save the photo as failed for good with `reason` (refused by the store for an older generation).
+    case markPhotoFailed(photo: Int64, reason: String, generation: Int)
+    /// Post `.retryDue` at `at` on the retry clock (replacing the album's earlier timer); nil cancels it.
+    case scheduleRetry(pin: Int64, at: Double?)
     /// Tell the user, where they are looking.
     case notify(String)
 }

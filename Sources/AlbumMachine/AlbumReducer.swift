@@ -45,7 +45,8 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
         effects = album.download(added)
         if added.isEmpty && hadPhotos { effects.append(.notify("No more photos around this place")) }
 
-    case .searchFailed(let generation, let reason):
+    case .searchFailed(let generation, let failure):
+        let reason = failure.reason
         guard generation == album.generation, case .inFlight(let page) = album.search else { return [] }
         if album.photos.isEmpty {
             album.search = .failed(page: page, reason: reason)
@@ -62,10 +63,13 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
         album.photos[i].state = .stored
         effects = []
 
-    case .photoFailed(let generation, let id, let reason):
+    case .photoFailed(let generation, let id, let failure):
         guard generation == album.generation, album.inFlight.contains(id), let i = album.index(of: id) else { return [] }
         album.inFlight.remove(id)
-        album.photos[i].state = .failed(reason: reason)
+        album.photos[i].state = .failed(reason: failure.reason)
+        effects = [.markPhotoFailed(photo: id, reason: failure.reason, generation: generation)]
+
+    case .retryDue, .networkReturned:
         effects = []
 
     case .newCollection, .newCollectionFromAnotherSource:

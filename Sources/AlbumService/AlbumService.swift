@@ -15,6 +15,8 @@ public enum AlbumEvent: Sendable, Equatable {
     case notice(Pin.ID, String)
     /// The store refused a write of this pin's album: shown to the user and logged, never swallowed.
     case storeFailed(Pin.ID?, String)
+    /// Whether the app is offline and which albums wait to retry, each time either changes.
+    case network(NetworkReport)
 }
 
 /// Runs every album's state machine (AlbumMachine): its effects become photo
@@ -70,7 +72,7 @@ public final class AlbumService: @unchecked Sendable {
         self.userAgent = userAgent
         self.imageCheck = imageCheck
         self.source = settings.makeSource(http: CurlFetcher(client: http), userAgent: userAgent)
-        self.environment = environment ?? .live(perPage: settings.perPage)
+        self.environment = environment ?? .live(perPage: settings.perPage, now: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 })
         self.onEvent = onEvent
     }
 
@@ -369,6 +371,16 @@ public final class AlbumService: @unchecked Sendable {
                 storeFailed(pin, "Could not save the album's state", error)
             }
             if status != .downloading { releaseLease(pin) }
+        case let .markPhotoFailed(photo, reason, generation):
+            do throws(StoreError) {
+                try store.markPhotoFailed(photoID: photo, generation: generation, reason: reason)
+            } catch .staleAlbum {
+                dropStale(pinID, generation: generation)
+            } catch {
+                storeFailed(pinID, "Could not save a failed download", error)
+            }
+        case .scheduleRetry:
+            break
         case let .notify(message):
             onEvent(.notice(pinID, message))
         }
@@ -399,7 +411,7 @@ public final class AlbumService: @unchecked Sendable {
         case let .failure(refusal):
             searches.removeValue(forKey: pin)
             // Reported after the effects of this action, as a source's own failure would be.
-            queue.async { self.send(pin, .searchFailed(generation: generation, reason: refusal.reason)) }
+            queue.async { self.send(pin, .searchFailed(generation: generation, failure: .permanent(refusal.reason))) }
             return
         }
         let task = Task { [weak self] in
@@ -444,7 +456,7 @@ public final class AlbumService: @unchecked Sendable {
         guard let album = albums[pin], album.generation == generation, album.isSearchPending, !album.isEnded else { return }
         switch outcome {
         case let .failure(error):
-            send(pin, .searchFailed(generation: generation, reason: error.description))
+            send(pin, .searchFailed(generation: generation, failure: .permanent(error.description)))
         case let .success(result):
             let fresh = result.photos
             let saved: [PhotoRecord]
@@ -457,7 +469,7 @@ public final class AlbumService: @unchecked Sendable {
                 return
             } catch {
                 storeFailed(pin, "Could not save the photos found", error)
-                send(pin, .searchFailed(generation: generation, reason: "Could not save the photos found: \(error)"))
+                send(pin, .searchFailed(generation: generation, failure: .permanent("Could not save the photos found: \(error)")))
                 return
             }
             trace.record(.photosSaved(pin: pin, generation: generation, photos: saved, replaced: album.photos.isEmpty))
@@ -498,15 +510,7 @@ public final class AlbumService: @unchecked Sendable {
             }
         }
         guard let reason else { return send(pin, .photoDownloaded(generation: generation, id: photo)) }
-        do throws(StoreError) {
-            try store.markPhotoFailed(photoID: photo, generation: generation, reason: reason)
-        } catch .staleAlbum {
-            dropStale(pin, generation: generation)
-            return
-        } catch {
-            storeFailed(pin, "Could not save a failed download", error)
-        }
-        send(pin, .photoFailed(generation: generation, id: photo, reason: reason))
+        send(pin, .photoFailed(generation: generation, id: photo, failure: .permanent(reason)))
     }
 }
 

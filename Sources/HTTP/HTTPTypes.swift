@@ -1,8 +1,15 @@
 import Foundation
 
-/// One GET request. Only `http` (loopback hosts) and `https` URLs are fetched.
+/// GET, or HEAD (the offline probe: any answer at all means the host is reachable).
+public enum HTTPMethod: String, Sendable, Equatable {
+    case get = "GET"
+    case head = "HEAD"
+}
+
+/// One GET (or HEAD) request. Only `http` (loopback hosts) and `https` URLs are fetched.
 public struct HTTPRequest: Sendable, Equatable {
     public var url: String
+    public var method: HTTPMethod = .get
     public var headers: [String: String]
     /// The largest body accepted, after content decoding; more fails as `tooLarge`.
     public var maxBytes: Int
@@ -56,6 +63,10 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case dnsFailed(host: String)
     case connectionRefused(host: String)
     case timedOut
+    /// The connection broke before the answer was whole: reset, closed early, an HTTP/2 stream error.
+    case connectionLost(String)
+    /// The proxy the environment names (`proxy`, e.g. `http://10.0.0.1:3128 (https_proxy)`) could not be reached.
+    case proxyFailed(proxy: String, detail: String)
     case tooLarge(limit: Int)
     case tls(String)
     case transport(String)
@@ -72,6 +83,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .dnsFailed(let host): text = "could not find the server \(host) (DNS lookup failed)"
         case .connectionRefused(let host): text = "could not connect to \(host)"
         case .timedOut: text = "the server took too long to answer"
+        case .connectionLost(let detail): text = "the connection broke: \(detail)"
+        case .proxyFailed(let proxy, let detail): text = "could not reach the proxy \(proxy): \(detail)"
         case .tooLarge(let limit): text = "the response is larger than the limit of \(Self.byteCount(limit))"
         case .tls(let detail): text = "secure connection failed: \(detail)"
         case .transport(let detail): text = "network error: \(detail)"

@@ -189,6 +189,7 @@ struct LoopState: Sendable {
             switch event {
             case let .notice(pin, text): return Outcome(actions: [.albumNotice(pin, text)])
             case let .storeFailed(pin, text): return Outcome(actions: [.storeFailed(text, pin: pin)])
+            case .network: return Outcome()
             case let .changed(pin):
                 return Outcome(work: pin == state.openAlbum?.pinID ? loadAlbum(pin) : [])
             }

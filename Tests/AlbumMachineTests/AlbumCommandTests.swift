@@ -13,7 +13,7 @@ final class AlbumCommandTests: XCTestCase {
         // The store saved the old place's photos anyway: only their rows go.
         tester.send(.searchAnswered(generation: 1, pageCount: 4, photos: saved(1, 2)), [.deletePhotos([1, 2])])
         tester.send(.searchAnswered(generation: 1, pageCount: 4, photos: []), [])
-        tester.send(.searchFailed(generation: 1, reason: "timeout"), [])
+        tester.send(.searchFailed(generation: 1, failure: .permanent("timeout")), [])
         XCTAssertEqual(tester.album.search, .inFlight(page: 1))
         XCTAssertEqual(tester.album.generation, 2)
     }
@@ -31,24 +31,24 @@ final class AlbumCommandTests: XCTestCase {
     func testAnswerWhenNoSearchIsUnderWayIsIgnored() {
         let tester = readyAlbum()
         tester.send(.searchAnswered(generation: 1, pageCount: 10, photos: saved(1, 2, 3)), [])
-        tester.send(.searchFailed(generation: 1, reason: "x"), [])
+        tester.send(.searchFailed(generation: 1, failure: .permanent("x")), [])
     }
 
     func testLateDownloadsAreIgnored() {
         let tester = downloadingAlbum()
         // Another generation.
         tester.send(.photoDownloaded(generation: 0, id: 1), [])
-        tester.send(.photoFailed(generation: 2, id: 1, reason: "x"), [])
+        tester.send(.photoFailed(generation: 2, id: 1, failure: .permanent("x")), [])
         // A photo the album never had.
         tester.send(.photoDownloaded(generation: 1, id: 99), [])
         // A photo already answered.
         _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: 1), tester.environment)
         tester.send(.photoDownloaded(generation: 1, id: 1), [])
-        tester.send(.photoFailed(generation: 1, id: 1, reason: "x"), [])
+        tester.send(.photoFailed(generation: 1, id: 1, failure: .permanent("x")), [])
         // A deleted photo.
         _ = reduce(&tester.albumForSetUp, .deletePhotos([2]), tester.environment)
         tester.send(.photoDownloaded(generation: 1, id: 2), [])
-        tester.send(.photoFailed(generation: 1, id: 2, reason: "x"), [])
+        tester.send(.photoFailed(generation: 1, id: 2, failure: .permanent("x")), [])
     }
 
     func testDownloadsOfAReplacedCollectionAreIgnored() {
@@ -153,7 +153,7 @@ final class AlbumCommandTests: XCTestCase {
     func testNewCollectionAfterAFailedSearchIsAllowed() {
         let tester = AlbumTester(Album(pin: pin, place: rome))
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
-        _ = reduce(&tester.albumForSetUp, .searchFailed(generation: 1, reason: "DNS"), tester.environment)
+        _ = reduce(&tester.albumForSetUp, .searchFailed(generation: 1, failure: .permanent("DNS")), tester.environment)
         tester.send(.newCollection, [
             .clearAlbum(pin: pin, generation: 2, filter: .none),
             .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 2),
@@ -259,14 +259,14 @@ final class AlbumCommandTests: XCTestCase {
     func testAddMoreAfterAFailedSearchAsksForARetry() {
         let tester = AlbumTester(Album(pin: pin, place: rome))
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
-        _ = reduce(&tester.albumForSetUp, .searchFailed(generation: 1, reason: "x"), tester.environment)
+        _ = reduce(&tester.albumForSetUp, .searchFailed(generation: 1, failure: .permanent("x")), tester.environment)
         tester.send(.addMore, [.notify("The search failed: retry it first")])
     }
 
     func testAddMoreThatFailsIsANoticeAndKeepsThePhotos() {
         let tester = readyAlbum()
         _ = reduce(&tester.albumForSetUp, .addMore, tester.environment)
-        tester.send(.searchFailed(generation: 1, reason: "HTTP 503"), [
+        tester.send(.searchFailed(generation: 1, failure: .permanent("HTTP 503")), [
             .notify("Could not add photos: HTTP 503"),
             .saveStatus(pin: pin, status: .ready, page: 1, pageCount: 10),
         ]) {
@@ -390,8 +390,8 @@ final class AlbumCommandTests: XCTestCase {
         let every: [AlbumAction] = [
             .start, .resume, .newCollection, .addMore, .pinDeleted, .pinMoved(oslo),
             .searchAnswered(generation: 1, pageCount: 3, photos: saved(8)),
-            .searchFailed(generation: 1, reason: "x"),
-            .photoDownloaded(generation: 1, id: 1), .photoFailed(generation: 1, id: 2, reason: "x"),
+            .searchFailed(generation: 1, failure: .permanent("x")),
+            .photoDownloaded(generation: 1, id: 1), .photoFailed(generation: 1, id: 2, failure: .permanent("x")),
             .deletePhotos([1]), .retry(photo: nil), .retry(photo: 1),
         ]
         for action in every { tester.send(action, []) }
@@ -407,7 +407,7 @@ final class AlbumCommandTests: XCTestCase {
     // MARK: The live page picker
 
     func testLivePickerNeverAnswersTheCurrentPage() {
-        let live = AlbumEnvironment.live(perPage: 21)
+        let live = AlbumEnvironment.live(perPage: 21, now: { 0 })
         XCTAssertEqual(live.perPage, 21)
         XCTAssertEqual(live.pickPage(1, 1), 1)
         XCTAssertEqual(live.pickPage(1, 0), 1)

@@ -76,7 +76,7 @@ final class AlbumLifeTests: XCTestCase {
             $0.inFlight = [1, 3]
         }
         XCTAssertEqual(tester.album.progress, AlbumProgress(stored: 1, total: 3))
-        tester.send(.photoFailed(generation: 1, id: 1, reason: "HTTP 404"), []) {
+        tester.send(.photoFailed(generation: 1, id: 1, failure: .permanent("HTTP 404")), []) {
             $0.photos[0].state = .failed(reason: "HTTP 404")
             $0.inFlight = [3]
         }
@@ -95,9 +95,9 @@ final class AlbumLifeTests: XCTestCase {
 
     func testEveryPhotoFailingStillMakesTheAlbumReady() {
         let tester = downloadingAlbum()
-        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 1, reason: "x"), tester.environment)
-        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 2, reason: "x"), tester.environment)
-        tester.send(.photoFailed(generation: 1, id: 3, reason: "not an image"), [
+        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 1, failure: .permanent("x")), tester.environment)
+        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 2, failure: .permanent("x")), tester.environment)
+        tester.send(.photoFailed(generation: 1, id: 3, failure: .permanent("not an image")), [
             .saveStatus(pin: pin, status: .ready, page: 1, pageCount: 10),
         ]) {
             $0.photos[2].state = .failed(reason: "not an image")
@@ -122,7 +122,7 @@ final class AlbumLifeTests: XCTestCase {
     func testSearchFailedThenRetrySearchesAgain() {
         let tester = AlbumTester(Album(pin: pin, place: rome))
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
-        tester.send(.searchFailed(generation: 1, reason: "Connection refused"), [
+        tester.send(.searchFailed(generation: 1, failure: .permanent("Connection refused")), [
             .saveStatus(pin: pin, status: .failed(reason: "Connection refused"), page: 1, pageCount: 0),
         ]) {
             $0.search = .failed(page: 1, reason: "Connection refused")
@@ -150,7 +150,7 @@ final class AlbumLifeTests: XCTestCase {
     func testRetryOfAFailedSearchIgnoresTheSelectedPhoto() {
         let tester = AlbumTester(Album(pin: pin, place: rome))
         _ = reduce(&tester.albumForSetUp, .start, tester.environment)
-        _ = reduce(&tester.albumForSetUp, .searchFailed(generation: 1, reason: "timeout"), tester.environment)
+        _ = reduce(&tester.albumForSetUp, .searchFailed(generation: 1, failure: .permanent("timeout")), tester.environment)
         tester.send(.retry(photo: 77), [
             .search(pin: pin, place: rome, page: 1, perPage: 3, filter: .none, generation: 1),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 0),
@@ -162,7 +162,7 @@ final class AlbumLifeTests: XCTestCase {
     func testRetryOfAFailedPhotoDownloadsItAgain() {
         let tester = downloadingAlbum()
         _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: 1), tester.environment)
-        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 2, reason: "truncated JPEG"), tester.environment)
+        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 2, failure: .permanent("truncated JPEG")), tester.environment)
         _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: 3), tester.environment)
         XCTAssertEqual(tester.album.status, .ready)
         tester.send(.retry(photo: 2), [
@@ -184,7 +184,7 @@ final class AlbumLifeTests: XCTestCase {
     func testARetriedPhotoThatFailsAgainSettlesTheAlbum() {
         let tester = downloadingAlbum()
         _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: 1), tester.environment)
-        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 2, reason: "HTTP 500"), tester.environment)
+        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 2, failure: .permanent("HTTP 500")), tester.environment)
         _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: 3), tester.environment)
         tester.send(.retry(photo: 2), [
             .markPending([2]), download(2),
@@ -194,7 +194,7 @@ final class AlbumLifeTests: XCTestCase {
             $0.inFlight = [2]
         }
         XCTAssertFalse(tester.album.isNewCollectionEnabled)
-        tester.send(.photoFailed(generation: 1, id: 2, reason: "HTTP 500"), [
+        tester.send(.photoFailed(generation: 1, id: 2, failure: .permanent("HTTP 500")), [
             .saveStatus(pin: pin, status: .ready, page: 1, pageCount: 10),
         ]) {
             $0.photos[1].state = .failed(reason: "HTTP 500")
@@ -205,9 +205,9 @@ final class AlbumLifeTests: XCTestCase {
 
     func testRetryWithoutAPhotoRetriesEveryFailedOne() {
         let tester = downloadingAlbum()
-        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 1, reason: "a"), tester.environment)
+        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 1, failure: .permanent("a")), tester.environment)
         _ = reduce(&tester.albumForSetUp, .photoDownloaded(generation: 1, id: 2), tester.environment)
-        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 3, reason: "b"), tester.environment)
+        _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 3, failure: .permanent("b")), tester.environment)
         tester.send(.retry(photo: nil), [
             .markPending([1, 3]), download(1), download(3),
             .saveStatus(pin: pin, status: .downloading, page: 1, pageCount: 10),
