@@ -465,8 +465,9 @@ final class NetworkLoop: @unchecked Sendable {
             // Through a proxy, the only connection curl makes is to the proxy.
             case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY:
                 return .proxyFailed(proxy: proxy.label, detail: detail)
+            // The proxy answered but will not tunnel (a policy, not an outage): not a lost connection either.
             case _ where proxyAnswer >= 300:
-                return .proxyFailed(proxy: proxy.label, detail: "it refused the tunnel with status \(proxyAnswer)")
+                return .transport("the proxy \(proxy.label) refused to connect to \(host) (status \(proxyAnswer))")
             default:
                 break
             }

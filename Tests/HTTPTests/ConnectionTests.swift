@@ -100,6 +100,8 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(map(CURLE_COULDNT_CONNECT), .connectionRefused(host: "h.example"))
         XCTAssertEqual(map(CURLE_COULDNT_CONNECT, proxy: proxy), .proxyFailed(proxy: "http://p.example:3128 (https_proxy)", detail: "why"))
         XCTAssertEqual(map(CURLE_COULDNT_RESOLVE_HOST), .dnsFailed(host: "h.example"))
+        XCTAssertEqual(map(CURLE_RECV_ERROR, proxy: proxy, proxyAnswer: 403),
+                       .transport("the proxy http://p.example:3128 (https_proxy) refused to connect to h.example (status 403)"))
     }
 
     // MARK: - Proxies
@@ -128,14 +130,13 @@ final class ConnectionTests: XCTestCase {
         }
     }
 
-    func testProxyThatRefusesTheTunnelIsAProxyFailure() async throws {
-        // The test server answers CONNECT with 501: a proxy that is there but will not tunnel.
+    func testProxyThatRefusesTheTunnelIsNeitherUnreachableNorALostConnection() async throws {
+        // The test server answers CONNECT with 501: a proxy that is there but will not tunnel
+        // (curl reports it as a receive error, which would otherwise read as a lost connection).
         let proxy = server.baseURL
         let client = makeClient(environment: ["https_proxy": proxy])
         let error = await failure(client, HTTPRequest(url: "https://photos.example.org/a.jpg"))
-        guard case .proxyFailed(let named, let detail)? = error else { return XCTFail("\(String(describing: error))") }
-        XCTAssertEqual(named, "\(proxy) (https_proxy)")
-        XCTAssertTrue(detail.contains("501"), detail)
+        XCTAssertEqual(error, .transport("the proxy \(proxy) (https_proxy) refused to connect to photos.example.org (status 501)"))
     }
 
     func testLoopbackRequestsNeverUseTheProxy() async throws {
