@@ -657,30 +657,19 @@ public final class AlbumService: @unchecked Sendable {
     /// The network is back: every waiting album's search starts again, in the order the pins were
     /// dropped, and only then their photos (an album's photos need its search first).
     private func resumeWaiting() {
-        let waiting = albums.filter { $0.value.status == .downloading }.keys.sorted()
+        let waiting = albums.filter { $0.value.wait != nil }.keys.sorted()
         for pinID in waiting { send(pinID, .networkReturned(.searches)) }
         for pinID in waiting { send(pinID, .networkReturned(.photos)) }
     }
 
     /// `.network` to the owner when being offline, the next probe or an album's wait changed.
     private func reportNetwork() {
-        var waits: [Int64: AlbumWait] = [:]
-        for (pinID, album) in albums {
-            guard var wait = Self.wait(of: album) else { continue }
-            // Offline, no album tries by itself: the probe's answer starts them.
-            if monitor.isOffline { wait.nextTry = nil }
-            waits[pinID] = wait
-        }
-        let report = NetworkReport(isOffline: monitor.isOffline, reason: monitor.isOffline ? monitor.reason : nil,
-                                   nextProbe: monitor.isOffline ? monitor.nextProbe : nil, waits: waits)
+        let report = monitor.report(waits: albums.compactMapValues(\.wait))
         guard report != lastReport else { return }
         lastReport = report
         onEvent(.network(report))
     }
 
-    static func wait(of album: AlbumMachine.Album) -> AlbumWait? {
-        nil
-    }
 }
 
 /// What beats an album service's heartbeat, which renews its leases: in the app a timer every
