@@ -588,18 +588,22 @@ public final class AlbumService: @unchecked Sendable {
     /// Feeds the network monitor with a transfer's outcome: any answer reaches its host; no answer at
     /// all (refused, DNS, connect timeout) marks the host that gave none unreachable.
     private func observe(url: String, _ failure: FetchFailure?) {
+        guard let host = Self.hostKey(url, failure: failure) else { return }
         if let failure, failure.kind == .unreachable {
-            guard let host = failure.host ?? Self.hostKey(url) else { return }
             network(.unreachable(host: host, reason: failure.reason))
-        } else if let host = Self.hostKey(url) {
+        } else {
             network(.reached(host: host))
         }
     }
 
-    /// `host` or `host:port`, as the monitor keys hosts.
-    static func hostKey(_ url: String) -> String? {
-        guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty else { return nil }
-        return parts.port.map { "\(host):\($0)" } ?? host
+    /// The host a transfer to `url` talked to, as the monitor keys hosts: `host`, or `host:port` when
+    /// the address names a port; the host the failure names when it is another (a redirect's, a proxy).
+    static func hostKey(_ url: String, failure: FetchFailure? = nil) -> String? {
+        let parts = URLComponents(string: url)
+        let host = parts?.host?.lowercased()
+        if let named = failure?.host, !named.isEmpty, named.lowercased() != host { return named }
+        guard let host, !host.isEmpty else { return nil }
+        return parts?.port.map { "\(host):\($0)" } ?? host
     }
 
     private func network(_ event: NetworkEvent) {
