@@ -112,7 +112,7 @@ final class RetryServiceTests: AlbumServiceTestCase {
         defer { s.shutdown() }
         let pin = try dropPin()
         s.start(pin)
-        var offline = try XCTUnwrap(report { $0.isOffline })
+        var offline = try XCTUnwrap(report { $0.isOffline && $0.waits[pin.id] != nil })
         XCTAssertTrue(offline.reason?.contains("could not connect") ?? false, "\(offline)")
         XCTAssertEqual(offline.waits[pin.id]?.isSearch, true)
         XCTAssertNil(offline.waits[pin.id]?.nextTry, "offline, no album tries by itself")
@@ -143,12 +143,12 @@ final class RetryServiceTests: AlbumServiceTestCase {
         var down: PhotoServer? = try PhotoServer(delayMs: 5)
         let port = try XCTUnwrap(down?.port)
         down?.set(.holdImages, true)
-        let http = HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1)
+        let http = HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: 24, lowSpeedTime: 1)
         let s = service(server: down, retryClock: hand.clock, http: http)
         defer { s.shutdown() }
         let pin = try dropPin()
         s.start(pin)
-        events.wait { s.album(pin.id)?.inFlight.count == 21 }
+        events.wait { down?.stats()["images_in_flight"] == 21 }
         // The server dies under the 21 downloads; their retries then find nobody there.
         down = nil
         events.wait { s.album(pin.id)?.wait?.photos == 21 }
