@@ -439,7 +439,7 @@ public final class AlbumService: @unchecked Sendable {
         let endpoint = source.name == PhotoSourceChoice.flickr.rawValue ? settings.flickrEndpoint : settings.commonsEndpoint
         if source.name == PhotoSourceChoice.flickr.rawValue, let wait = flickrBudgetWait(endpoint: endpoint, pin: pin) {
             searches.removeValue(forKey: pin)
-            let failure = FetchFailure.passing("Flickr's hourly limit of requests is reached", retryAfter: wait)
+            let failure = FetchFailure.passing("Flickr's hourly limit of 3,600 requests is reached", retryAfter: wait)
             queue.async { self.send(pin, .searchFailed(generation: generation, failure: failure)) }
             return
         }
@@ -557,18 +557,27 @@ public final class AlbumService: @unchecked Sendable {
 
     /// What a failed search means: the one classification table (Failures.swift).
     static func classified(_ error: PhotoSourceError) -> FetchFailure {
-        .permanent(error.description)
+        error.failure
     }
 
     /// What a finished download means (nil: a picture to keep): the one classification table (Failures.swift).
     static func classified(_ result: Result<HTTPResponse, HTTPError>, imageCheck: ImageCheck) -> FetchFailure? {
-        imageCheck.problem(with: result).map(FetchFailure.permanent)
+        downloadFailure(result, problem: imageCheck.problem, now: Date())
     }
 
     /// Seconds until the Flickr budget (kept in the store, shared by every window and command) has a
     /// request for this search, or nil when one was granted and spent.
     private func flickrBudgetWait(endpoint: String, pin: Pin.ID) -> Double? {
-        nil
+        let host = Self.hostKey(endpoint) ?? endpoint
+        do {
+            // The wall clock: every process spending the budget reads the same one (as the leases do).
+            let wait = try store.spendRequest(host: host, now: leaseClock(), budget: .flickr)
+            return wait > 0 ? wait : nil
+        } catch {
+            // Not a reason to stop the album: Flickr's own limit still answers 429, which waits too.
+            storeFailed(pin, "Could not spend a request of the Flickr budget", error)
+            return nil
+        }
     }
 
     /// The album's one retry timer: `.retryDue` when it rings; nil cancels it.
@@ -744,14 +753,4 @@ public struct ImageCheck: Sendable {
         self.problem = problem
     }
 
-    /// Why a download is not usable: how it failed, a status other than 200, or what `problem` says of its body.
-    func problem(with result: Result<HTTPResponse, HTTPError>) -> String? {
-        switch result {
-        case let .failure(error):
-            return error.description
-        case let .success(response):
-            guard response.status == 200 else { return "HTTP \(response.status)" }
-            return problem(response.body)
-        }
-    }
 }

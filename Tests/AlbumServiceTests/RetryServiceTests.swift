@@ -1,6 +1,7 @@
 import AlbumMachine
 import AlbumService
 import Foundation
+import Locking
 import HTTP
 import Model
 @testable import Store
@@ -174,5 +175,32 @@ final class RetryServiceTests: AlbumServiceTestCase {
         XCTAssertEqual(album?.photos.filter { $0.state == .stored }.count, 21)
         XCTAssertEqual(back.stats()["image_requests"], 21)
         XCTAssertEqual(events.networkReports.last, .online)
+    }
+
+    func testASearchPastTheFlickrBudgetAnotherProcessSpentWaitsForAToken() throws {
+        let wall = Locked(AlbumLease.wallClock())
+        let host = "127.0.0.1:\(server.port)"
+        let other = try AppDatabase.open(path: store.path)
+        defer { try? other.close() }
+        let now = wall.withLock { $0 }
+        for _ in 0..<Int(RequestBudget.flickr.capacity) {
+            XCTAssertEqual(try other.spendRequest(host: host, now: now, budget: .flickr), 0)
+        }
+        let s = service(leaseClock: { wall.withLock { $0 } }, retryClock: hand.clock)
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        events.wait { s.album(pin.id)?.wait != nil }
+        let wait = try XCTUnwrap(s.album(pin.id)?.wait)
+        XCTAssertTrue(wait.isSearch)
+        XCTAssertTrue(wait.reason.contains("hourly limit"), wait.reason)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(wait.nextTry) - hand.now, 3600 / RequestBudget.flickr.perHour,
+                                    "not before a token is back")
+        XCTAssertEqual(server.searchRequests(), [], "no search went out")
+        // A token is back by the time the retry rings.
+        wall.withLock { $0 += 2 }
+        let album = driveRetries(s, pin.id)
+        XCTAssertEqual(album?.status, .ready)
+        XCTAssertEqual(server.searchRequests().count, 1)
     }
 }
