@@ -62,6 +62,10 @@ public func reduce(_ monitor: inout NetworkMonitor, _ event: NetworkEvent, now: 
             effects = [.scheduleProbe(at: nil), .resumeWaiting]
         }
 
+    case .probeFailed where !monitor.isOffline:
+        // No probe goes out while online: a failure of one sent before the network came back is stale.
+        break
+
     case .unreachable(let host, let reason), .probeFailed(let host, let reason):
         monitor.hosts[host] = false
         if monitor.isOffline {

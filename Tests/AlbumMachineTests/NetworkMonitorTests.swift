@@ -112,10 +112,14 @@ final class NetworkMonitorTests: XCTestCase {
         ])
     }
 
-    func testAFailedProbeWhileOnlineCountsAsAnUnreachableHost() {
-        run([
-            Row(.probeFailed(host: "a", reason: "refused"), at: 3, [.scheduleProbe(at: 4), .report], offline: true, probe: 4),
+    func testAProbeFailingAfterTheNetworkCameBackIsStale() {
+        let monitor = run([
+            Row(.unreachable(host: "a", reason: "refused"), at: 0, [.scheduleProbe(at: 1), .report], offline: true, probe: 1),
+            Row(.probeDue, at: 1, [.probe, .report], offline: true),
+            Row(.reached(host: "a"), at: 2, [.scheduleProbe(at: nil), .resumeWaiting, .report], offline: false),
+            Row(.probeFailed(host: "a", reason: "refused"), at: 3, [], offline: false),
         ])
+        XCTAssertEqual(monitor.hosts, ["a": true])
     }
 
     func testTheBackoffIsSpreadByJitterAndScaled() {
