@@ -196,6 +196,14 @@ final class SearchTests: XCTestCase {
                                  PhotoQuery(center: rome))
         guard case let .failure(.busy(_, retryAfter)) = dated, let seconds = retryAfter else { return XCTFail("\(dated)") }
         XCTAssertTrue((25...30).contains(seconds), "\(seconds)")
+        // A large image's request is refused the same way.
+        let large = CommonsSource(userAgent: testUserAgent, http: FakeHTTP([.answer(200, ["Retry-After": "6"], maxlag)]))
+        do throws(PhotoSourceError) {
+            _ = try await large.largeImage(pageID: "1", width: 800)
+            XCTFail("a maxlag answer gave an image")
+        } catch {
+            XCTAssertEqual(error, .busy(reason, retryAfter: 6))
+        }
     }
 
     /// Every request to Commons carries maxlag=5: the first, each continuation, and a large image's.
