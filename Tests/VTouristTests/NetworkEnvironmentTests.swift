@@ -59,4 +59,14 @@ final class NetworkEnvironmentTests: XCTestCase {
         XCTAssertEqual(NetworkSettings.caBundle(environment: ["VTOURIST_CA_BUNDLE": "/etc/extra.pem"], settings: settings),
                        "/etc/extra.pem")
     }
+
+    func testOfflineIsSaidWithTheNextTryAndTheReason() {
+        XCTAssertNil(WaitedAlbums.offlineLine(.online, now: 10))
+        let report = NetworkReport(isOffline: true, reason: "could not connect to api.flickr.com", nextProbe: 17.2)
+        XCTAssertEqual(WaitedAlbums.offlineLine(report, now: 10),
+                       "offline: waiting for the network; next try in 8 s (could not connect to api.flickr.com)")
+        // While the probe is out there is no next time; a reason from a server obeys no escape sequence.
+        XCTAssertEqual(WaitedAlbums.offlineLine(NetworkReport(isOffline: true, reason: "no\u{1B}[2J route"), now: 10),
+                       "offline: waiting for the network (no route)")
+    }
 }
