@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "Geo", "WorldMap", "AlbumMachine", "Gazetteer", "TestSupport"],
                     resources: [.copy("Golden")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "Geo", "Locking", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "Geo", "Locking"]),
+        .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "Geo", "Locking", "TestSupport"]),
         // The command line's own logic (`config`'s report), reached through the executable target.
         .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources", "Store"]),
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "Geo", "HTTP", "Locking", "TestSupport"]),

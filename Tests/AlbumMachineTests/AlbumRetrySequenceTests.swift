@@ -1,22 +1,8 @@
 import Locking
 import Model
+import TestSupport
 import XCTest
 @testable import AlbumMachine
-
-/// SplitMix64: the same seed, the same sequence, on every platform.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random sequences of answers, failures, timers, outages and user commands, as the service would
 /// deliver them: no album is ever left with a pending photo or a waiting search that nothing will
@@ -25,7 +11,7 @@ final class AlbumRetrySequenceTests: XCTestCase {
     /// What the service does around one album: the clock, the timer it set, whether it is offline.
     private struct Run {
         var album: Album
-        var random: SeededGenerator
+        var random: SeededRandom
         let clock = TestClock(1000)
         var timer: Double?
         var offline = false
@@ -69,7 +55,7 @@ final class AlbumRetrySequenceTests: XCTestCase {
 
     func testNoSequenceLeavesWorkThatNothingWillStart() {
         for seed in UInt64(1)...300 {
-            var run = Run(album: Album(pin: pin, place: rome), random: SeededGenerator(seed: seed), seed: seed)
+            var run = Run(album: Album(pin: pin, place: rome), random: SeededRandom(seed: seed), seed: seed)
             let environment = run.environment
             if seed % 3 == 0 {
                 // Restored after a kill: some photos pending, one failed; `resume` continues it.
@@ -215,9 +201,9 @@ final class AlbumRetrySequenceTests: XCTestCase {
 
 /// Jitter in 0...1 from a seeded generator, for an environment's `@Sendable` closure.
 final class JitterSource: Sendable {
-    private let generator: Locked<SeededGenerator>
+    private let generator: Locked<SeededRandom>
 
-    init(seed: UInt64) { generator = Locked(SeededGenerator(seed: seed ^ 0xA5A5)) }
+    init(seed: UInt64) { generator = Locked(SeededRandom(seed: seed ^ 0xA5A5)) }
 
     func next() -> Double { generator.withLock { Double.random(in: 0...1, using: &$0) } }
 }

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import AlbumMachine
 
 /// The offline rules, as tables: each row an event at a time, the effects and the state after it.
@@ -164,7 +165,7 @@ final class NetworkMonitorSequenceTests: XCTestCase {
         let policy = RetryPolicy.standard
         let hosts = ["api.flickr.com", "live.staticflickr.com", "commons.wikimedia.org"]
         for seed in UInt64(1)...200 {
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             var monitor = NetworkMonitor()
             var now = 0.0
             var timer: Double?

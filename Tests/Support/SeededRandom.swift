@@ -1,7 +1,7 @@
 import Foundation
 
 /// A reproducible random source for tests (SplitMix64): the same seed gives the same sequence.
-public struct SeededRandom: RandomNumberGenerator {
+public struct SeededRandom: RandomNumberGenerator, Sendable {
     public private(set) var state: UInt64
 
     public init(seed: UInt64) { state = seed }
