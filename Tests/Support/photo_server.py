@@ -28,6 +28,8 @@ Faults are chosen by the request itself, so one server serves every test:
   and `X-Database-Lag: 5`, in the shape MediaWiki documents; Flickr, which has no maxlag,
   answers stat fail 105, service unavailable), `flaky3` (an image only: every third image, n mod
   3 == 0, fails once with HTTP 500, then is served; /reset forgets which ones failed).
+  An image's `429`, `429-date` or `503` lasts while the `image-fault` switch is on (whatever it
+  names): turning it off heals the photo URLs the search already gave out.
   `500` (in IMAGE_FAULTS) stays the image that fails every time.
 - `total` (query) sets how many results exist (default 250).
 - Large images (the photo view's): every Flickr photo has a `url_l` under /img/large/;
@@ -657,6 +659,10 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(500, b"<html>Internal error (once)</html>", "text/html")
             return self.send(200, data, "image/jpeg")
         if fault in ("429", "429-date", "503"):
+            # A passing fault lasts while the image-fault switch is on: turning it off heals the
+            # photo URLs the search already gave out.
+            if self.control_text("image-fault") is None:
+                return self.send(200, data, "image/jpeg")
             return self.http_fault(fault, "image/jpeg")
         if fault == "trunc":
             return self.cut_off(data, "image/jpeg")
