@@ -4,7 +4,8 @@
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
 RELEASE := .build/release
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev zlib1g-dev chafa pkg-config tmux ncurses-term python3 sqlite3
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev zlib1g-dev chafa pkg-config tmux ncurses-term python3 sqlite3 \
+  nghttp2-proxy
 
 .PHONY: all deps build run test unit-test e2e bench golden install uninstall clean data cli-docs fuzz fuzz-build fuzz-smoke faults soak check check-address check-thread check-address-app check-thread-app bench-compare
 
@@ -51,7 +52,8 @@ soak: deps
 	python3 scripts/soak.py --binary $(RELEASE)/vtourist --rounds $(SOAK_ROUNDS) $(if $(SOAK_SEED),--seed $(SOAK_SEED)) --verbose
 
 # Every benchmark, then PASS or FAIL for each target of bench/targets.py (render speed and fidelity
-# against chafa, album first paint, map frame, cold start, completion, zoom step, filter editor open); any FAIL, or a benchmark that stops,
+# against chafa, album first paint, map frame, cold start, completion, zoom step, filter editor open, an album over
+# TLS + HTTP/2 at RTT 100 ms behind nghttpx, which `deps` installs: Debian nghttp2-proxy); any FAIL, or a benchmark that stops,
 # makes the exit status non-zero once all have run.
 BENCH_VERDICTS := $(CURDIR)/.build/bench-verdicts.txt
 bench: deps
@@ -73,6 +75,7 @@ bench: deps
 	  python3 bench/photo_bench.py --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/filter_bench.py --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/fault_matrix.py --binary $(RELEASE)/vtourist || status=1; \
+	  python3 bench/tls_bench.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/targets.py summary $(BENCH_VERDICTS) || status=1; \
 	  exit $$status
 
