@@ -29,12 +29,34 @@ public struct SavedPhoto: Equatable, Sendable {
 public enum AlbumSearch: Equatable, Sendable {
     /// Nothing to ask.
     case idle
-    /// Interrupted before it answered (the app stopped); `resume` or `retry` sends it again.
+    /// Interrupted before it answered (the app stopped): `resume` or `retry` sends it again; or, with a
+    /// `searchPlan`, failed in passing and sent again by itself when the plan is due.
     case waiting(page: Int)
     /// Sent; its answer or failure is awaited.
     case inFlight(page: Int)
     /// The collection's search failed; `retry` sends it again.
     case failed(page: Int, reason: String)
+}
+
+/// How a search or a photo is tried again after passing failures (`RetryPolicy`): one per target.
+public struct RetryPlan: Equatable, Sendable {
+    /// Passing failures in a row.
+    public internal(set) var attempts: Int
+    /// When the first of them happened: the give-up window counts from here.
+    public internal(set) var firstFailure: Double
+    /// When the latest happened, and its reason.
+    public internal(set) var lastFailure: Double
+    public internal(set) var reason: String
+    /// When the next try starts; nil while that try is under way.
+    public internal(set) var due: Double?
+
+    public init(attempts: Int, firstFailure: Double, lastFailure: Double, reason: String, due: Double?) {
+        self.attempts = attempts
+        self.firstFailure = firstFailure
+        self.lastFailure = lastFailure
+        self.reason = reason
+        self.due = due
+    }
 }
 
 /// One pin's photo album: the state `reduce` drives.
@@ -66,6 +88,10 @@ public struct Album: Equatable, Sendable {
     public internal(set) var inFlight: Set<Int64>
     /// The pin was deleted: every action is ignored from now on.
     public internal(set) var isEnded: Bool
+    /// The search's retries after passing failures (the search is `waiting`, or in flight again).
+    public internal(set) var searchPlan: RetryPlan?
+    /// Each pending photo's retries after passing failures, by photo id.
+    public internal(set) var photoPlans: [Int64: RetryPlan]
 
     /// A freshly dropped pin's album, with the filter it was stored with; send `.start` to search. Its
     /// first collection is generation 1, the number the store gives a new pin.
@@ -82,6 +108,8 @@ public struct Album: Equatable, Sendable {
         self.generation = 0
         self.inFlight = []
         self.isEnded = false
+        self.searchPlan = nil
+        self.photoPlans = [:]
     }
 
     /// An album read back from the store (app start, album open); send `.resume` to continue its downloads.
@@ -119,6 +147,21 @@ public struct Album: Equatable, Sendable {
         case .waiting, .inFlight: true
         case .idle, .failed: false
         }
+    }
+
+    /// When the retry timer must ring: the earliest due plan; nil when nothing waits for a retry.
+    public var nextRetry: Double? {
+        ([searchPlan?.due] + photoPlans.values.map(\.due)).compactMap { $0 }.min()
+    }
+
+    /// What the album waits for after passing failures; nil when nothing waits (a retry under way is
+    /// not waiting). Its reason is the latest failure's.
+    public var wait: AlbumWait? {
+        let search = searchPlan.flatMap { $0.due == nil ? nil : $0 }
+        let waitingPhotos = photos.compactMap { photoPlans[$0.id] }.filter { $0.due != nil }
+        let waiting = (search.map { [$0] } ?? []) + waitingPhotos
+        guard let nextTry = nextRetry, let latest = waiting.max(by: { $0.lastFailure < $1.lastFailure }) else { return nil }
+        return AlbumWait(reason: latest.reason, nextTry: nextTry, isSearch: search != nil, photos: waitingPhotos.count)
     }
 
     public var progress: AlbumProgress {

@@ -3,31 +3,38 @@ import Model
 /// Drives one album: applies `action` to `album` and returns the effects the runtime must run, in order.
 ///
 /// After any change to the album's stored summary (status, page, page count), and whenever a new
-/// collection begins, the last effect is `.saveStatus`. An ended album (pin deleted) ignores everything.
+/// collection begins, the last effect is `.saveStatus`. Whenever the earliest due retry changes (and
+/// after every `.retryDue`), `.scheduleRetry` comes just before it. An ended album (pin deleted)
+/// ignores everything.
 public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: AlbumEnvironment) -> [AlbumEffect] {
     guard !album.isEnded else { return [] }
     let before = album.summary
+    let timerBefore = album.nextRetry
     var effects: [AlbumEffect]
-    // A new collection's search must show as downloading with its page, so these always save.
-    var beginsCollection = false
+    // A new collection's search must show as downloading with its page, and a resume repairs a stale
+    // stored summary, so these always save.
+    var alwaysSaves = false
+    // The timer that rang is spent: the next one is always set again.
+    var timerRang = false
 
     switch action {
     case .start:
         guard !album.hasBegun else { return [] }
         album.pageCount = 0
         effects = [album.beginCollection(page: 1, environment)]
-        beginsCollection = true
+        alwaysSaves = true
 
     case .resume:
+        // Everything waiting starts now, with a fresh retry window.
+        album.searchPlan = nil
+        album.photoPlans = [:]
         effects = []
         if case .waiting(let page) = album.search {
             album.search = .inFlight(page: page)
             effects.append(album.searchEffect(page: page, environment))
         }
         effects += album.download(album.photos.filter { $0.state == .pending && !album.inFlight.contains($0.id) })
-        // The stored summary may be stale after a kill; writing the derived one repairs it.
-        effects.append(album.saveStatusEffect)
-        return effects
+        alwaysSaves = true
 
     case .searchAnswered(let generation, let reportedPages, let found):
         guard generation == album.generation, case .inFlight(let page) = album.search else {
@@ -37,6 +44,7 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
         }
         let hadPhotos = !album.photos.isEmpty
         album.search = .idle
+        album.searchPlan = nil
         album.page = page
         album.pageCount = min(max(reportedPages, 0), max(1, Album.maxResults / album.collectionPerPage(environment)))
         var seen = Set(album.photos.map(\.id))
@@ -48,7 +56,12 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
     case .searchFailed(let generation, let failure):
         let reason = failure.reason
         guard generation == album.generation, case .inFlight(let page) = album.search else { return [] }
-        if album.photos.isEmpty {
+        album.searchPlan = Album.plan(album.searchPlan, after: failure, environment)
+        if album.searchPlan != nil {
+            // Passing: the search waits (with the photos shown, for Add more) and is sent again when due.
+            album.search = .waiting(page: page)
+            effects = []
+        } else if album.photos.isEmpty {
             album.search = .failed(page: page, reason: reason)
             effects = []
         } else {
@@ -60,24 +73,49 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
     case .photoDownloaded(let generation, let id):
         guard generation == album.generation, album.inFlight.contains(id), let i = album.index(of: id) else { return [] }
         album.inFlight.remove(id)
+        album.photoPlans[id] = nil
         album.photos[i].state = .stored
         effects = []
 
     case .photoFailed(let generation, let id, let failure):
         guard generation == album.generation, album.inFlight.contains(id), let i = album.index(of: id) else { return [] }
         album.inFlight.remove(id)
-        album.photos[i].state = .failed(reason: failure.reason)
-        effects = [.markPhotoFailed(photo: id, reason: failure.reason, generation: generation)]
+        album.photoPlans[id] = Album.plan(album.photoPlans[id], after: failure, environment)
+        if album.photoPlans[id] != nil {
+            // Passing: the photo stays pending and is fetched again when its plan is due.
+            effects = []
+        } else {
+            album.photos[i].state = .failed(reason: failure.reason)
+            effects = [.markPhotoFailed(photo: id, reason: failure.reason, generation: generation)]
+        }
 
-    case .retryDue, .networkReturned:
+    case .retryDue(let now):
+        timerRang = true
+        effects = album.startDue({ $0 <= now }, environment)
+
+    case .networkReturned(.searches):
+        // A fresh window: the plan goes, and the search starts now if it waits.
+        let waits = album.searchPlan?.due != nil
+        album.searchPlan = nil
         effects = []
+        if waits, case .waiting(let page) = album.search {
+            album.search = .inFlight(page: page)
+            effects.append(album.searchEffect(page: page, environment))
+        }
+
+    case .networkReturned(.photos):
+        let planned = album.photos.filter { album.photoPlans[$0.id] != nil }
+        let waiting = planned.filter { !album.inFlight.contains($0.id) }
+        effects = album.download(waiting)
+        // Those already being tried again get a fresh window too.
+        album.photoPlans = [:]
 
     case .newCollection, .newCollectionFromAnotherSource:
         guard album.isNewCollectionEnabled else { return [.notify(Album.newCollectionRefusal)] }
         let page = action == .newCollection ? album.pageForNewCollection(environment) : 1
         let search = album.beginCollection(page: page, environment)
         effects = [album.clearEffect, search]
-        beginsCollection = true
+        alwaysSaves = true
 
     case .setFilter(let filter):
         guard album.isNewCollectionEnabled else { return [.notify(Album.filterRefusal)] }
@@ -86,7 +124,7 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
         album.pageCount = 0
         let search = album.beginCollection(page: 1, environment)
         effects = [album.clearEffect, search]
-        beginsCollection = true
+        alwaysSaves = true
 
     case .addMore:
         switch album.search {
@@ -105,26 +143,32 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
         let cancelled = removed.filter { album.inFlight.contains($0) }
         album.photos.removeAll { doomed.contains($0.id) }
         album.inFlight.subtract(removed)
+        for id in removed { album.photoPlans[id] = nil }
         effects = cancelled.isEmpty ? [] : [.cancelDownloads(cancelled)]
         effects.append(.deletePhotos(removed))
 
     case .retry(let photo):
+        // The search first (failed, interrupted or waiting), then the photos asked for: failed ones,
+        // and pending ones not being fetched (waiting for a retry); each starts now with a fresh window.
+        effects = []
         switch album.search {
         case .waiting(let page), .failed(let page, _):
             album.search = .inFlight(page: page)
+            album.searchPlan = nil
             effects = [album.searchEffect(page: page, environment)]
         case .idle, .inFlight:
-            let retryable = album.photos.filter { candidate in
-                guard photo == nil || candidate.id == photo else { return false }
-                switch candidate.state {
-                case .failed: return true
-                case .pending: return !album.inFlight.contains(candidate.id)
-                case .stored: return false
-                }
-            }
-            guard !retryable.isEmpty else { return [.notify("Nothing to retry")] }
-            effects = album.download(retryable)
+            break
         }
+        let retryable = album.photos.filter { candidate in
+            guard photo == nil || candidate.id == photo else { return false }
+            switch candidate.state {
+            case .failed: return true
+            case .pending: return !album.inFlight.contains(candidate.id)
+            case .stored: return false
+            }
+        }
+        guard !effects.isEmpty || !retryable.isEmpty else { return [.notify("Nothing to retry")] }
+        effects += album.download(retryable)
 
     case .pinMoved(let place):
         effects = album.cancelEverything()
@@ -132,18 +176,25 @@ public func reduce(_ album: inout Album, _ action: AlbumAction, _ environment: A
         album.pageCount = 0
         let search = album.beginCollection(page: 1, environment)
         effects += [album.clearEffect, search]
-        beginsCollection = true
+        alwaysSaves = true
 
     case .pinDeleted:
-        // The store's cascade removes the photos; only work under way needs stopping.
+        // The store's cascade removes the photos; only work under way, and the retry timer, need stopping.
         effects = album.cancelEverything()
         album.photos = []
         album.search = .idle
+        album.searchPlan = nil
+        album.photoPlans = [:]
         album.isEnded = true
+        if timerBefore != nil { effects.append(.scheduleRetry(pin: album.pin, at: nil)) }
         return effects
     }
 
-    if beginsCollection || album.summary != before { effects.append(album.saveStatusEffect) }
+    let timer = album.nextRetry
+    if timer != timerBefore || (timerRang && (timer != nil || timerBefore != nil)) {
+        effects.append(.scheduleRetry(pin: album.pin, at: timer))
+    }
+    if alwaysSaves || album.summary != before { effects.append(album.saveStatusEffect) }
     return effects
 }
 
@@ -191,11 +242,46 @@ extension Album {
                 generation: generation)
     }
 
+    /// The plan after a failure of its target: nil when the failure is permanent, or when
+    /// `giveUpAfter` has passed since the first failure of the run (the target then fails for good).
+    static func plan(_ plan: RetryPlan?, after failure: FetchFailure, _ environment: AlbumEnvironment) -> RetryPlan? {
+        guard !failure.isPermanent else { return nil }
+        let now = environment.now()
+        let policy = environment.retryPolicy
+        var next = plan ?? RetryPlan(attempts: 0, firstFailure: now, lastFailure: now, reason: failure.reason, due: nil)
+        guard now - next.firstFailure < policy.giveUpAfter else { return nil }
+        next.attempts += 1
+        next.lastFailure = now
+        next.reason = failure.reason
+        next.due = now + policy.delay(afterFailures: next.attempts, jitter: environment.jitter(), retryAfter: failure.retryAfter)
+        return next
+    }
+
+    /// Starts the waiting search and photos whose plan's due time passes `isDue`; their plans stay
+    /// (attempts and window) with no due time while the try is under way.
+    mutating func startDue(_ isDue: (Double) -> Bool, _ environment: AlbumEnvironment) -> [AlbumEffect] {
+        var effects: [AlbumEffect] = []
+        if case .waiting(let page) = search, let due = searchPlan?.due, isDue(due) {
+            search = .inFlight(page: page)
+            searchPlan?.due = nil
+            effects.append(searchEffect(page: page, environment))
+        }
+        for photo in photos where photo.state == .pending && !inFlight.contains(photo.id) {
+            guard let due = photoPlans[photo.id]?.due, isDue(due) else { continue }
+            photoPlans[photo.id]?.due = nil
+            inFlight.insert(photo.id)
+            effects.append(.download(photo: photo.id, url: photo.url, generation: generation))
+        }
+        return effects
+    }
+
     /// Empties the album and asks for `page` under a new generation; the caller sets `pageCount`.
     mutating func beginCollection(page: Int, _ environment: AlbumEnvironment) -> AlbumEffect {
         generation += 1
         photos = []
         inFlight = []
+        searchPlan = nil
+        photoPlans = [:]
         perPage = max(1, environment.perPage)
         self.page = page
         firstPage = page
@@ -203,12 +289,13 @@ extension Album {
         return searchEffect(page: page, environment)
     }
 
-    /// Marks `photos` pending and in flight, one download each, in grid order. Photos that had
-    /// failed are saved as pending first, so their next outcome finds them waiting.
+    /// Marks `photos` pending and in flight, one download each, in grid order, each with a fresh retry
+    /// window. Photos that had failed are saved as pending first, so their next outcome finds them waiting.
     mutating func download(_ targets: [AlbumPhoto]) -> [AlbumEffect] {
         var retried: [Int64] = []
         let downloads: [AlbumEffect] = targets.compactMap { target in
             guard let i = index(of: target.id) else { return nil }
+            photoPlans[target.id] = nil
             if photos[i].state != .pending { retried.append(target.id) }
             photos[i].state = .pending
             inFlight.insert(target.id)

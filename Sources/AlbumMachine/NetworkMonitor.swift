@@ -1,7 +1,7 @@
 /// Whether the app is offline: pure, driven by the outcomes of transfers and probes. While offline,
 /// retries wait and one probe, with backoff, asks whether the network is back; when it answers,
 /// every waiting album resumes (searches first, then photos, in the order the pins were dropped).
-/// (Interface fixed; the rules are being written: docs/album-machine.md.)
+/// The rules: docs/album-machine.md, "The network monitor".
 public struct NetworkMonitor: Equatable, Sendable {
     public internal(set) var isOffline: Bool
     /// The last unreachable failure's reason.
@@ -46,7 +46,63 @@ public enum NetworkEffect: Equatable, Sendable {
 }
 
 /// Applies `event` at time `now`; `jitter` in 0...1 spreads the probe's backoff.
+///
+/// Offline when every host the app has talked to last failed with no answer at all; then one probe
+/// at a time, with `policy.delay` backoff, until a probe or any transfer reaches a host.
 public func reduce(_ monitor: inout NetworkMonitor, _ event: NetworkEvent, now: Double, jitter: Double,
                    policy: RetryPolicy) -> [NetworkEffect] {
-    []
+    let before = (monitor.isOffline, monitor.nextProbe)
+    var effects: [NetworkEffect] = []
+
+    switch event {
+    case .reached(let host), .probeReached(let host):
+        monitor.hosts[host] = true
+        if monitor.isOffline {
+            monitor.goOnline()
+            effects = [.scheduleProbe(at: nil), .resumeWaiting]
+        }
+
+    case .unreachable(let host, let reason), .probeFailed(let host, let reason):
+        monitor.hosts[host] = false
+        if monitor.isOffline {
+            monitor.reason = reason
+            // Only a failed probe moves the next one: transfers still failing say nothing new.
+            guard case .probeFailed = event, monitor.nextProbe == nil else { break }
+            monitor.probeFailures += 1
+            monitor.nextProbe = now + policy.delay(afterFailures: monitor.probeFailures + 1, jitter: jitter)
+            effects = [.scheduleProbe(at: monitor.nextProbe)]
+        } else if monitor.hosts.values.allSatisfy({ !$0 }) {
+            monitor.isOffline = true
+            monitor.reason = reason
+            monitor.probeFailures = 0
+            monitor.nextProbe = now + policy.delay(afterFailures: 1, jitter: jitter)
+            effects = [.scheduleProbe(at: monitor.nextProbe)]
+        }
+
+    case .probeDue:
+        // A timer left over from before the network came back, or a probe already out: nothing to send.
+        guard monitor.isOffline, monitor.nextProbe != nil else { break }
+        monitor.nextProbe = nil
+        effects = [.probe]
+    }
+
+    if before != (monitor.isOffline, monitor.nextProbe) { effects.append(.report) }
+    return effects
+}
+
+extension NetworkMonitor {
+    /// What the screen and `drop --wait` are told, with the albums' waits (`Album.wait`): while
+    /// offline no album's try has a time, it waits for the network.
+    public func report(waits: [Int64: AlbumWait] = [:]) -> NetworkReport {
+        guard isOffline else { return NetworkReport(waits: waits) }
+        return NetworkReport(isOffline: true, reason: reason, nextProbe: nextProbe,
+                             waits: waits.mapValues { AlbumWait(reason: $0.reason, nextTry: nil, isSearch: $0.isSearch, photos: $0.photos) })
+    }
+
+    mutating func goOnline() {
+        isOffline = false
+        reason = nil
+        probeFailures = 0
+        nextProbe = nil
+    }
 }

@@ -52,6 +52,15 @@ public final class AlbumService: @unchecked Sendable {
     private let heartbeat: LeaseHeartbeat
     /// Stops the beats; nil while none is wanted (touched only on `queue`).
     private var stopHeartbeat: (() -> Void)?
+    /// The clock of retries and of the offline probe, and each waiting album's one timer (touched only on `queue`).
+    private let retryClock: RetryClock
+    private var retryTimers: [Pin.ID: () -> Void] = [:]
+    /// Whether the app is offline, fed by every transfer's outcome; its probe's timer, and whether one is out.
+    private var monitor = NetworkMonitor()
+    private var probeTimer: (() -> Void)?
+    private var probing = false
+    /// What `.network` said last: a report goes out only when it changes.
+    private var lastReport = NetworkReport.online
 
     /// Largest image accepted, in bytes. The album downloads grid-sized pictures (Flickr's url_z and
     /// smaller, Commons thumbnails), far below this; up to 24 downloads run at once, each may hold this
@@ -59,7 +68,8 @@ public final class AlbumService: @unchecked Sendable {
     public static let maxImageBytes = 4 * 1024 * 1024
 
     public init(store: AppDatabase, http: HTTPClient, settings: PhotoSourceSettings, imageCheck: ImageCheck,
-                environment: AlbumEnvironment? = nil, userAgent: String,
+                environment: AlbumEnvironment? = nil, retryPolicy: RetryPolicy? = nil, retryClock: RetryClock = .live,
+                userAgent: String,
                 leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock, heartbeat: LeaseHeartbeat = .timer,
                 trace: Trace = .none, onEvent: @escaping @Sendable (AlbumEvent) -> Void) {
         self.store = store
@@ -72,7 +82,12 @@ public final class AlbumService: @unchecked Sendable {
         self.userAgent = userAgent
         self.imageCheck = imageCheck
         self.source = settings.makeSource(http: CurlFetcher(client: http), userAgent: userAgent)
-        self.environment = environment ?? .live(perPage: settings.perPage, now: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 })
+        var environment = environment ?? .live(perPage: settings.perPage, now: retryClock.now)
+        // One clock for the machine's failure times and the timers that wake it.
+        environment.now = retryClock.now
+        if let retryPolicy { environment.retryPolicy = retryPolicy }
+        self.environment = environment
+        self.retryClock = retryClock
         self.onEvent = onEvent
     }
 
@@ -187,6 +202,10 @@ public final class AlbumService: @unchecked Sendable {
             searches.removeAll()
             stopHeartbeat?()
             stopHeartbeat = nil
+            for cancel in retryTimers.values { cancel() }
+            retryTimers.removeAll()
+            probeTimer?()
+            probeTimer = nil
             // What was under way is left for the next start, or another window, to take up at once.
             if !leased.isEmpty {
                 do { try store.releaseAlbumLease(pinID: nil, holder: leaseHolder) } catch {
@@ -232,6 +251,7 @@ public final class AlbumService: @unchecked Sendable {
         for lost in leased.subtracting(held) {
             leased.remove(lost)
             searches.removeValue(forKey: lost)?.task.cancel()
+            retryTimers.removeValue(forKey: lost)?()
             albums.removeValue(forKey: lost)
         }
     }
@@ -287,6 +307,7 @@ public final class AlbumService: @unchecked Sendable {
     /// Cancels the album's search and downloads and forgets its machine.
     private func stopWork(_ pinID: Pin.ID) {
         searches.removeValue(forKey: pinID)?.task.cancel()
+        retryTimers.removeValue(forKey: pinID)?()
         if let album = albums.removeValue(forKey: pinID) {
             http.cancel(album.inFlight.compactMap { downloads.removeValue(forKey: $0) })
         }
@@ -329,6 +350,7 @@ public final class AlbumService: @unchecked Sendable {
             perform(effect, pin: pinID)
         }
         onEvent(.changed(pinID))
+        reportNetwork()
     }
 
     private func perform(_ effect: AlbumEffect, pin pinID: Pin.ID) {
@@ -379,8 +401,8 @@ public final class AlbumService: @unchecked Sendable {
             } catch {
                 storeFailed(pinID, "Could not save a failed download", error)
             }
-        case .scheduleRetry:
-            break
+        case let .scheduleRetry(pin, at):
+            scheduleRetry(pin, at: at)
         case let .notify(message):
             onEvent(.notice(pinID, message))
         }
@@ -414,6 +436,13 @@ public final class AlbumService: @unchecked Sendable {
             queue.async { self.send(pin, .searchFailed(generation: generation, failure: .permanent(refusal.reason))) }
             return
         }
+        let endpoint = source.name == PhotoSourceChoice.flickr.rawValue ? settings.flickrEndpoint : settings.commonsEndpoint
+        if source.name == PhotoSourceChoice.flickr.rawValue, let wait = flickrBudgetWait(endpoint: endpoint, pin: pin) {
+            searches.removeValue(forKey: pin)
+            let failure = FetchFailure.passing("Flickr's hourly limit of requests is reached", retryAfter: wait)
+            queue.async { self.send(pin, .searchFailed(generation: generation, failure: failure)) }
+            return
+        }
         let task = Task { [weak self] in
             let outcome: Result<SearchPage, PhotoSourceError>
             do {
@@ -425,7 +454,9 @@ public final class AlbumService: @unchecked Sendable {
             }
             // A cancelled search (pin moved or deleted, app quitting) has no outcome: its failure is not the album's.
             guard !Task.isCancelled, let service = self else { return }
-            service.queue.async { service.searchFinished(pin: pin, page: page, generation: generation, outcome) }
+            service.queue.async {
+                service.searchFinished(pin: pin, page: page, generation: generation, endpoint: endpoint, outcome)
+            }
         }
         searches[pin] = (generation, task)
     }
@@ -449,14 +480,22 @@ public final class AlbumService: @unchecked Sendable {
         return .success(own.makeSource(http: CurlFetcher(client: http), userAgent: userAgent))
     }
 
-    private func searchFinished(pin: Int64, page: Int, generation: Int, _ outcome: Result<SearchPage, PhotoSourceError>) {
+    private func searchFinished(pin: Int64, page: Int, generation: Int, endpoint: String,
+                                _ outcome: Result<SearchPage, PhotoSourceError>) {
         // Only this collection's own search is done; a late answer leaves the current one cancellable.
         if searches[pin]?.generation == generation { searches.removeValue(forKey: pin) }
+        let failure: FetchFailure?
+        switch outcome {
+        case let .failure(error): failure = Self.classified(error)
+        case .success: failure = nil
+        }
+        // Whatever became of the album, the answer (or its absence) tells whether the network is there.
+        observe(url: endpoint, failure)
         // An answer for a replaced collection or a moved or deleted pin is not saved.
         guard let album = albums[pin], album.generation == generation, album.isSearchPending, !album.isEnded else { return }
         switch outcome {
-        case let .failure(error):
-            send(pin, .searchFailed(generation: generation, failure: .permanent(error.description)))
+        case .failure:
+            send(pin, .searchFailed(generation: generation, failure: failure ?? .permanent("the search failed")))
         case let .success(result):
             let fresh = result.photos
             let saved: [PhotoRecord]
@@ -483,34 +522,164 @@ public final class AlbumService: @unchecked Sendable {
         let request = HTTPRequest(url: url, maxBytes: AlbumService.maxImageBytes)
         downloads[photo] = http.start(request) { [weak self] result in
             guard let service = self else { return }
-            service.queue.async { service.downloadFinished(photo: photo, pin: pin, generation: generation, result) }
+            service.queue.async { service.downloadFinished(photo: photo, url: url, pin: pin, generation: generation, result) }
         }
     }
 
-    private func downloadFinished(photo: Int64, pin: Pin.ID, generation: Int, _ result: Result<HTTPResponse, HTTPError>) {
+    private func downloadFinished(photo: Int64, url: String, pin: Pin.ID, generation: Int, _ result: Result<HTTPResponse, HTTPError>) {
         downloads.removeValue(forKey: photo)
         // Cancelled or cut off by shutdown: not the picture's fault; it stays pending and resumes later.
         if case .failure(.cancelled) = result { return }
         if case .failure(.shuttingDown) = result { return }
         // The machine decides what an outcome means (a late or deleted photo's is ignored); the store only records it.
-        var reason = imageCheck.problem(with: result)
-        if reason == nil, case let .success(response) = result {
+        var failure = Self.classified(result, imageCheck: imageCheck)
+        observe(url: url, failure)
+        if failure == nil, case let .success(response) = result {
             do throws(StoreError) {
                 if try store.storeImage(photoID: photo, generation: generation, bytes: response.body) {
                     trace.record(.imageStored(photo: photo, pin: pin, generation: generation, bytes: response.body))
                 } else {
-                    reason = "the photo was deleted"
+                    failure = .permanent("the photo was deleted")
                 }
             } catch .staleAlbum {
                 dropStale(pin, generation: generation)
                 return
             } catch {
                 storeFailed(pin, "Could not save a photo", error)
-                reason = "could not be saved: \(error)"
+                failure = .permanent("could not be saved: \(error)")
             }
         }
-        guard let reason else { return send(pin, .photoDownloaded(generation: generation, id: photo)) }
-        send(pin, .photoFailed(generation: generation, id: photo, failure: .permanent(reason)))
+        guard let failure else { return send(pin, .photoDownloaded(generation: generation, id: photo)) }
+        send(pin, .photoFailed(generation: generation, id: photo, failure: failure))
+    }
+
+    // MARK: - Retries and the network (on the queue)
+
+    /// What a failed search means: the one classification table (Failures.swift).
+    static func classified(_ error: PhotoSourceError) -> FetchFailure {
+        .permanent(error.description)
+    }
+
+    /// What a finished download means (nil: a picture to keep): the one classification table (Failures.swift).
+    static func classified(_ result: Result<HTTPResponse, HTTPError>, imageCheck: ImageCheck) -> FetchFailure? {
+        imageCheck.problem(with: result).map(FetchFailure.permanent)
+    }
+
+    /// Seconds until the Flickr budget (kept in the store, shared by every window and command) has a
+    /// request for this search, or nil when one was granted and spent.
+    private func flickrBudgetWait(endpoint: String, pin: Pin.ID) -> Double? {
+        nil
+    }
+
+    /// The album's one retry timer: `.retryDue` when it rings; nil cancels it.
+    private func scheduleRetry(_ pinID: Pin.ID, at: Double?) {
+        retryTimers.removeValue(forKey: pinID)?()
+        guard let at else { return }
+        retryTimers[pinID] = retryClock.schedule(at, queue) { [weak self] in self?.retryDue(pinID) }
+    }
+
+    private func retryDue(_ pinID: Pin.ID) {
+        guard retryTimers.removeValue(forKey: pinID) != nil else { return }
+        // Offline, the probe alone asks: the album starts again when the network returns (`resumeWaiting`).
+        guard !monitor.isOffline else { return }
+        send(pinID, .retryDue(now: retryClock.now()))
+    }
+
+    /// Feeds the network monitor with a transfer's outcome: any answer reaches its host; no answer at
+    /// all (refused, DNS, connect timeout) marks the host that gave none unreachable.
+    private func observe(url: String, _ failure: FetchFailure?) {
+        if let failure, failure.kind == .unreachable {
+            guard let host = failure.host ?? Self.hostKey(url) else { return }
+            network(.unreachable(host: host, reason: failure.reason))
+        } else if let host = Self.hostKey(url) {
+            network(.reached(host: host))
+        }
+    }
+
+    /// `host` or `host:port`, as the monitor keys hosts.
+    static func hostKey(_ url: String) -> String? {
+        guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty else { return nil }
+        return parts.port.map { "\(host):\($0)" } ?? host
+    }
+
+    private func network(_ event: NetworkEvent) {
+        let effects = reduce(&monitor, event, now: retryClock.now(), jitter: environment.jitter(),
+                             policy: environment.retryPolicy)
+        for effect in effects {
+            switch effect {
+            case .probe:
+                probe()
+            case let .scheduleProbe(at):
+                probeTimer?()
+                probeTimer = nil
+                if let at {
+                    probeTimer = retryClock.schedule(at, queue) { [weak self] in
+                        guard let service = self, service.probeTimer != nil else { return }
+                        service.probeTimer = nil
+                        service.network(.probeDue)
+                    }
+                }
+            case .resumeWaiting:
+                resumeWaiting()
+            case .report:
+                reportNetwork()
+            }
+        }
+        reportNetwork()
+    }
+
+    /// One HEAD to the endpoint of the current source: any answer at all means the network is back.
+    private func probe() {
+        guard !probing else { return }
+        let url = settings.endpoint
+        guard let host = Self.hostKey(url) else { return }
+        probing = true
+        var request = HTTPRequest(url: url, maxBytes: 64 * 1024, timeout: 30)
+        request.method = .head
+        http.start(request) { [weak self] result in
+            guard let service = self else { return }
+            service.queue.async { service.probeFinished(host: host, result) }
+        }
+    }
+
+    private func probeFinished(host: String, _ result: Result<HTTPResponse, HTTPError>) {
+        probing = false
+        switch result {
+        case .failure(.cancelled), .failure(.shuttingDown):
+            return
+        case .success:
+            network(.probeReached(host: host))
+        case let .failure(error):
+            network(.probeFailed(host: host, reason: error.description))
+        }
+    }
+
+    /// The network is back: every waiting album's search starts again, in the order the pins were
+    /// dropped, and only then their photos (an album's photos need its search first).
+    private func resumeWaiting() {
+        let waiting = albums.filter { $0.value.status == .downloading }.keys.sorted()
+        for pinID in waiting { send(pinID, .networkReturned(.searches)) }
+        for pinID in waiting { send(pinID, .networkReturned(.photos)) }
+    }
+
+    /// `.network` to the owner when being offline, the next probe or an album's wait changed.
+    private func reportNetwork() {
+        var waits: [Int64: AlbumWait] = [:]
+        for (pinID, album) in albums {
+            guard var wait = Self.wait(of: album) else { continue }
+            // Offline, no album tries by itself: the probe's answer starts them.
+            if monitor.isOffline { wait.nextTry = nil }
+            waits[pinID] = wait
+        }
+        let report = NetworkReport(isOffline: monitor.isOffline, reason: monitor.isOffline ? monitor.reason : nil,
+                                   nextProbe: monitor.isOffline ? monitor.nextProbe : nil, waits: waits)
+        guard report != lastReport else { return }
+        lastReport = report
+        onEvent(.network(report))
+    }
+
+    static func wait(of album: AlbumMachine.Album) -> AlbumWait? {
+        nil
     }
 }
 

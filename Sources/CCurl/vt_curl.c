@@ -28,6 +28,9 @@ static struct {
     CURLUcode (*url_set)(CURLU *, CURLUPart, const char *, unsigned int);
     CURLUcode (*url_get)(const CURLU *, CURLUPart, char **, unsigned int);
     void (*free)(void *);
+    CURLSH *(*share_init)(void);
+    CURLSHcode (*share_cleanup)(CURLSH *);
+    CURLSHcode (*share_setopt)(CURLSH *, CURLSHoption, ...);
 } curl;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -63,6 +66,9 @@ static void load(void) {
         {(void **)&curl.url_set, "curl_url_set"},
         {(void **)&curl.url_get, "curl_url_get"},
         {(void **)&curl.free, "curl_free"},
+        {(void **)&curl.share_init, "curl_share_init"},
+        {(void **)&curl.share_cleanup, "curl_share_cleanup"},
+        {(void **)&curl.share_setopt, "curl_share_setopt"},
     };
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
         *symbols[i].slot = dlsym(library, symbols[i].name);
@@ -137,6 +143,8 @@ CURLUcode vt_curl_url_get(const CURLU *url, CURLUPart part, char **content, unsi
 }
 
 void vt_curl_free(void *p) { if (loaded()) curl.free(p); }
+CURLSH *vt_curl_share_init(void) { return loaded() ? curl.share_init() : NULL; }
+CURLSHcode vt_curl_share_cleanup(CURLSH *share) { return loaded() ? curl.share_cleanup(share) : CURLSHE_NOT_BUILT_IN; }
 
 CURLcode vt_easy_setopt_long(CURL *easy, CURLoption option, long value) {
     return loaded() ? curl.easy_setopt(easy, option, value) : CURLE_FAILED_INIT;
@@ -180,4 +188,13 @@ CURLcode vt_easy_getinfo_offset(CURL *easy, CURLINFO info, curl_off_t *value) {
 
 CURLMcode vt_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return loaded() ? curl.multi_setopt(multi, option, value) : CURLM_INTERNAL_ERROR;
+}
+
+CURLcode vt_easy_setopt_blob(CURL *easy, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob = {(void *)data, length, CURL_BLOB_COPY};
+    return loaded() ? curl.easy_setopt(easy, option, &blob) : CURLE_FAILED_INIT;
+}
+
+CURLSHcode vt_share_setopt_share(CURLSH *share, curl_lock_data data) {
+    return loaded() ? curl.share_setopt(share, CURLSHOPT_SHARE, data) : CURLSHE_NOT_BUILT_IN;
 }

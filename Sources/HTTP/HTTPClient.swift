@@ -10,7 +10,13 @@ public final class HTTPClient: Sendable {
 
     /// `certificateAuthorities`: a PEM file of the only certificate authorities to trust instead
     /// of the system's (a missing or unreadable file fails every https transfer as `.tls`).
+    /// `extraCertificateAuthorities`: a PEM file of authorities trusted IN ADDITION to the system's
+    /// (or to `certificateAuthorities`); unreadable or without a certificate, every https transfer
+    /// fails as `.tls` naming the file, before any traffic.
     /// Certificates and host names are verified either way; there is no switch to turn that off.
+    /// `shareHandle`: one curl share handle for the DNS cache and TLS sessions of every transfer
+    /// (off only to measure what it saves). `environment`: where proxies are read from
+    /// (`https_proxy`, `all_proxy`, `no_proxy`…); nil reads the process environment once, here.
     public init(
         userAgent: String,
         maxConnectionsPerHost: Int = 8,
@@ -18,7 +24,10 @@ public final class HTTPClient: Sendable {
         connectTimeout: TimeInterval = 10,
         lowSpeedLimit: Int = 100,
         lowSpeedTime: TimeInterval = 20,
-        certificateAuthorities: String? = nil
+        certificateAuthorities: String? = nil,
+        extraCertificateAuthorities: String? = nil,
+        shareHandle: Bool = true,
+        environment: [String: String]? = nil
     ) {
         loop = NetworkLoop(settings: ClientSettings(
             userAgent: userAgent,
@@ -27,7 +36,10 @@ public final class HTTPClient: Sendable {
             connectTimeout: connectTimeout,
             lowSpeedLimit: lowSpeedLimit,
             lowSpeedTime: lowSpeedTime,
-            certificateAuthorities: certificateAuthorities
+            certificateAuthorities: certificateAuthorities,
+            extraCertificateAuthorities: extraCertificateAuthorities,
+            shareHandle: shareHandle,
+            environment: environment ?? ProcessInfo.processInfo.environment
         ))
         loop.launch()
     }
@@ -67,6 +79,11 @@ public final class HTTPClient: Sendable {
             if let id = pending.cancelled() { cancel(id) }
         }
         return try result.get()
+    }
+
+    /// Transfers finished and connections opened so far; callable from any thread.
+    public func statistics() -> HTTPStatistics {
+        loop.statistics()
     }
 
     /// Ends every transfer with `.shuttingDown` and joins the network thread; later starts fail the same way.

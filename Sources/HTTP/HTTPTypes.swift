@@ -21,11 +21,13 @@ public struct HTTPRequest: Sendable, Equatable {
 
     public init(
         url: String,
+        method: HTTPMethod = .get,
         headers: [String: String] = [:],
         maxBytes: Int = HTTPRequest.defaultMaxBytes,
         timeout: TimeInterval = HTTPRequest.defaultTimeout
     ) {
         self.url = url
+        self.method = method
         self.headers = headers
         self.maxBytes = maxBytes
         self.timeout = timeout
@@ -46,6 +48,22 @@ public struct HTTPResponse: Sendable, Equatable {
         self.headers = headers
         self.body = body
         self.url = url
+    }
+}
+
+/// What a client's transfers have cost so far, from curl's own counts.
+public struct HTTPStatistics: Sendable, Equatable {
+    /// Requests curl finished (each redirect hop counts), failed ones included.
+    public var transfers: Int
+    /// New connections curl had to open (CURLINFO_NUM_CONNECTS), cancelled transfers included.
+    public var connectionsOpened: Int
+    /// `connectionsOpened` by host name (lower-cased) of the URL asked for.
+    public var connectionsByHost: [String: Int]
+
+    public init(transfers: Int = 0, connectionsOpened: Int = 0, connectionsByHost: [String: Int] = [:]) {
+        self.transfers = transfers
+        self.connectionsOpened = connectionsOpened
+        self.connectionsByHost = connectionsByHost
     }
 }
 

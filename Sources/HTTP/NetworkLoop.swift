@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Locking
 
 /// curl_global_init is not to be raced; a global let runs it once, lazily.
 private let curlGlobalInit: CURLcode = vt_global_init()
@@ -13,6 +14,11 @@ struct ClientSettings: Sendable {
     var lowSpeedTime: TimeInterval
     /// A PEM file of the only certificate authorities to trust; nil trusts the system's.
     var certificateAuthorities: String?
+    /// A PEM file of authorities trusted in addition to the above.
+    var extraCertificateAuthorities: String?
+    var shareHandle: Bool
+    /// Where proxies come from.
+    var environment: [String: String]
 }
 
 /// The one thread that owns the curl multi handle; other threads only queue work and wake it.
@@ -33,8 +39,13 @@ final class NetworkLoop: @unchecked Sendable {
     private var loopThread: pthread_t?
     private var nextID: UInt64 = 1
 
+    private let counts = Locked(HTTPStatistics())
+
     // Touched only by the network thread.
     private var active: [TransferID: Transfer] = [:]
+    private var trust = CertificateTrust.system
+    /// DNS cache and TLS sessions for every transfer (nil when turned off).
+    private var share: UnsafeMutableRawPointer?
 
     init(settings: ClientSettings) {
         self.settings = settings
@@ -91,6 +102,10 @@ final class NetworkLoop: @unchecked Sendable {
         condition.unlock()
     }
 
+    func statistics() -> HTTPStatistics {
+        counts.withLock { $0 }
+    }
+
     private func wakeLocked() {
         if let multiForWakeup, !finished { vt_curl_multi_wakeup(multiForWakeup) }
     }
@@ -111,6 +126,12 @@ final class NetworkLoop: @unchecked Sendable {
         condition.unlock()
 
         if let multi {
+            trust = CertificateTrust.resolve(
+                only: settings.certificateAuthorities,
+                extra: settings.extraCertificateAuthorities,
+                systemBundle: CertificateTrust.builtIn().bundle
+            )
+            if settings.shareHandle { share = makeShare() }
             configure(multi)
             loop(multi)
         }
@@ -126,6 +147,20 @@ final class NetworkLoop: @unchecked Sendable {
 
         for transfer in leftovers { transfer.finish(.failure(error)) }
         if let multi { vt_curl_multi_cleanup(multi) }
+        // After every easy handle that used it is gone, or curl refuses (CURLSHE_IN_USE).
+        if let share { vt_curl_share_cleanup(share) }
+        share = nil
+    }
+
+    /// No lock callbacks: only this thread uses the share handle.
+    private func makeShare() -> UnsafeMutableRawPointer? {
+        guard let share = vt_curl_share_init() else { return nil }
+        guard vt_share_setopt_share(share, CURL_LOCK_DATA_DNS) == CURLSHE_OK,
+              vt_share_setopt_share(share, CURL_LOCK_DATA_SSL_SESSION) == CURLSHE_OK else {
+            vt_curl_share_cleanup(share)
+            return nil
+        }
+        return share
     }
 
     private func configure(_ multi: UnsafeMutableRawPointer) {
@@ -243,11 +278,19 @@ final class NetworkLoop: @unchecked Sendable {
         vt_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         vt_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
         vt_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
-        if let authorities = settings.certificateAuthorities {
-            vt_easy_setopt_string(easy, CURLOPT_CAINFO, authorities)
+        switch trust {
+        case .system, .unusable:
+            break
+        case .only(let file):
+            vt_easy_setopt_string(easy, CURLOPT_CAINFO, file)
             // Only that file: the system's certificate directory is not consulted as well.
             vt_easy_setopt_pointer(easy, CURLOPT_CAPATH, nil)
+        case .bundle(let pem, _, let keepsSystemDirectory):
+            _ = pem.withUnsafeBytes { vt_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
+            if !keepsSystemDirectory { vt_easy_setopt_pointer(easy, CURLOPT_CAPATH, nil) }
         }
+        if let share { vt_easy_setopt_pointer(easy, CURLOPT_SHARE, share) }
+        if transfer.request.method == .head { vt_easy_setopt_long(easy, CURLOPT_NOBODY, 1) }
         vt_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         vt_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         // Wait for a multiplexed HTTP/2 stream rather than opening another connection.
@@ -255,7 +298,8 @@ final class NetworkLoop: @unchecked Sendable {
         // Empty means every encoding this libcurl can decode (gzip, deflate, br, zstd).
         vt_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
         vt_easy_setopt_string(easy, CURLOPT_USERAGENT, settings.userAgent)
-        if transfer.bodyLimit > 0 {
+        // A HEAD answer's Content-Length describes a body that never comes: no limit applies.
+        if transfer.bodyLimit > 0, transfer.request.method != .head {
             // Refuses early when Content-Length already says too much; the write callback catches the rest.
             vt_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(transfer.bodyLimit))
         }
@@ -279,13 +323,20 @@ final class NetworkLoop: @unchecked Sendable {
             return false
         }
         vt_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, milliseconds(left)))
-        vt_easy_setopt_string(easy, CURLOPT_URL, checked.url)
-        // A proxy could never reach our own loopback address.
-        if checked.isLoopback {
-            vt_easy_setopt_string(easy, CURLOPT_NOPROXY, "*")
-        } else {
-            vt_easy_setopt_pointer(easy, CURLOPT_NOPROXY, nil)
+        let isHTTPS = checked.url.lowercased().hasPrefix("https:")
+        if isHTTPS, case .unusable(let reason) = trust {
+            transfer.rejectionForHop = .tls(reason)
+            return false
         }
+        vt_easy_setopt_string(easy, CURLOPT_URL, checked.url)
+        // The proxy is chosen here, not by curl, so a failure can name it; "" turns curl's own choice off.
+        transfer.proxy = ProxyChoice.choose(
+            scheme: isHTTPS ? "https" : "http", host: checked.host,
+            isLoopback: checked.isLoopback, environment: settings.environment
+        )
+        vt_easy_setopt_string(easy, CURLOPT_PROXY, transfer.proxy?.url ?? "")
+        // "" exempts nothing: no_proxy has already been applied by ProxyChoice.
+        vt_easy_setopt_string(easy, CURLOPT_NOPROXY, "")
 
         if let old = transfer.headerList {
             vt_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, nil)
@@ -308,6 +359,7 @@ final class NetworkLoop: @unchecked Sendable {
     private func complete(_ transfer: Transfer, code: CURLcode, in multi: UnsafeMutableRawPointer) {
         guard let easy = transfer.easy else { return }
         vt_curl_multi_remove_handle(multi, easy)
+        count(transfer, finished: true)
 
         if code == CURLE_OK {
             var status = 0
@@ -360,8 +412,25 @@ final class NetworkLoop: @unchecked Sendable {
     }
 
     private func release(_ transfer: Transfer, from multi: UnsafeMutableRawPointer) {
-        if let easy = transfer.easy { vt_curl_multi_remove_handle(multi, easy) }
+        if let easy = transfer.easy {
+            vt_curl_multi_remove_handle(multi, easy)
+            count(transfer, finished: false)
+        }
         cleanUp(transfer)
+    }
+
+    /// Adds what curl says this hop cost; called once per hop, before the handle is reused or freed.
+    private func count(_ transfer: Transfer, finished: Bool) {
+        guard let easy = transfer.easy else { return }
+        var opened = 0
+        vt_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &opened)
+        let host = transfer.currentHost
+        counts.withLock { counts in
+            if finished { counts.transfers += 1 }
+            guard opened > 0 else { return }
+            counts.connectionsOpened += opened
+            counts.connectionsByHost[host, default: 0] += opened
+        }
     }
 
     private func cleanUp(_ transfer: Transfer) {
@@ -372,18 +441,50 @@ final class NetworkLoop: @unchecked Sendable {
     }
 
     private func mapError(_ code: CURLcode, _ transfer: Transfer) -> HTTPError {
-        let detail = transfer.curlErrorDetail ?? String(cString: vt_curl_easy_strerror(code))
+        var connectCode = 0
+        if let easy = transfer.easy { vt_easy_getinfo_long(easy, CURLINFO_HTTP_CONNECTCODE, &connectCode) }
+        return Self.error(
+            for: code,
+            detail: transfer.curlErrorDetail ?? String(cString: vt_curl_easy_strerror(code)),
+            host: transfer.currentHost,
+            proxy: transfer.proxy,
+            proxyAnswer: connectCode,
+            exceededLimit: transfer.exceededLimit,
+            limit: transfer.bodyLimit,
+            url: transfer.request.url
+        )
+    }
+
+    /// The one mapping of curl's result codes. `proxyAnswer`: the proxy's status for CONNECT (0: none).
+    static func error(
+        for code: CURLcode, detail: String, host: String, proxy: ProxyChoice?, proxyAnswer: Int,
+        exceededLimit: Bool, limit: Int, url: String
+    ) -> HTTPError {
+        if let proxy {
+            switch code {
+            // Through a proxy, the only connection curl makes is to the proxy.
+            case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY:
+                return .proxyFailed(proxy: proxy.label, detail: detail)
+            // The proxy answered but will not tunnel (a policy, not an outage): not a lost connection either.
+            case _ where proxyAnswer >= 300:
+                return .transport("the proxy \(proxy.label) refused to connect to \(host) (status \(proxyAnswer))")
+            default:
+                break
+            }
+        }
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST:
-            return .dnsFailed(host: transfer.currentHost)
+            return .dnsFailed(host: host)
         case CURLE_COULDNT_CONNECT:
-            return .connectionRefused(host: transfer.currentHost)
+            return .connectionRefused(host: host)
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut
         case CURLE_FILESIZE_EXCEEDED:
-            return .tooLarge(limit: transfer.bodyLimit)
-        case CURLE_WRITE_ERROR where transfer.exceededLimit:
-            return .tooLarge(limit: transfer.bodyLimit)
+            return .tooLarge(limit: limit)
+        case CURLE_WRITE_ERROR where exceededLimit:
+            return .tooLarge(limit: limit)
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            return .connectionLost(detail)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
              CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
              CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_ISSUER_ERROR,
@@ -393,7 +494,7 @@ final class NetworkLoop: @unchecked Sendable {
         case CURLE_UNSUPPORTED_PROTOCOL:
             return .unsupportedScheme(detail)
         case CURLE_URL_MALFORMAT:
-            return .invalidURL(transfer.request.url)
+            return .invalidURL(url)
         default:
             return .transport(detail)
         }

@@ -14,6 +14,8 @@ final class Transfer: @unchecked Sendable {
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
     var currentHost = ""
+    /// The proxy the current hop goes through, if any.
+    var proxy: ProxyChoice?
     var redirects = 0
     var startedAt = ContinuousClock.now
     let errorBuffer: UnsafeMutablePointer<CChar>

@@ -21,7 +21,7 @@ func userAgent(_ settings: Settings) -> String {
 
 /// The HTTP client albums use: a collection of up to 60 photos comes from one
 /// image host, so allow a whole page of them at once.
-func makeHTTPClient(_ settings: Settings) -> HTTPClient {
+func makeHTTPClient(_ settings: Settings, environment: [String: String] = ProcessInfo.processInfo.environment) -> HTTPClient {
     HTTPClient(userAgent: userAgent(settings), maxConnectionsPerHost: 24, maxTotalConnections: 48)
 }
 
@@ -40,8 +40,8 @@ struct Drop: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a pin and fetch its album without the full-screen app.",
         usage: """
-            vtourist drop LAT LON [--wait] [--again] [--db <path>] [<filter options>]
-            vtourist drop PLACE [--wait] [--again] [--db <path>] [<filter options>]
+            vtourist drop LAT LON [--wait [--timeout <seconds>]] [--again] [--db <path>] [<filter options>]
+            vtourist drop PLACE [--wait [--timeout <seconds>]] [--again] [--db <path>] [<filter options>]
             """,
         discussion: """
             The place is read as the map's go-to prompt reads it: negative numbers as written \
@@ -51,6 +51,7 @@ struct Drop: ParsableCommand {
             match, as the go-to prompt's first suggestion, named on stderr; a destination also names the pin.
             Without --wait the album is left downloading: an open app takes it up within a few \
             seconds, else the app fetches it when it next starts.
+            With --wait, failures that heal by themselves (the network down, a busy server) are tried             again with growing pauses for about ten minutes; while the network is gone it says             "offline" on stderr and keeps waiting. --timeout SECONDS bounds the wait: when it runs out             the album is left to resume (the app, or the next command, takes it up) and the exit status             is 75 (EX_TEMPFAIL).
             A place that already has a pin (within \(CoordinateNumber.text(samePlace)) degree in latitude \
             and longitude) is refused unless --again is given.
             --text, --tags, --taken and --sort give the album a filter, as f does in the album; it is \
@@ -73,6 +74,10 @@ struct Drop: ParsableCommand {
 
     @Flag(name: .long, help: "Wait until every photo is in (progress on stderr).")
     var wait = false
+
+    @Option(name: .long, help: ArgumentHelp("With --wait: give up waiting after this many seconds (exit 75, the album left to resume).",
+                                            valueName: "seconds"))
+    var timeout: Double?
 
     @Flag(name: .long, help: "Drop the pin even where a pin already is.")
     var again = false
@@ -108,6 +113,12 @@ struct Drop: ParsableCommand {
         // them as the parser would. A dash before a digit is a minus sign.
         if let option = placeWords.first(where: Drop.isOption) {
             throw ValidationError("Unknown option '\(option)'")
+        }
+        if let timeout {
+            guard wait else { throw ValidationError("--timeout bounds --wait: add --wait") }
+            guard timeout.isFinite, timeout > 0 else {
+                throw ValidationError("--timeout takes a number of seconds above 0, not \(PinTable.sanitized(String(timeout)))")
+            }
         }
     }
 
@@ -169,19 +180,27 @@ struct Drop: ParsableCommand {
             defer { albums.service.shutdown() }
             albums.service.start(pin)
             let progress = ProgressLine(enabled: isatty(2) == 1)
+            let clock = RetryClock.live
+            let deadline = timeout.map { clock.now() + $0 }
             // The album state machine decides the status and the store saves it; this reads what was saved.
             var album: StoredAlbum?
             while true {
                 do { album = try store.album(pinID: pin.id) } catch { throw CommandFailure("\(error)") }
                 guard let album else { break }
                 progress.show(album)
+                if let line = albums.networkLine(now: clock.now()) { progress.say(line) }
                 // What could not be saved ends the wait: the album's state on disk would not say so.
                 if let failure = albums.firstStoreFailure {
                     progress.finish()
                     throw CommandFailure("pin \(pin.id)'s album could not be saved: \(failure)")
                 }
                 guard album.status == .downloading else { break }
-                albums.waitForChange()
+                if let deadline, clock.now() >= deadline {
+                    progress.finish()
+                    throw CommandFailure("pin \(pin.id)'s album is not complete after \(CoordinateNumber.text(timeout ?? 0)) s; "
+                        + "it is left to resume (the app takes it up, or vtourist drop --wait again)", kind: .tempFail)
+                }
+                albums.waitForChange(until: deadline.map { $0 - clock.now() })
             }
             progress.finish()
             guard let album else { throw CommandFailure("pin \(pin.id) vanished while downloading") }
@@ -260,26 +279,55 @@ final class WaitedAlbums {
     private final class Signals: Sendable {
         let changed = DispatchSemaphore(value: 0)
         let storeFailure = Locked<String?>(nil)
+        let network = Locked(NetworkReport.online)
     }
+    /// The offline line said last, so each is said once.
+    private var saidOffline: String?
 
     init(store: AppDatabase) throws {
         let (stored, settings) = try readSettings(store)
-        for problem in settings.problems { StandardStream.error.write("vtourist: \(problem)\n") }
+        let environment = ProcessInfo.processInfo.environment
+        let scale = RetryScale.read(environment)
+        for problem in settings.problems + [scale.problem].compactMap({ $0 }) {
+            StandardStream.error.write("vtourist: \(problem)\n")
+        }
         let signals = Signals()
         self.signals = signals
-        service = AlbumService(store: store, http: makeHTTPClient(stored), settings: settings, imageCheck: .live,
-                               userAgent: userAgent(stored),
-                               trace: Trace.from(environment: ProcessInfo.processInfo.environment)) { event in
-            if case let .storeFailed(_, text) = event { signals.storeFailure.withLock { $0 = $0 ?? text } }
+        service = AlbumService(store: store, http: makeHTTPClient(stored, environment: environment), settings: settings,
+                               imageCheck: .live, retryPolicy: scale.policy,
+                               userAgent: userAgent(stored), trace: Trace.from(environment: environment)) { event in
+            switch event {
+            case let .storeFailed(_, text): signals.storeFailure.withLock { $0 = $0 ?? text }
+            case let .network(report): signals.network.withLock { $0 = report }
+            case .changed, .notice: break
+            }
             signals.changed.signal()
         }
+    }
+
+    /// "offline: waiting for the network; next try in N s (reason)" when the app went offline or its
+    /// next probe moved; nil when that was said already, or the network is there.
+    func networkLine(now: Double) -> String? {
+        let report = signals.network.withLock { $0 }
+        guard report.isOffline else {
+            saidOffline = nil
+            return nil
+        }
+        let next = report.nextProbe.map { "; next try in \(max(0, Int(($0 - now).rounded(.up)))) s" } ?? ""
+        let line = "offline: waiting for the network\(next)" + (report.reason.map { " (\($0))" } ?? "")
+        guard line != saidOffline else { return nil }
+        saidOffline = line
+        return line
     }
 
     /// What could not be saved ends a wait: the album's state on disk would not say so.
     var firstStoreFailure: String? { signals.storeFailure.withLock { $0 } }
 
-    /// Until the service reports something, or half a second.
-    func waitForChange() { _ = signals.changed.wait(timeout: .now() + 0.5) }
+    /// Until the service reports something, or half a second (or `limit` seconds, when sooner).
+    func waitForChange(until limit: Double? = nil) {
+        let seconds = min(0.5, max(0, limit ?? 0.5))
+        _ = signals.changed.wait(timeout: .now() + seconds)
+    }
 }
 
 /// `Downloading 7/21 [#######-------]` on stderr, redrawn in place on a terminal.
@@ -308,6 +356,15 @@ final class ProgressLine {
 
     func finish() {
         if enabled, !last.isEmpty { StandardStream.error.write("\n") }
+    }
+
+    /// A line of its own (the network gone), the progress drawn again under it.
+    func say(_ line: String) {
+        if enabled, !last.isEmpty {
+            StandardStream.error.write("\r\u{1B}[K" + PinTable.sanitized(line) + "\n" + last)
+        } else {
+            StandardStream.error.write(PinTable.sanitized(line) + "\n")
+        }
     }
 }
 

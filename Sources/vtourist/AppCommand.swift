@@ -41,8 +41,10 @@ enum FullScreenApp {
         }
         let environment = ProcessInfo.processInfo.environment
         let trace = Trace.from(environment: environment)
+        let scale = RetryScale.read(environment)
         let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
-            .live(AlbumService(store: store, http: makeHTTPClient(settings), settings: photos, imageCheck: .live,
+            .live(AlbumService(store: store, http: makeHTTPClient(settings, environment: environment), settings: photos,
+                               imageCheck: .live, retryPolicy: scale.policy,
                                userAgent: userAgent(settings), trace: trace, onEvent: onEvent),
                   photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
         }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
@@ -51,7 +53,7 @@ enum FullScreenApp {
                               userAgent: userAgent(settings)),
            trace: trace)
         // Also on the status line: curses takes the screen right after stderr said so.
-        let problems = store.permissionNotes.map(\.description) + photos.problems
+        let problems = store.permissionNotes.map(\.description) + photos.problems + [scale.problem].compactMap { $0 }
         let start = RuntimeStart(pins: pins, view: view, settings: settings,
                                  overrides: EnvironmentOverrides(environment: ProcessInfo.processInfo.environment).overridden,
                                  problem: problems.isEmpty ? nil : problems.joined(separator: " "))

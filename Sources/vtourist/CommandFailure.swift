@@ -17,11 +17,14 @@ struct CommandFailure: Error, CustomStringConvertible {
         /// Anything else: the database cannot be read or written, the disk is full, a search
         /// failed, no such pin.
         case failure
+        /// A wait ran out (`drop --wait --timeout`) with the work left to resume: try again later.
+        case tempFail
 
-        /// 64 (EX_USAGE) for bad input, 1 for any other failure.
+        /// 64 (EX_USAGE) for bad input, 75 (EX_TEMPFAIL) for a wait that ran out, 1 for any other failure.
         var status: Int32 {
             switch self {
             case .badInput: 64
+            case .tempFail: 75
             case .failure: 1
             }
         }

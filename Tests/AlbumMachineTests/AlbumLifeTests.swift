@@ -76,7 +76,9 @@ final class AlbumLifeTests: XCTestCase {
             $0.inFlight = [1, 3]
         }
         XCTAssertEqual(tester.album.progress, AlbumProgress(stored: 1, total: 3))
-        tester.send(.photoFailed(generation: 1, id: 1, failure: .permanent("HTTP 404")), []) {
+        tester.send(.photoFailed(generation: 1, id: 1, failure: .permanent("HTTP 404")), [
+            .markPhotoFailed(photo: 1, reason: "HTTP 404", generation: 1),
+        ]) {
             $0.photos[0].state = .failed(reason: "HTTP 404")
             $0.inFlight = [3]
         }
@@ -98,6 +100,7 @@ final class AlbumLifeTests: XCTestCase {
         _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 1, failure: .permanent("x")), tester.environment)
         _ = reduce(&tester.albumForSetUp, .photoFailed(generation: 1, id: 2, failure: .permanent("x")), tester.environment)
         tester.send(.photoFailed(generation: 1, id: 3, failure: .permanent("not an image")), [
+            .markPhotoFailed(photo: 3, reason: "not an image", generation: 1),
             .saveStatus(pin: pin, status: .ready, page: 1, pageCount: 10),
         ]) {
             $0.photos[2].state = .failed(reason: "not an image")
@@ -195,6 +198,7 @@ final class AlbumLifeTests: XCTestCase {
         }
         XCTAssertFalse(tester.album.isNewCollectionEnabled)
         tester.send(.photoFailed(generation: 1, id: 2, failure: .permanent("HTTP 500")), [
+            .markPhotoFailed(photo: 2, reason: "HTTP 500", generation: 1),
             .saveStatus(pin: pin, status: .ready, page: 1, pageCount: 10),
         ]) {
             $0.photos[1].state = .failed(reason: "HTTP 500")

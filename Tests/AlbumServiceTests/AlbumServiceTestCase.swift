@@ -40,18 +40,20 @@ class AlbumServiceTestCase: XCTestCase {
                  pickPage: @escaping @Sendable (Int, Int) -> Int = { current, count in current % count + 1 },
                  imageCheck: ImageCheck = ImageCheck(JPEGDecoder.downloadProblem),
                  leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock,
-                 heartbeat: LeaseHeartbeat = .timer) -> AlbumService {
+                 heartbeat: LeaseHeartbeat = .timer, retryPolicy: RetryPolicy? = nil,
+                 retryClock: RetryClock = .live, http: HTTPClient? = nil) -> AlbumService {
         let server = server ?? self.server!
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint ?? server.flickrEndpoint,
                    "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint]
         if let key, !commons { env["FLICKR_API_KEY"] = key }
         let settings = PhotoSourceSettings.resolve(environment: env, stored: [:])
         // Short low-speed limit so a server that never answers fails within a second or two.
-        let http = HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: maxConnectionsPerHost, lowSpeedTime: 1)
+        let http = http ?? HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: maxConnectionsPerHost, lowSpeedTime: 1)
         let events = events ?? self.events
         return AlbumService(store: store ?? self.store, http: http, settings: settings, imageCheck: imageCheck,
-                            environment: AlbumEnvironment(perPage: 21, pickPage: pickPage),
-                            userAgent: "vtourist-tests", leaseClock: leaseClock, heartbeat: heartbeat) { events.record($0) }
+                            environment: AlbumEnvironment(perPage: 21, pickPage: pickPage), retryPolicy: retryPolicy,
+                            retryClock: retryClock, userAgent: "vtourist-tests", leaseClock: leaseClock,
+                            heartbeat: heartbeat) { events.record($0) }
     }
 
     /// What the services of a test reported; `wait` blocks until the next report.
@@ -64,6 +66,10 @@ class AlbumServiceTestCase: XCTestCase {
         }
         var notices: [String] {
             all.withLock { $0.compactMap { if case let .notice(_, m) = $0 { return m } else { return nil } } }
+        }
+        /// Every `.network` report, in order.
+        var networkReports: [NetworkReport] {
+            all.withLock { $0.compactMap { if case let .network(r) = $0 { return r } else { return nil } } }
         }
         var storeFailures: [String] {
             all.withLock { $0.compactMap { if case let .storeFailed(_, m) = $0 { return m } else { return nil } } }

@@ -30,7 +30,7 @@ final class FaultMatrixTests: AlbumServiceTestCase {
         "malformed": "unreadable answer", "wrong-shape": "unreadable answer",
         "http500": "answered HTTP 500", "http404": "answered HTTP 404",
         "html": "unreadable answer: a web page, not JSON", "garbage": "unreadable answer: not JSON",
-        "truncated": "Could not reach the photo service: network error", "hang": "took too long to answer",
+        "truncated": "Could not reach the photo service: the connection broke", "hang": "took too long to answer",
         "slow": "took too long to answer", "gzip-bomb": "larger than the limit of 8 MB",
         "endless": "larger than the limit of 8 MB", "redirect-other": "Could not reach the photo service",
         "redirect-http": "refusing unencrypted http to a non-local host", "redirect-loop": "too many redirects",
@@ -39,7 +39,7 @@ final class FaultMatrixTests: AlbumServiceTestCase {
 
     /// What the error of a photo whose image has each fault says (a part of it).
     static let imageReasons: [String: String] = [
-        "html": "not a picture (a web page)", "random": "not a JPEG picture", "trunc": "network error",
+        "html": "not a picture (a web page)", "random": "not a JPEG picture", "trunc": "the connection broke",
         "endless": "larger than the limit of 4 MB", "404": "HTTP 404",
         "500": "HTTP 500", "hang": "took too long to answer", "slow": "took too long to answer",
         "gzip-bomb": "larger than the limit of 4 MB", "redirect-other": "network error",
@@ -233,7 +233,7 @@ final class FaultMatrixTests: AlbumServiceTestCase {
     func testTheSwitchesFaultCommonsSearchesAndPicturesToo() throws {
         let kept = try storeAGoodAlbum()
         for (fault, says) in [("malformed", "not JSON"), ("wrong-shape", "unreadable answer"), ("html", "a web page"),
-                              ("http404", "HTTP 404"), ("truncated", "network error"), ("redirect-loop", "too many redirects"),
+                              ("http404", "HTTP 404"), ("truncated", "the connection broke"), ("redirect-loop", "too many redirects"),
                               ("bad-key", "HTTP 503"), ("empty", "")] {
             server.set(.searchFault, to: fault)
             let s = service(key: nil, commons: true)

@@ -254,9 +254,11 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(error, .tooLarge(limit: 100_000))
     }
 
-    func testTruncatedBodyIsATransportError() async throws {
+    func testTruncatedBodyIsConnectionLost() async throws {
         let error = await error(makeClient(), server.url("/truncated?declared=1000&sent=10"))
-        guard case .transport = error else { return XCTFail("\(String(describing: error))") }
+        guard case .connectionLost(let detail)? = error else { return XCTFail("\(String(describing: error))") }
+        XCTAssertTrue(detail.contains("990 bytes remaining"), detail)
+        XCTAssertTrue(error?.description.hasPrefix("the connection broke: ") == true)
     }
 
     func testPlainHTTPToRemoteHostsIsRefusedBeforeAnyTraffic() async throws {

@@ -45,14 +45,16 @@ public final class PhotoServer: Sendable {
 
     /// Starts the server; every response waits `delayMs` first, image n another n × `staggerMs`.
     /// With `tlsCertificate` (one of `TestCertificates`) it speaks https, photo URLs included.
-    public init(delayMs: Int = 0, staggerMs: Int = 0, switchedOn: Set<Switch> = [], tlsCertificate: String? = nil) throws {
+    /// `port` 0 takes a free one; another (a port a test kept closed) brings a server "back up" there.
+    public init(delayMs: Int = 0, staggerMs: Int = 0, switchedOn: Set<Switch> = [], tlsCertificate: String? = nil,
+                port requested: Int = 0) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("photo_server.py").path
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-photo-server-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/control", withIntermediateDirectories: true)
         let out = folder + "/out.txt"
         let control = folder + "/control"
         for s in switchedOn { _ = FileManager.default.createFile(atPath: control + "/" + s.rawValue, contents: Data()) }
-        let child = try spawnProgram("/usr/bin/python3", [script, "--delay-ms", String(delayMs),
+        let child = try spawnProgram("/usr/bin/python3", [script, "--port", String(requested), "--delay-ms", String(delayMs),
                                                           "--stagger-ms", String(staggerMs),
                                                           "--stats-file", folder + "/stats.json",
                                                           "--leaks-file", folder + "/leaks.txt",

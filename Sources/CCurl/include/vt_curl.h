@@ -31,6 +31,8 @@ void vt_curl_url_cleanup(CURLU *url);
 CURLUcode vt_curl_url_set(CURLU *url, CURLUPart part, const char *content, unsigned int flags);
 CURLUcode vt_curl_url_get(const CURLU *url, CURLUPart part, char **content, unsigned int flags);
 void vt_curl_free(void *p);
+CURLSH *vt_curl_share_init(void);
+CURLSHcode vt_curl_share_cleanup(CURLSH *share);
 
 // curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic, which
 // Swift cannot call: one typed wrapper per argument type.
@@ -46,6 +48,10 @@ CURLcode vt_easy_getinfo_string(CURL *easy, CURLINFO info, char **value);
 CURLcode vt_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **value);
 CURLcode vt_easy_getinfo_offset(CURL *easy, CURLINFO info, curl_off_t *value);
 CURLMcode vt_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+// A copy of the bytes is taken (CURL_BLOB_COPY): the caller may free them at once.
+CURLcode vt_easy_setopt_blob(CURL *easy, CURLoption option, const void *data, size_t length);
+// CURLSHOPT_SHARE with one kind of data (curl reads it as an int).
+CURLSHcode vt_share_setopt_share(CURLSH *share, curl_lock_data data);
 
 // CURLMsg keeps the result in an anonymous union.
 static inline CURLcode vt_message_result(const CURLMsg *message) {

@@ -14,15 +14,20 @@ Routes (any of them also takes ?delay_ms=N before answering):
   /hang                    reads the request, never answers
   /endless                 200 with a body that never ends
   /truncated?declared=N&sent=M   Content-Length N, sends M bytes, closes
+  /close                   reads the request, closes without a word
+  /reset                   reads the request, resets the connection (RST)
   /huge-declared           Content-Length of 10 GB, sends nothing, closes
   /trickle?bytes=N&interval_ms=M one byte every M ms
   /gzip?n=N                N bytes of "a", gzip-encoded
   /headers                 the request headers as JSON (names lower-cased)
   /echo?...                the query as JSON
   /files/NAME              a file from --root DIR
-  /stats                   {"requests", "connections", "in_flight", "max_in_flight"}
+  /stats                   {"requests", "connections", "in_flight", "max_in_flight",
+                            "head_requests", "tls_resumed"}
                            (/stats requests are not counted; their connections are)
   /stats/reset             zero the counters
+HEAD is answered as GET would be, without the body. Any answer takes ?close=1:
+it says "Connection: close" and closes the connection after it.
 Extra fixed routes come from --routes FILE.json:
   {"/path": {"status": 200, "headers": {...}, "body": "text" | "body_base64": "..." |
              "body_file": "path", "delay_ms": 0}}
@@ -38,7 +43,9 @@ import gzip
 import json
 import os
 import select
+import socket
 import ssl
+import struct
 import sys
 import threading
 import time
@@ -56,6 +63,8 @@ class Stats:
         self.connections = 0
         self.in_flight = 0
         self.max_in_flight = 0
+        self.head_requests = 0
+        self.tls_resumed = 0
 
     def enter(self):
         with self.lock:
@@ -63,9 +72,11 @@ class Stats:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
 
-    def connect(self):
+    def connect(self, resumed=False):
         with self.lock:
             self.connections += 1
+            if resumed:
+                self.tls_resumed += 1
 
     def leave(self):
         with self.lock:
@@ -75,7 +86,9 @@ class Stats:
         with self.lock:
             return {"requests": self.requests, "connections": self.connections,
                     "in_flight": self.in_flight,
-                    "max_in_flight": self.max_in_flight}
+                    "max_in_flight": self.max_in_flight,
+                    "head_requests": self.head_requests,
+                    "tls_resumed": self.tls_resumed}
 
 
 class Server(ThreadingHTTPServer):
@@ -99,12 +112,26 @@ class Handler(BaseHTTPRequestHandler):
 
     def setup(self):
         super().setup()
-        STATS.connect()
+        # A TLS connection whose handshake resumed an earlier session (the client kept its ticket).
+        STATS.connect(resumed=bool(getattr(self.connection, "session_reused", False)))
+
+    head = False
+    closing = False
+
+    def do_HEAD(self):
+        self.head = True
+        with STATS.lock:
+            STATS.head_requests += 1
+        try:
+            self.do_GET()
+        finally:
+            self.head = False
 
     def do_GET(self):
         parsed = urllib.parse.urlsplit(self.path)
         path = parsed.path
         query = dict(urllib.parse.parse_qsl(parsed.query, keep_blank_values=True))
+        self.closing = query.get("close") == "1"
         if path == "/stats":
             return self.send_json(200, STATS.snapshot())
         if path == "/stats/reset":
@@ -147,6 +174,16 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_body(302, b"", "text/plain", {"Location": f"/chain/{n - 1}"})
         if head == "hang":
             return self.hang()
+        if head == "close":
+            self.close_connection = True
+            return
+        if head == "reset":
+            # SO_LINGER with a zero timeout: close() sends RST instead of FIN.
+            self.close_connection = True
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            # Closed here, before the server's own shutdown(SHUT_WR) could send a FIN first.
+            self.connection.close()
+            return
         if head == "endless":
             return self.endless()
         if head == "truncated":
@@ -186,8 +223,12 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         for name, value in (headers or {}).items():
             self.send_header(name, value)
+        if self.closing:
+            self.send_header("Connection", "close")
+            self.close_connection = True
         self.end_headers()
-        self.wfile.write(body)
+        if not self.head:
+            self.wfile.write(body)
 
     def send_json(self, code, value):
         self.send_body(code, json.dumps(value).encode(), "application/json")

@@ -1,0 +1,46 @@
+import AlbumMachine
+import ArgumentParser
+import XCTest
+@testable import vtourist
+
+/// What the environment and the command line say of waiting for the network: the retry time scale
+/// and `drop --wait --timeout`.
+final class NetworkEnvironmentTests: XCTestCase {
+    func testTheRetryScaleMultipliesEveryPauseAndTheWindow() {
+        XCTAssertEqual(RetryScale.read([:]).policy, .standard)
+        XCTAssertEqual(RetryScale.read(["VTOURIST_RETRY_SCALE": ""]).policy, .standard)
+        let (policy, problem) = RetryScale.read(["VTOURIST_RETRY_SCALE": " 0.01 "])
+        XCTAssertNil(problem)
+        XCTAssertEqual(policy, RetryPolicy.standard.scaled(0.01))
+        XCTAssertEqual(policy.giveUpAfter, 6, accuracy: 1e-9)
+    }
+
+    func testABadScaleIsSaidAndLeftAtOne() {
+        for bad in ["0", "-1", "nan", "inf", "soon", "\u{1B}[31m2"] {
+            let (policy, problem) = RetryScale.read(["VTOURIST_RETRY_SCALE": bad])
+            XCTAssertEqual(policy, .standard, bad)
+            XCTAssertTrue(problem?.hasPrefix("VTOURIST_RETRY_SCALE must be a number above 0, not \u{201C}") ?? false, bad)
+            XCTAssertFalse(problem?.contains("\u{1B}") ?? true, "no escape sequence reaches the terminal")
+        }
+    }
+
+    func testTimeoutBoundsTheWait() throws {
+        let drop = try XCTUnwrap(try VTourist.parseAsRoot(["drop", "Naples", "--wait", "--timeout", "2.5"]) as? Drop)
+        XCTAssertEqual(drop.timeout, 2.5)
+        XCTAssertEqual(drop.placeWords, ["Naples"])
+        XCTAssertNil(try XCTUnwrap(try VTourist.parseAsRoot(["drop", "Naples", "--wait"]) as? Drop).timeout)
+    }
+
+    func testATimeoutWithoutWaitOrNotAboveZeroIsRefused() {
+        for words in [["--timeout", "5"], ["--wait", "--timeout", "0"], ["--wait", "--timeout", "-3"],
+                      ["--wait", "--timeout", "nan"], ["--wait", "--timeout", "soon"]] {
+            XCTAssertThrowsError(try VTourist.parseAsRoot(["drop", "Naples"] + words), "\(words)") { error in
+                XCTAssertEqual(VTourist.exitCode(for: error), .validationFailure, "\(words)")
+            }
+        }
+    }
+
+    func testARunOutWaitExitsWithTempFail() {
+        XCTAssertEqual(CommandFailure("left to resume", kind: .tempFail).status, 75)
+    }
+}
