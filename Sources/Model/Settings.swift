@@ -15,6 +15,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case largeCacheMB = "large_cache_mb"
     /// Seconds each photo of a slideshow stays.
     case slideshowSeconds = "slideshow_seconds"
+    /// A PEM file of certificate authorities trusted besides the system's (a company proxy, a local mirror).
+    case caBundle = "ca_bundle"
 
     /// The setting's one name, as messages say it mid-sentence ("Saved: photo source Flickr.").
     public var label: String {
@@ -28,6 +30,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .contact: "contact address"
         case .largeCacheMB: "large-image budget"
         case .slideshowSeconds: "slideshow interval"
+        case .caBundle: "CA bundle"
         }
     }
 
@@ -77,6 +80,8 @@ public struct Settings: Hashable, Sendable {
     public var largeCacheMB: Int
     /// Seconds a slideshow shows each photo (within `slideshowSecondsRange`).
     public var slideshowSeconds: Int
+    /// The absolute path of a readable PEM file of extra certificate authorities; nil: the system's alone.
+    public var caBundle: String?
 
     public init(source: PhotoSourceChoice? = nil, flickrAPIKey: String? = nil,
                 areaHalfWidth: Double = Settings.defaultAreaHalfWidth,
@@ -138,11 +143,14 @@ public struct Settings: Hashable, Sendable {
             case .slideshowSeconds:
                 if let value = slideshowSeconds(text) { settings.slideshowSeconds = value }
                 valid = slideshowSeconds(text) != nil
+            case .caBundle: settings.caBundle = caBundle(text); valid = settings.caBundle != nil
             }
             if !valid {
-                // A key is a secret even when it is wrong: it is not repeated.
-                let shown = key == .flickrAPIKey ? "" : " \u{201C}\(Settings.shown(key, text))\u{201D}"
-                problems.append("The stored \(key.label)\(shown) was ignored: \(expected(key)).")
+                // A key is a secret even when it is wrong: it is not repeated; a CA bundle's reason names its file.
+                let shown = key == .flickrAPIKey || key == .caBundle ? "" : " \u{201C}\(Settings.shown(key, text))\u{201D}"
+                // What is wrong with a CA bundle's file (gone since it was set, say): the path alone would not tell.
+                let why = key == .caBundle ? problem(key, text) ?? expected(key) : expected(key)
+                problems.append("The stored \(key.label)\(shown) was ignored: \(why).")
             }
         }
         return (settings, problems)
@@ -164,6 +172,7 @@ public struct Settings: Hashable, Sendable {
         case .contact: return contact ?? "none"
         case .largeCacheMB: return largeCacheMB == 0 ? "0 MB (none stored)" : "\(largeCacheMB) MB"
         case .slideshowSeconds: return slideshowSeconds == 1 ? "1 second" : "\(slideshowSeconds) seconds"
+        case .caBundle: return caBundle ?? "none (the system's certificates only)"
         }
     }
 
@@ -177,7 +186,8 @@ public struct Settings: Hashable, Sendable {
          (.allowDrag, Settings.flagText(allowDrag)),
          (.contact, contact),
          (.largeCacheMB, String(largeCacheMB)),
-         (.slideshowSeconds, String(slideshowSeconds))]
+         (.slideshowSeconds, String(slideshowSeconds)),
+         (.caBundle, caBundle)]
     }
 
     /// The canonical stored text for a key's value, or nil when the text is not a valid value.
@@ -191,6 +201,7 @@ public struct Settings: Hashable, Sendable {
         case .contact: return contact(text)
         case .largeCacheMB: return largeCacheMB(text).map { String($0) }
         case .slideshowSeconds: return slideshowSeconds(text).map { String($0) }
+        case .caBundle: return caBundle(text)
         }
     }
 
@@ -213,6 +224,8 @@ public struct Settings: Hashable, Sendable {
             return "the large-image budget must be a whole number of megabytes from \(largeCacheMBRange.lowerBound) (none stored) to \(largeCacheMBRange.upperBound)"
         case .slideshowSeconds:
             return "the slideshow interval must be a whole number of seconds from \(slideshowSecondsRange.lowerBound) to \(slideshowSecondsRange.upperBound)"
+        case .caBundle:
+            return "the CA bundle must be a readable PEM file of certificates (-----BEGIN CERTIFICATE-----)"
         }
     }
 
@@ -221,6 +234,7 @@ public struct Settings: Hashable, Sendable {
     public static func problem(_ key: SettingKey, _ text: String) -> String? {
         guard normalized(key, text) == nil else { return nil }
         if key == .flickrAPIKey, let reason = apiKeyFault(text) { return expected(key) + "; " + reason }
+        if key == .caBundle, let reason = caBundleFault(text) { return expected(key) + "; " + reason }
         return expected(key)
     }
 
@@ -300,6 +314,58 @@ public struct Settings: Hashable, Sendable {
             return nil
         }
         return value
+    }
+
+    /// Bytes a CA bundle may have: the system's whole bundle is about 200 kB.
+    public static let maxCABundleBytes = 16 * 1_048_576
+
+    /// The absolute, standardized path `text` names (`~` expanded, a relative path taken from the
+    /// current folder), as the setting stores it; nil for a blank text or one with control characters.
+    public static func caBundlePath(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return nil }
+        let expanded = (trimmed as NSString).expandingTildeInPath
+        let absolute = expanded.hasPrefix("/") ? expanded
+            : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(expanded)
+        return (absolute as NSString).standardizingPath
+    }
+
+    /// The stored path of a CA bundle: `text` made absolute, when it names a readable file with a
+    /// PEM certificate in it (curl refuses every transfer over one it cannot load).
+    public static func caBundle(_ text: String) -> String? {
+        guard let path = caBundlePath(text), caBundleFault(path) == nil else { return nil }
+        return path
+    }
+
+    /// What makes `text` no CA bundle, naming the file; nil for a good one.
+    public static func caBundleFault(_ text: String) -> String? {
+        guard let path = caBundlePath(text) else {
+            return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "no path was given"
+                : "the path has a control character in it"
+        }
+        let named = "\u{201C}\(shownPath(path))\u{201D}"
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return "there is no file \(named)" }
+        if isFolder.boolValue { return "\(named) is a folder" }
+        guard FileManager.default.isReadableFile(atPath: path), let handle = FileHandle(forReadingAtPath: path) else {
+            return "\(named) cannot be read (permission denied)"
+        }
+        defer { try? handle.close() }
+        let data: Data
+        // One byte over the limit is enough to tell the file is too large; nil is an empty file.
+        do { data = try handle.read(upToCount: maxCABundleBytes + 1) ?? Data() } catch { return "\(named) cannot be read" }
+        if data.count > maxCABundleBytes { return "\(named) is over \(maxCABundleBytes / 1_048_576) MB" }
+        guard data.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
+            return "\(named) has no PEM certificate in it"
+        }
+        return nil
+    }
+
+    /// A path for a message: nothing a terminal would obey, its end kept when it is long (the file's name).
+    static func shownPath(_ path: String) -> String {
+        let visible = path.strippingTerminalControls
+        return visible.count > 80 ? "\u{2026}" + String(visible.suffix(79)) : visible
     }
 
     public static func photosPerCollection(_ text: String) -> Int? { wholeNumber(text, in: photosPerCollectionRange) }

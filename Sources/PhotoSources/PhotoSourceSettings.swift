@@ -14,6 +14,7 @@ public struct PhotoSourceSettings: Sendable, Equatable {
         public static let source = "VTOURIST_SOURCE"
         public static let flickrEndpoint = "VTOURIST_FLICKR_ENDPOINT"
         public static let commonsEndpoint = "VTOURIST_COMMONS_ENDPOINT"
+        public static let caBundle = "VTOURIST_CA_BUNDLE"
     }
 
     /// The source searches go to.
@@ -127,10 +128,13 @@ public struct EnvironmentOverrides: Equatable, Sendable {
     public static let variables: [SettingKey: String] = [
         .flickrAPIKey: PhotoSourceSettings.Env.flickrAPIKey,
         .source: PhotoSourceSettings.Env.source,
+        .caBundle: PhotoSourceSettings.Env.caBundle,
     ]
 
     public var flickrAPIKey: String?
     public var source: PhotoSourceChoice?
+    /// The CA bundle's absolute path, checked as the setting is.
+    public var caBundle: String?
     public var problems: [String] = []
 
     public init(environment: [String: String]) {
@@ -147,6 +151,12 @@ public struct EnvironmentOverrides: Equatable, Sendable {
                 problems.append("Unknown photo source \"\(TextCleaner.clean(text, maxLength: 40))\" in \(Env.source): \(Settings.expected(.source)).")
             }
         }
+        if let text = Self.value(Env.caBundle, in: environment) {
+            caBundle = Settings.caBundle(text)
+            if caBundle == nil {
+                problems.append("\(Env.caBundle) was ignored: \(Settings.problem(.caBundle, text) ?? Settings.expected(.caBundle)).")
+            }
+        }
     }
 
     /// Every setting a variable overrides, with the variable (the settings screen shows them as such).
@@ -161,8 +171,14 @@ public struct EnvironmentOverrides: Equatable, Sendable {
         switch key {
         case .flickrAPIKey: flickrAPIKey == nil ? nil : Self.variables[key]
         case .source: source == nil ? nil : Self.variables[key]
+        case .caBundle: caBundle == nil ? nil : Self.variables[key]
         default: nil
         }
+    }
+
+    /// The CA bundle the HTTP client trusts besides the system's: `VTOURIST_CA_BUNDLE` over the setting.
+    public static func caBundle(environment: [String: String], settings: Settings) -> String? {
+        EnvironmentOverrides(environment: environment).caBundle ?? settings.caBundle
     }
 
     /// A variable's text, trimmed; nil when unset or blank (blank counts as unset).

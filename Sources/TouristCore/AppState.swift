@@ -1,3 +1,4 @@
+import AlbumMachine
 import Foundation
 import Gazetteer
 import Terminal
@@ -155,6 +156,11 @@ public struct AppState: Equatable, Sendable {
     public var wentToDestination: PlaceSuggestion?
     /// Steps of the download placeholders' shimmer; it moves only while `isAnimating`.
     public var animationFrame = 0
+    /// The network as the album service last reported it: offline or not, and the albums that wait for it.
+    public var network = NetworkReport.online
+    /// The runtime's clock when the network report came or its countdown last moved: what the
+    /// countdowns are shown against (the report's times are on the same clock).
+    public var networkClock = 0.0
 
     public init(camera: MapCamera, width: Int, height: Int,
                 capabilities: TerminalCapabilities = TerminalCapabilities(unicode: true, colors: .indexed256)) {

@@ -17,6 +17,8 @@ public struct Theme: Sendable {
     public var cursor: Style
     public var status: Style
     public var statusDim: Style
+    /// `offline` on the status line: it stands out from the rest of the line.
+    public var offline: Style
     public var info: Style
     public var error: Style
     public var dialog: Style
@@ -39,6 +41,7 @@ public struct Theme: Sendable {
                 pin: Style(attributes: .bold), cluster: Style(attributes: [.bold, .reverse]),
                 highlight: Style(attributes: [.reverse, .bold]), cursor: Style(attributes: .bold),
                 status: Style(attributes: .reverse), statusDim: Style(attributes: .reverse),
+                offline: Style(attributes: .bold),
                 info: Style(attributes: .reverse), error: Style(attributes: [.reverse, .bold]),
                 dialog: .plain, dialogTitle: Style(attributes: .bold), selection: Style(attributes: .reverse),
                 dim: Style(attributes: .dim),
@@ -52,6 +55,7 @@ public struct Theme: Sendable {
                 pin: Style(fg: red, attributes: .bold), cluster: Style(fg: white, bg: red, attributes: .bold),
                 highlight: Style(fg: black, bg: yellow, attributes: .bold), cursor: Style(fg: yellow, attributes: .bold),
                 status: Style(fg: black, bg: white), statusDim: Style(fg: black, bg: white),
+                offline: Style(fg: white, bg: red, attributes: .bold),
                 info: Style(fg: black, bg: .rgb(0, 205, 205)), error: Style(fg: white, bg: red, attributes: .bold),
                 dialog: Style(fg: white, bg: black), dialogTitle: Style(fg: yellow, bg: black, attributes: .bold),
                 selection: Style(fg: black, bg: white), dim: Style(fg: white, attributes: .dim),
@@ -69,6 +73,7 @@ public struct Theme: Sendable {
                 highlight: Style(fg: .rgb(0, 0, 0), bg: .rgb(255, 215, 0), attributes: .bold),
                 cursor: Style(fg: .rgb(255, 215, 0), attributes: .bold),
                 status: Style(fg: ink, bg: .rgb(28, 28, 28)), statusDim: Style(fg: .rgb(138, 138, 138), bg: .rgb(28, 28, 28)),
+                offline: Style(fg: .rgb(0, 0, 0), bg: .rgb(255, 135, 0), attributes: .bold),
                 info: Style(fg: .rgb(0, 0, 0), bg: .rgb(135, 215, 255)),
                 error: Style(fg: .rgb(255, 255, 255), bg: .rgb(175, 0, 0), attributes: .bold),
                 dialog: Style(fg: ink, bg: panel), dialogTitle: Style(fg: .rgb(255, 215, 0), bg: panel, attributes: .bold),

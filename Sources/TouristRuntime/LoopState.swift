@@ -38,6 +38,8 @@ struct LoopState: Sendable {
     /// When the albums were last asked to take up what no live process fetches.
     private(set) var lastAdoption: Double
     private(set) var lastTick: Double
+    /// The clock at the turn under way: when a message of the turn came (a network report's countdown starts there).
+    private(set) var turnTime: Double
     private(set) var isPolling = false
     /// The store's data version last seen.
     private(set) var seenVersion: Int?
@@ -75,6 +77,7 @@ struct LoopState: Sendable {
         lastPoll = now
         lastAdoption = now
         lastTick = now
+        turnTime = now
         settingsInUse = settings
         self.seenVersion = seenVersion
     }
@@ -156,6 +159,7 @@ struct LoopState: Sendable {
     /// was issued).
     mutating func turn(messages: [RuntimeMessage], events: [AppAction], now: Double, animating: Bool,
                        _ state: AppState) -> Outcome {
+        turnTime = now
         var outcome = Outcome()
         for message in messages {
             let one = receive(message, state)
@@ -189,7 +193,7 @@ struct LoopState: Sendable {
             switch event {
             case let .notice(pin, text): return Outcome(actions: [.albumNotice(pin, text)])
             case let .storeFailed(pin, text): return Outcome(actions: [.storeFailed(text, pin: pin)])
-            case .network: return Outcome()
+            case let .network(report): return Outcome(actions: [.network(report, time: turnTime)])
             case let .changed(pin):
                 return Outcome(work: pin == state.openAlbum?.pinID ? loadAlbum(pin) : [])
             }
@@ -263,11 +267,15 @@ struct LoopState: Sendable {
     // MARK: - The clock
 
     /// What is due at `now`: an animation step, a message's timeout, the slideshow's next photo,
-    /// the poll for other processes' writes, the look for albums no live process fetches.
+    /// the next second of a countdown, the poll for other processes' writes, the look for albums no
+    /// live process fetches.
     mutating func due(now: Double, animating: Bool, _ state: AppState) -> Outcome {
         var outcome = Outcome()
         if let step = LoopState.slideshowDue(state), now >= step {
             outcome.actions.append(.slideshowStep(time: now))
+        }
+        if let second = LoopState.countdownDue(state), now >= second {
+            outcome.actions.append(.countdown(time: now))
         }
         if animating, now - lastTick >= LoopState.tickInterval {
             lastTick = now
@@ -296,9 +304,16 @@ struct LoopState: Sendable {
         return show.since + Double(state.settings.slideshowSeconds)
     }
 
+    /// When the countdown on screen shows its next second; nil while none is shown (or under
+    /// help, or a terminal too small).
+    static func countdownDue(_ state: AppState) -> Double? {
+        guard state.overlay == nil, !state.isTooSmall else { return nil }
+        return state.countdownDue
+    }
+
     /// How long the loop may wait for an event: until the next thing due on the clock, within `longest`.
     static func waitMs(now: Double, longest: Int, _ state: AppState) -> Int {
-        guard let due = slideshowDue(state) else { return longest }
+        guard let due = [slideshowDue(state), countdownDue(state)].compactMap({ $0 }).min() else { return longest }
         return min(longest, max(0, Int(((due - now) * 1000).rounded(.up))))
     }
 

@@ -19,7 +19,8 @@ struct Config: ParsableCommand {
         discussion: """
             Settings: \(ConfigReport.knownNames).
             Each value comes from the default, the database or the environment \
-            (FLICKR_API_KEY overrides flickr_api_key, VTOURIST_SOURCE overrides source).
+            (FLICKR_API_KEY overrides flickr_api_key, VTOURIST_SOURCE overrides source, \
+            VTOURIST_CA_BUNDLE overrides ca_bundle).
             The Flickr API key is never shown in full.
             """,
         subcommands: [ConfigGet.self, ConfigSet.self, ConfigUnset.self, ConfigList.self]

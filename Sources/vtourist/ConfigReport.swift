@@ -45,6 +45,7 @@ public struct ConfigReport: Equatable, Sendable {
         var effective = settings
         if let key = overrides.flickrAPIKey { effective.flickrAPIKey = key }
         if let source = overrides.source { effective.source = source }
+        if let path = overrides.caBundle { effective.caBundle = path }
         let texts = Dictionary(effective.storedTexts, uniquingKeysWith: { first, _ in first })
 
         entries = SettingKey.allCases.map { key in
@@ -90,7 +91,8 @@ public struct ConfigReport: Equatable, Sendable {
     public static func valueToStore(_ key: SettingKey, _ text: String) -> Result<String, ConfigRefusal> {
         if let value = Settings.normalized(key, text) { return .success(value) }
         let reason = Settings.problem(key, text) ?? Settings.expected(key)
-        if key == .flickrAPIKey { return .failure(ConfigRefusal("cannot set \(key.rawValue): \(reason)")) }
+        // A key is never repeated; a CA bundle's reason names its file in full.
+        if key == .flickrAPIKey || key == .caBundle { return .failure(ConfigRefusal("cannot set \(key.rawValue): \(reason)")) }
         return .failure(ConfigRefusal("cannot set \(key.rawValue) to \u{201C}\(Settings.shown(key, text))\u{201D}: \(reason)"))
     }
 

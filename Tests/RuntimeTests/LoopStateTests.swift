@@ -260,6 +260,61 @@ final class LoopStateTests: XCTestCase {
                        "told once")
     }
 
+    // MARK: - The network
+
+    /// Pin 1's album open, downloading: two photos stored, one pending.
+    func downloadingAlbumState() -> AppState {
+        var s = mapState()
+        s.go(to: .album(of: 1))
+        var pending = photo(3)
+        pending.state = .pending
+        _ = AppReducer(places: .none).reduce(&s, .albumLoaded(AlbumSnapshot(
+            pinID: 1, photos: [photo(1), photo(2), pending], status: .downloading, source: "flickr")))
+        return s
+    }
+
+    func testANetworkReportReachesTheStateWithTheClockOfItsTurn() {
+        var loop = LoopState(now: 40, settings: Settings(), seenVersion: 1)
+        let report = NetworkReport(isOffline: false, waits: [1: AlbumWait(reason: "HTTP 503", nextTry: 48, isSearch: false, photos: 1)])
+        let outcome = loop.turn(messages: [.album(.network(report))], events: [], now: 40.5, animating: false, mapState())
+        XCTAssertEqual(outcome.actions, [.network(report, time: 40.5)])
+        XCTAssertEqual(outcome.work, [], "nothing to run: the screen alone changes")
+    }
+
+    func testTheCountdownIsDueEachSecondWhileAWaitIsShownAndWakesTheLoop() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let reducer = AppReducer(places: .none)
+        var state = downloadingAlbumState()
+        let report = NetworkReport(waits: [1: AlbumWait(reason: "HTTP 503", nextTry: 48.5, isSearch: false, photos: 1)])
+        _ = reducer.reduce(&state, .network(report, time: 40))
+        XCTAssertEqual(LoopState.waitMs(now: 40, longest: 250, state), 250)
+        XCTAssertTrue((201...202).contains(LoopState.waitMs(now: 40.3, longest: 250, state)),
+                      "woken as 9 s becomes 8 s (at 40.5), a millisecond late")
+        // (now, due, the seconds shown after the turn)
+        let rows: [(Double, Bool, String)] = [(40.3, false, "9 s"), (40.501, true, "8 s"), (41.2, false, "8 s"),
+                                              (41.6, true, "7 s"), (48.6, true, "0 s"), (60, false, "0 s")]
+        for (now, due, shown) in rows {
+            let actions = loop.due(now: now, animating: false, state).actions
+            XCTAssertEqual(actions.contains(.countdown(time: now)), due, "at \(now)")
+            for action in actions { _ = reducer.reduce(&state, action) }
+            XCTAssertTrue(state.shownWaitLine?.contains("next try in \(shown):") == true, "at \(now): \(state.shownWaitLine ?? "none")")
+        }
+        XCTAssertEqual(LoopState.waitMs(now: 60, longest: 250, state), 250, "nothing more to count")
+        // Under help, on the map, offline: no countdown is shown, none is due.
+        var help = state
+        _ = reducer.reduce(&help, .network(report, time: 40))
+        help.overlay = .help
+        var offline = help
+        offline.overlay = nil
+        _ = reducer.reduce(&offline, .network(NetworkReport(isOffline: true, waits: report.waits), time: 40))
+        var map = mapState()
+        _ = reducer.reduce(&map, .network(report, time: 40))
+        for quiet in [help, offline, map] {
+            XCTAssertFalse(loop.due(now: 45, animating: false, quiet).actions.contains { if case .countdown = $0 { true } else { false } })
+            XCTAssertEqual(LoopState.waitMs(now: 45, longest: 250, quiet), 250)
+        }
+    }
+
     // MARK: - The clock
 
     /// Pin 1's album's first photo on the photo screen, the slideshow playing since `since`.

@@ -247,6 +247,42 @@ final class ScriptedRuntimeTests: XCTestCase {
         XCTAssertFalse(albums.all.contains { if case .testKey = $0 { true } else { false } })
     }
 
+    func testANetworkReportReachesTheScreenAndTheCountdownMovesWithTheClock() throws {
+        // An album downloading: one photo stored, two pending (their next try waits for the network).
+        let album = try store.insertPin(at: Self.naples, name: "Naples")
+        let generation = try XCTUnwrap(store.albumGeneration(pinID: album.id))
+        let photos = try store.replaceAlbum(pinID: album.id, generation: generation, photos: (1...3).map {
+            NewPhoto(source: "flickr", sourceID: "p\($0)", title: "Bay \($0)", url: "http://127.0.0.1:9/\($0).jpg",
+                     pageURL: "https://www.flickr.com/photos/x/\($0)")
+        })
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/photo1.jpg"))
+        try store.storeImage(photoID: photos[0].id, generation: generation, bytes: jpeg)
+        try store.saveAlbumStatus(pinID: album.id, generation: generation, status: .downloading, page: 1, pageCount: 1,
+                                  source: "flickr")
+        let (albums, clock) = (albums, clock)
+        @Sendable func report(_ offline: Bool) -> NetworkReport {
+            NetworkReport(isOffline: offline, reason: offline ? "could not connect to 127.0.0.1:9" : nil,
+                          waits: [album.id: AlbumWait(reason: "HTTP 503", nextTry: offline ? nil : clock.now + 8,
+                                                      isSearch: false, photos: 2)])
+        }
+        let terminal = try run([.key(.enter), .pause(0.01), .pause(0.01),
+                                .meanwhile { albums.onEvent.withLock { $0 }?(.network(report(false))) },
+                                .pause(1.1), .pause(1.1),
+                                .meanwhile { albums.onEvent.withLock { $0 }?(.network(report(true))) }, .pause(0.01),
+                                .key(.escape), .pause(0.01), .key(.char("q"))], view: naplesView)
+        let rows = terminal.frames.map { $0.rowText(1) }
+        let eight = try XCTUnwrap(rows.firstIndex { $0.contains("1/3 · waiting for the network, next try in 8 s: HTTP 503") },
+                                  "the report reaches the album: \(rows)")
+        let seven = try XCTUnwrap(rows.firstIndex { $0.contains("next try in 7 s: HTTP 503") }, "\(rows)")
+        let six = try XCTUnwrap(rows.firstIndex { $0.contains("next try in 6 s: HTTP 503") }, "\(rows)")
+        XCTAssertLessThan(eight, seven)
+        XCTAssertLessThan(seven, six, "it counts down as the clock moves, by itself")
+        XCTAssertTrue(rows.contains { $0.contains("waiting for the network (offline): could not connect to 127.0.0.1:9") }, "\(rows)")
+        let map = try XCTUnwrap(terminal.frames.last { !$0.text.contains("waiting for the network") }, "back on the map")
+        XCTAssertTrue(map.rowText(map.height - 1).contains("│ offline"), map.rowText(map.height - 1))
+    }
+
     func testAFailureTheAlbumsReportReachesTheScreenAndTheLog() throws {
         let pin = try storedAlbum(count: 1)
         let albums = albums

@@ -12,6 +12,7 @@ final class SettingDisplayTests: XCTestCase {
         var s = Sample.mapState()
         s.settings.flickrAPIKey = "0123456789abcdef0123456789abcdef"
         s.settings.contact = "me@example.org"
+        s.settings.caBundle = "/etc/ssl/corp.pem"
         _ = reducer.reduce(&s, .event(.key(.char("s")), time: 0))
         let text = AppView.render(s, raster: nil).text
         for key in SettingsScreen.fields {

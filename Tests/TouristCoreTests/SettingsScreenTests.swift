@@ -1,5 +1,7 @@
+import Foundation
 import Model
 import Terminal
+import TestSupport
 @testable import TouristCore
 import XCTest
 
@@ -265,7 +267,8 @@ final class SettingsScreenTests: XCTestCase {
         let whole = AppView.render(s, raster: nil).text
         XCTAssertTrue(whole.contains("one search."), "at 80x24 it is whole: \(whole)")
         XCTAssertFalse(whole.contains("\u{2026}"), whole)
-        _ = reducer.reduce(&s, .event(.resize(width: 40, height: 16), time: 0))
+        // Room for two of its lines below the ten settings.
+        _ = reducer.reduce(&s, .event(.resize(width: 40, height: 17), time: 0))
         let small = AppView.render(s, raster: nil)
         let rows = (0..<small.height).map { small.rowText($0).trimmingCharacters(in: .whitespaces) }
         let first = rows.firstIndex { $0.hasPrefix("No Flickr key is set.") }
@@ -274,5 +277,78 @@ final class SettingsScreenTests: XCTestCase {
         XCTAssertNotNil(cut, "the last line shown of it is cut with an ellipsis: \(small.text)")
         XCTAssertGreaterThan(cut ?? 0, first ?? .max, small.text)
         XCTAssertFalse(small.text.contains("one search."), small.text)
+    }
+
+    // MARK: - CA bundle
+
+    /// A folder of files for the CA bundle: a PEM one, a folder, one of other text.
+    func caFiles() throws -> (pem: String, folder: String, notPEM: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let pem = folder.appendingPathComponent("corp.pem")
+        try FileManager.default.copyItem(atPath: TestCertificates.authority, toPath: pem.path)
+        let text = folder.appendingPathComponent("notes.txt")
+        try Data("not a certificate\n".utf8).write(to: text)
+        return (pem.path, folder.path, text.path)
+    }
+
+    func testACABundleIsAReadablePEMFileAndEveryOtherPathIsRefusedNamingIt() throws {
+        let files = try caFiles()
+        var s = settingsState()
+        select(&s, .caBundle)
+        let row = try XCTUnwrap((0..<24).map { AppView.render(s, raster: nil).rowText($0) }.first { $0.contains("CA bundle") })
+        XCTAssertTrue(row.contains("none (the system's certificates only)"), row)
+        press(&s, .enter)
+        let refusals = [("/nonexistent/corp.pem", "there is no file \u{201C}/nonexistent/corp.pem\u{201D}"),
+                        (files.folder, "\u{201C}\(files.folder)\u{201D} is a folder"),
+                        (files.notPEM, "\u{201C}\(files.notPEM)\u{201D} has no PEM certificate in it")]
+        for (bad, reason) in refusals {
+            s.screen = .settings(SettingsScreen(selected: SettingsScreen.fields.firstIndex(of: .caBundle) ?? 0,
+                                                editing: SettingsScreen.textField(bad)))
+            XCTAssertEqual(press(&s, .enter), [], bad)
+            XCTAssertEqual(s.message?.kind, .error, bad)
+            XCTAssertEqual(s.message?.text, "Not saved: the CA bundle must be a readable PEM file of certificates "
+                           + "(-----BEGIN CERTIFICATE-----); \(reason).")
+            XCTAssertNil(s.settings.caBundle, "nothing changed")
+            XCTAssertNotNil(s.settingsScreen?.editing, "the field stays to be mended")
+        }
+        s.screen = .settings(SettingsScreen(selected: SettingsScreen.fields.firstIndex(of: .caBundle) ?? 0,
+                                            editing: SettingsScreen.textField(" \(files.pem) ")))
+        XCTAssertEqual(press(&s, .enter), [.saveSetting(.caBundle, files.pem)], "that setting alone is saved, trimmed")
+        XCTAssertEqual(s.settings.caBundle, files.pem)
+        XCTAssertEqual(s.message, StatusMessage("Saved: CA bundle \(files.pem)."))
+        // Editing starts from the path; an empty field removes it.
+        press(&s, .enter)
+        XCTAssertEqual(s.settingsScreen?.editing?.text, files.pem)
+        for _ in files.pem { press(&s, .backspace) }
+        XCTAssertEqual(press(&s, .enter), [.saveSetting(.caBundle, nil)])
+        XCTAssertNil(s.settings.caBundle)
+        XCTAssertEqual(s.message?.text, "Removed the CA bundle: the system's certificates alone are trusted.")
+    }
+
+    func testALongCABundlePathIsCutInItsRowAndTheScreenStaysWhole() throws {
+        var s = settingsState()
+        s.settings.caBundle = "/" + String(repeating: "certificates/", count: 10) + "corp.pem"
+        select(&s, .caBundle)
+        let screen = AppView.render(s, raster: nil)
+        let rows = (0..<screen.height).map(screen.rowText)
+        let row = try XCTUnwrap(rows.first { $0.contains("CA bundle") })
+        XCTAssertEqual(row.count, 80)
+        XCTAssertTrue(row.trimmingCharacters(in: .whitespaces).hasSuffix("\u{2026}"), row)
+        XCTAssertTrue(screen.text.contains("besides the system's"), "its explanation: \(screen.text)")
+        // Every setting has its row at 80x24, the last (the CA bundle) included.
+        for field in SettingsScreen.fields { XCTAssertTrue(rows.contains { $0.contains(field.title) }, field.title) }
+    }
+
+    func testACABundleFromTheEnvironmentIsShownAndNotChangedHere() {
+        var s = settingsState()
+        s.settingOverrides = [.caBundle: "VTOURIST_CA_BUNDLE"]
+        select(&s, .caBundle)
+        XCTAssertEqual(press(&s, .enter), [])
+        XCTAssertNil(s.settingsScreen?.editing)
+        XCTAssertEqual(s.message, StatusMessage("CA bundle comes from VTOURIST_CA_BUNDLE in the environment: change it there.",
+                                                kind: .error))
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("set by VTOURIST_CA_BUNDLE"))
     }
 }

@@ -21,6 +21,7 @@ final class ConfigReportTests: XCTestCase {
             ConfigEntry(key: .contact, value: nil, origin: .default),
             ConfigEntry(key: .largeCacheMB, value: "256", origin: .default),
             ConfigEntry(key: .slideshowSeconds, value: "4", origin: .default),
+            ConfigEntry(key: .caBundle, value: nil, origin: .default),
         ])
         XCTAssertEqual(report.problems, [])
         XCTAssertEqual(report.table, """
@@ -34,6 +35,7 @@ final class ConfigReportTests: XCTestCase {
             contact                (not set)  default
             large_cache_mb         256        default
             slideshow_seconds      4          default
+            ca_bundle              (not set)  default
 
             """)
     }
@@ -136,7 +138,7 @@ final class ConfigReportTests: XCTestCase {
         XCTAssertNil(ConfigReport.key(named: ""))
         XCTAssertEqual(ConfigReport.unknownName("colour"), "unknown setting “colour”; the settings are: source, "
                        + "flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact, "
-                       + "large_cache_mb, slideshow_seconds")
+                       + "large_cache_mb, slideshow_seconds, ca_bundle")
         XCTAssertFalse(ConfigReport.unknownName(key).contains("0123"), "a key typed as a name is not repeated")
         let long = ConfigReport.unknownName(String(repeating: "x", count: 10_000))
         XCTAssertTrue(long.hasPrefix("unknown setting “xxxxxxxxxxxxxxxxxxxx…”;"), long)

@@ -23,7 +23,8 @@ enum AlbumView {
         }
         let header = AlbumHeader(pin: state.pin(album.pinID), pinID: album.pinID, snapshot: album.snapshot,
                                  storeProblem: album.storeProblem, scroll: scroll, marked: album.marked.count,
-                                 retryTarget: album.retryTarget, theme: theme, unicode: state.capabilities.unicode)
+                                 retryTarget: album.retryTarget, wait: state.shownWaitLine, theme: theme,
+                                 unicode: state.capabilities.unicode)
         buffer.render(header, in: headerArea)
         if let snapshot = album.snapshot {
             let cells = AlbumGridWidget(snapshot: snapshot, selected: album.selected, marked: album.marked,
@@ -88,6 +89,8 @@ struct AlbumHeader: Widget {
     var marked: Int = 0
     /// The photo `r` retries, nil for every failed one (`AlbumScreen.retryTarget`).
     var retryTarget: PhotoRecord.ID?
+    /// What the album waits for (`AppState.shownWaitLine`), shown in place of the progress bar.
+    var wait: String? = nil
     var theme: Theme
     var unicode: Bool
 
@@ -115,6 +118,10 @@ struct AlbumHeader: Widget {
             let p = snap.progress
             let y = progress.y
             switch snap.status {
+            case .downloading where wait != nil:
+                // The count stays in view, short, so that the reason has the room.
+                let count = p.total == 0 ? "" : "\(p.stored)/\(p.total) \u{00B7} "
+                progressUsed = buffer.put(fitting: " \(count)\(wait ?? "")", x: x0, y: y, style: theme.dialogTitle, width: w)
             case .downloading where snap.isSearchPending && p.total == 0:
                 progressUsed = buffer.put(fitting: " Searching for photos\u{2026}", x: x0, y: y, style: theme.dialog, width: w)
             case .downloading:

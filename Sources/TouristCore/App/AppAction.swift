@@ -31,6 +31,10 @@ public enum AppAction: Equatable, Sendable {
     case slideshowStep(time: Double)
     /// A photo's large image is ready (stored or kept in memory) or could not be fetched.
     case largeImage(PhotoRecord.ID, LargeImageStatus)
+    /// The album service's view of the network changed; `time`: the loop's clock when it came.
+    case network(NetworkReport, time: Double)
+    /// A countdown on screen reached its next second (the loop's clock, `time`).
+    case countdown(time: Double)
 }
 
 /// Work the runtime does for the reducer; results come back as actions.

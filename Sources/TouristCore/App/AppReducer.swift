@@ -64,6 +64,11 @@ public struct AppReducer: Sendable {
             PhotoReducer().slideshowStep(time: time, &state)
         case let .largeImage(id, status):
             PhotoReducer().largeImage(id, status, &state)
+        case let .network(report, time):
+            state.network = report
+            state.networkClock = time
+        case let .countdown(time):
+            state.networkClock = time
         }
         // A message belongs to the screen it was shown on: it does not follow the user elsewhere.
         if !state.isSameScreen(as: screenBefore), state.message == messageBefore { state.message = nil }

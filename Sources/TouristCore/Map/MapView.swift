@@ -28,7 +28,7 @@ enum MapView {
         buffer.render(PinsWidget(pins: state.pins, camera: state.camera, dragged: dragged,
                                  capabilities: state.capabilities, theme: theme, layout: pinLayout), in: area)
         let status = StatusLine(cursor: state.camera.cursor, zoom: state.camera.zoom, place: state.cursorPlace,
-                                pinCount: state.pins.count, moving: dragged != nil,
+                                pinCount: state.pins.count, moving: dragged != nil, offline: state.network.isOffline,
                                 unicode: state.capabilities.unicode, theme: theme)
         buffer.render(status, in: layout.status)
         if let message = state.message {
@@ -104,6 +104,8 @@ struct StatusLine: Widget {
     var place: NearPlace?
     var pinCount: Int
     var moving: Bool
+    /// The album service finds the network down: said right after where the cursor is.
+    var offline = false
     var unicode: Bool
     var theme: Theme
 
@@ -121,7 +123,14 @@ struct StatusLine: Widget {
         }
         let hints = MapKeys.browsing.hints(unicode: unicode).map { "\($0.key) \($0.label)" }.joined(separator: sep)
         let right = "\(pinCount) pin\(pinCount == 1 ? "" : "s")\(sep)\(hints) "
-        let used = buffer.put(fitting: left, x: area.x, y: row, style: theme.status, width: area.width)
+        // `offline` keeps its room on a narrow line: the scale gives way to it.
+        let offlineWidth = offline ? sep.displayWidth + NetworkStatus.offlineWord.displayWidth : 0
+        var used = buffer.put(fitting: left, x: area.x, y: row, style: theme.status, width: area.width - offlineWidth)
+        if offline {
+            used += buffer.put(fitting: sep, x: area.x + used, y: row, style: theme.status, width: area.width - used)
+            used += buffer.put(fitting: NetworkStatus.offlineWord, x: area.x + used, y: row, style: theme.offline,
+                               width: area.width - used)
+        }
         let rightX = area.right - right.displayWidth
         if rightX > area.x + used + 1 { buffer.put(right, x: rightX, y: row, style: theme.statusDim) }
         if !placeText.isEmpty {

@@ -42,6 +42,8 @@ struct SettingsReducer: Sendable {
                 screen.editing = SettingsScreen.textField("\(state.settings.largeCacheMB)")
             case .slideshowSeconds:
                 screen.editing = SettingsScreen.textField("\(state.settings.slideshowSeconds)")
+            case .caBundle:
+                screen.editing = SettingsScreen.textField(state.settings.caBundle ?? "")
             }
         case .testKey:
             state.message = StatusMessage("Testing the Flickr key\u{2026}")
@@ -116,6 +118,7 @@ extension AppState {
     func savedMessage(_ key: SettingKey) -> String {
         if key == .flickrAPIKey, settings.flickrAPIKey == nil { return "Removed the Flickr API key." }
         if key == .contact, settings.contact == nil { return "Removed the contact address." }
+        if key == .caBundle, settings.caBundle == nil { return "Removed the CA bundle: the system's certificates alone are trusted." }
         return "Saved: \(key.label) \(shownSetting(key))."
     }
 }

@@ -6,7 +6,7 @@ public struct SettingsScreen: Equatable, Sendable {
     /// The settings, in the order shown (SPEC 2.3).
     public static let fields: [SettingKey] = [.flickrAPIKey, .source, .areaHalfWidth, .photosPerCollection,
                                               .confirmDelete, .allowDrag, .largeCacheMB, .slideshowSeconds,
-                                              .contact]
+                                              .contact, .caBundle]
     /// The longest text a field takes (a pasted page of text is cut there, with a message).
     public static let maxText = 256
 
@@ -32,7 +32,7 @@ extension Settings {
         var texts: [SettingKey: String] = [:]
         for (stored, value) in storedTexts { texts[stored] = value }
         let blank = text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        if blank, key == .flickrAPIKey || key == .source || key == .contact {
+        if blank, key == .flickrAPIKey || key == .source || key == .contact || key == .caBundle {
             texts[key] = nil
         } else {
             guard let normal = Settings.normalized(key, text) else {
@@ -42,8 +42,6 @@ extension Settings {
         }
         return .success(Settings(stored: texts))
     }
-
-
 }
 
 /// Why a typed value was refused.

@@ -62,6 +62,7 @@ enum SettingsView {
         case .allowDrag: return ["Allow picking up a pin with \(MapKeys.browsing.keyName(for: .pickUp)) and moving it."]
         case .largeCacheMB: return ["Megabytes of large photos kept for the photo view (\(Settings.largeCacheMBRange.lowerBound) to \(Settings.largeCacheMBRange.upperBound)); the least recently viewed go first. 0 keeps none: each is fetched again when shown."]
         case .slideshowSeconds: return ["How long a slideshow shows each photo, in seconds (\(Settings.slideshowSecondsRange.lowerBound) to \(Settings.slideshowSecondsRange.upperBound))."]
+        case .caBundle: return ["A PEM file of certificate authorities to trust besides the system's, for a proxy or mirror that signs with its own. Used from the next start; empty removes it."]
         case .contact: return ["An e-mail or web address sent with every request, as Wikimedia asks of programs that use its API, so it can reach you about a problem. Used from the next start; empty removes it."]
         }
     }

@@ -1,0 +1,65 @@
+import AlbumMachine
+import Foundation
+import Model
+import TextSafety
+
+/// The network as the screens say it: the map's `offline`, the album's wait and its countdown.
+/// The words and the second each countdown moves live here only; views and the loop read them.
+public enum NetworkStatus {
+    /// The word the map's status line shows while the album service finds the network down.
+    public static let offlineWord = "offline"
+
+    /// An album's line while it waits: `waiting for the network, next try in 8 s: <reason>`, or
+    /// while the app is offline (or the wait has no next try) `waiting for the network (offline): <reason>`.
+    public static func waitLine(_ wait: AlbumWait, report: NetworkReport, now: Double) -> String {
+        guard !report.isOffline, let next = wait.nextTry else {
+            let reason = (report.isOffline ? report.reason : nil) ?? wait.reason
+            return "waiting for the network (offline): \(clean(reason))"
+        }
+        return "waiting for the network, next try in \(countdown(next - now)): \(clean(wait.reason))"
+    }
+
+    /// Seconds left as the countdown shows them: whole seconds rounded up, minutes from two minutes on.
+    public static func countdown(_ left: Double) -> String {
+        let seconds = wholeSeconds(left)
+        return seconds >= 120 ? "\(Int((Double(seconds) / 60).rounded(.up))) min" : "\(seconds) s"
+    }
+
+    /// When the countdown to `nextTry`, shown at `now`, shows its next number; nil once it shows 0.
+    /// A millisecond late, so that the number has surely moved when the loop wakes for it.
+    public static func countdownDue(nextTry: Double, now: Double) -> Double? {
+        let seconds = wholeSeconds(nextTry - now)
+        guard seconds > 0 else { return nil }
+        return nextTry - Double(seconds - 1) + 0.001
+    }
+
+    static func wholeSeconds(_ left: Double) -> Int {
+        guard left.isFinite, left > 0 else { return 0 }
+        return Int(min(left, 1e9).rounded(.up))
+    }
+
+    /// A reason from the network (a server's words among them) as one line that obeys no escape.
+    static func clean(_ reason: String) -> String {
+        reason.strippingTerminalControls.trimmingCharacters(in: .whitespaces)
+    }
+}
+
+extension AppState {
+    /// What the open album waits for, while the album screen shows it downloading: nil otherwise
+    /// (a report older than the album's last load does not bring back a wait that is over).
+    public var shownWait: AlbumWait? {
+        guard let album, album.snapshot?.status == .downloading else { return nil }
+        return network.waits[album.pinID]
+    }
+
+    /// The open album's wait line, as its header shows it.
+    public var shownWaitLine: String? {
+        shownWait.map { NetworkStatus.waitLine($0, report: network, now: networkClock) }
+    }
+
+    /// When the countdown on screen moves next (the loop wakes then); nil when none is shown.
+    public var countdownDue: Double? {
+        guard !network.isOffline, let next = shownWait?.nextTry else { return nil }
+        return NetworkStatus.countdownDue(nextTry: next, now: networkClock)
+    }
+}
