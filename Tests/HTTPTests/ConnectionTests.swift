@@ -30,12 +30,14 @@ final class ConnectionTests: XCTestCase {
         maxConnectionsPerHost: Int = 8,
         shareHandle: Bool = true,
         environment: [String: String] = [:],
-        certificateAuthorities: String? = nil
+        certificateAuthorities: String? = nil,
+        extraCertificateAuthorities: String? = nil
     ) -> HTTPClient {
         let client = HTTPClient(
             userAgent: "vtourist-tests/1.0",
             maxConnectionsPerHost: maxConnectionsPerHost,
             certificateAuthorities: certificateAuthorities,
+            extraCertificateAuthorities: extraCertificateAuthorities,
             shareHandle: shareHandle,
             environment: environment
         )
@@ -241,19 +243,22 @@ final class ConnectionTests: XCTestCase {
     /// Each answer closes its connection, so every request opens a new one: with the share handle
     /// the TLS session of the first is resumed by the next; without it every handshake is full.
     func testSharedTLSSessionsAreResumedOnNewConnections() async throws {
-        for share in [true, false] {
+        // With the extra authorities the store is a blob: sessions made with it must match it too.
+        for (share, extra) in [(true, false), (false, false), (true, true)] {
             let tls = try TestServer(arguments: ["--tls-cert", TestCertificates.server])
             defer { tls.stop() }
-            let client = makeClient(shareHandle: share, certificateAuthorities: TestCertificates.authority)
+            let client = extra
+                ? makeClient(shareHandle: share, extraCertificateAuthorities: TestCertificates.authority)
+                : makeClient(shareHandle: share, certificateAuthorities: TestCertificates.authority)
             for index in 0..<3 {
                 let response = try await client.fetch(HTTPRequest(url: "https://127.0.0.1:\(tls.port)/bytes/10?close=1"))
-                XCTAssertEqual(response.status, 200, "\(share) \(index)")
+                XCTAssertEqual(response.status, 200, "\(share) \(extra) \(index)")
             }
             XCTAssertEqual(client.statistics().connectionsOpened, 3)
             let stats = try await serverStats(tls, https: true)
             XCTAssertEqual(stats.connections, 4)
             if share {
-                XCTAssertEqual(stats.tls_resumed, 2, "the second and third connection resume the session")
+                XCTAssertEqual(stats.tls_resumed, 2, "the second and third connection resume the session (extra: \(extra))")
             } else {
                 XCTAssertEqual(stats.tls_resumed, 0)
             }
