@@ -7,7 +7,8 @@ public enum AlbumEffect: Equatable, Sendable {
     /// Search around `place` for what `filter` asks; save what it finds through the store, then post
     /// `.searchAnswered` or `.searchFailed`.
     case search(pin: Int64, place: GeoPoint, page: Int, perPage: Int, filter: AlbumFilter, generation: Int)
-    /// Fetch the image and store it (or mark the photo failed), then post `.photoDownloaded` or `.photoFailed`.
+    /// Fetch the image and store it, then post `.photoDownloaded`; or post `.photoFailed` with the failure
+    /// classified, writing nothing (the machine decides whether it waits or is saved failed: `.markPhotoFailed`).
     case download(photo: Int64, url: String, generation: Int)
     /// Stop the pin's search; its answer, if one still comes, must not be saved.
     case cancelSearch(pin: Int64)

@@ -8,8 +8,10 @@ public struct NetworkMonitor: Equatable, Sendable {
     public internal(set) var reason: String?
     /// Probes that failed in a row since the app went offline.
     public internal(set) var probeFailures: Int
-    /// When the next probe goes out (retry clock), while offline.
+    /// When the next probe goes out (retry clock), while offline; nil while one is out.
     public internal(set) var nextProbe: Double?
+    /// A probe was sent and has not answered: never two at once, even across outages.
+    public internal(set) var isProbing: Bool
     /// Each host's last outcome: true when it answered (any HTTP status), false when unreachable.
     public internal(set) var hosts: [String: Bool]
 
@@ -18,6 +20,7 @@ public struct NetworkMonitor: Equatable, Sendable {
         reason = nil
         probeFailures = 0
         nextProbe = nil
+        isProbing = false
         hosts = [:]
     }
 }
@@ -56,18 +59,24 @@ public func reduce(_ monitor: inout NetworkMonitor, _ event: NetworkEvent, now: 
 
     switch event {
     case .reached(let host), .probeReached(let host):
+        if case .probeReached = event { monitor.isProbing = false }
         monitor.hosts[host] = true
         if monitor.isOffline {
             monitor.goOnline()
             effects = [.scheduleProbe(at: nil), .resumeWaiting]
         }
 
+    case .probeFailed where !monitor.isOffline:
+        // A probe sent before the network came back: its failure is stale.
+        monitor.isProbing = false
+
     case .unreachable(let host, let reason), .probeFailed(let host, let reason):
         monitor.hosts[host] = false
         if monitor.isOffline {
             monitor.reason = reason
-            // Only a failed probe moves the next one: transfers still failing say nothing new.
-            guard case .probeFailed = event, monitor.nextProbe == nil else { break }
+            // Only the failure of the probe out moves the next one: transfers still failing say nothing new.
+            guard case .probeFailed = event, monitor.isProbing else { break }
+            monitor.isProbing = false
             monitor.probeFailures += 1
             monitor.nextProbe = now + policy.delay(afterFailures: monitor.probeFailures + 1, jitter: jitter)
             effects = [.scheduleProbe(at: monitor.nextProbe)]
@@ -75,14 +84,17 @@ public func reduce(_ monitor: inout NetworkMonitor, _ event: NetworkEvent, now: 
             monitor.isOffline = true
             monitor.reason = reason
             monitor.probeFailures = 0
+            // A probe still out from before the network came back answers for this outage.
+            guard !monitor.isProbing else { break }
             monitor.nextProbe = now + policy.delay(afterFailures: 1, jitter: jitter)
             effects = [.scheduleProbe(at: monitor.nextProbe)]
         }
 
     case .probeDue:
         // A timer left over from before the network came back, or a probe already out: nothing to send.
-        guard monitor.isOffline, monitor.nextProbe != nil else { break }
+        guard monitor.isOffline, !monitor.isProbing, monitor.nextProbe != nil else { break }
         monitor.nextProbe = nil
+        monitor.isProbing = true
         effects = [.probe]
     }
 

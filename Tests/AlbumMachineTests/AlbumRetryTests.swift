@@ -81,6 +81,12 @@ final class AlbumRetryTests: XCTestCase {
             (7, 1, nil, 160, #line),
             (12, 1, nil, 160, #line),
             (12, 0, nil, 130, #line),
+            // Bad input from outside: a jitter out of range or not a number, a Retry-After below 0 or infinite.
+            (1, .nan, nil, 101, #line),
+            (1, 7, nil, 101, #line),
+            (1, -3, nil, 100.5, #line),
+            (1, 1, -5, 101, #line),
+            (1, 1, .infinity, 101, #line),
         ]
         for row in rows {
             clock.now = 100

@@ -112,10 +112,28 @@ final class NetworkMonitorTests: XCTestCase {
         ])
     }
 
-    func testAFailedProbeWhileOnlineCountsAsAnUnreachableHost() {
-        run([
-            Row(.probeFailed(host: "a", reason: "refused"), at: 3, [.scheduleProbe(at: 4), .report], offline: true, probe: 4),
+    func testAProbeFailingAfterTheNetworkCameBackIsStale() {
+        let monitor = run([
+            Row(.unreachable(host: "a", reason: "refused"), at: 0, [.scheduleProbe(at: 1), .report], offline: true, probe: 1),
+            Row(.probeDue, at: 1, [.probe, .report], offline: true),
+            Row(.reached(host: "a"), at: 2, [.scheduleProbe(at: nil), .resumeWaiting, .report], offline: false),
+            Row(.probeFailed(host: "a", reason: "refused"), at: 3, [], offline: false),
         ])
+        XCTAssertEqual(monitor.hosts, ["a": true])
+    }
+
+    func testAProbeStillOutWhenTheNetworkFailsAgainAnswersForTheNewOutage() {
+        let monitor = run([
+            Row(.unreachable(host: "a", reason: "refused"), at: 0, [.scheduleProbe(at: 1), .report], offline: true, probe: 1),
+            Row(.probeDue, at: 1, [.probe, .report], offline: true),
+            Row(.reached(host: "b"), at: 2, [.scheduleProbe(at: nil), .resumeWaiting, .report], offline: false),
+            // Offline again while the first probe is out: no second probe, no timer.
+            Row(.unreachable(host: "b", reason: "reset"), at: 3, [.report], offline: true),
+            Row(.probeDue, at: 3.5, [], offline: true),
+            Row(.probeFailed(host: "a", reason: "refused"), at: 4, [.scheduleProbe(at: 6), .report], offline: true, probe: 6),
+            Row(.probeDue, at: 6, [.probe, .report], offline: true),
+        ])
+        XCTAssertTrue(monitor.isProbing)
     }
 
     func testTheBackoffIsSpreadByJitterAndScaled() {
@@ -134,5 +152,76 @@ final class NetworkMonitorTests: XCTestCase {
         XCTAssertEqual(monitor.report(waits: [7: wait]),
                        NetworkReport(isOffline: true, reason: "refused", nextProbe: 1,
                                      waits: [7: AlbumWait(reason: "HTTP 503", nextTry: nil, isSearch: false, photos: 2)]))
+    }
+}
+
+/// Random outcomes of transfers and probes, timers ringing when due: the monitor is never offline
+/// with neither a probe timer set nor a probe out (it would wait for ever), never has two probes
+/// out (even one sent before the network came back), and every change of the offline flag or the
+/// next probe is reported.
+final class NetworkMonitorSequenceTests: XCTestCase {
+    func testNoSequenceLeavesTheAppOfflineWithNothingToBringItBack() {
+        let policy = RetryPolicy.standard
+        let hosts = ["api.flickr.com", "live.staticflickr.com", "commons.wikimedia.org"]
+        for seed in UInt64(1)...200 {
+            var random = SeededGenerator(seed: seed)
+            var monitor = NetworkMonitor()
+            var now = 0.0
+            var timer: Double?
+            // Probes sent and not answered yet.
+            var probes = 0
+            var reported = (isOffline: false, nextProbe: Double?.none)
+            var resumed = 0
+
+            for index in 0..<300 {
+                let context = "seed \(seed), step \(index)"
+                let wasOffline = monitor.isOffline
+                let event: NetworkEvent
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0..<3:
+                    event = .unreachable(host: hosts.randomElement(using: &random)!, reason: "refused")
+                case 3:
+                    event = .reached(host: hosts.randomElement(using: &random)!)
+                case 4..<7:
+                    guard let due = timer else { continue }
+                    now = max(now, due)
+                    timer = nil
+                    event = .probeDue
+                default:
+                    guard probes > 0 else { continue }
+                    probes -= 1
+                    let host = hosts.randomElement(using: &random)!
+                    event = Int.random(in: 0..<4, using: &random) == 0 ? .probeReached(host: host) : .probeFailed(host: host, reason: "refused")
+                }
+                now += Double.random(in: 0...5, using: &random)
+                let effects = reduce(&monitor, event, now: now, jitter: Double.random(in: 0...1, using: &random), policy: policy)
+                for effect in effects {
+                    switch effect {
+                    case .probe:
+                        XCTAssertEqual(probes, 0, "\(context): a second probe")
+                        probes += 1
+                    case .scheduleProbe(let at): timer = at
+                    case .resumeWaiting: resumed += 1
+                    case .report: reported = (monitor.isOffline, monitor.nextProbe)
+                    }
+                }
+                if wasOffline && !monitor.isOffline {
+                    XCTAssertTrue(effects.contains(.resumeWaiting), context)
+                } else {
+                    XCTAssertFalse(effects.contains(.resumeWaiting), context)
+                }
+                XCTAssertEqual(timer, monitor.nextProbe, "\(context): the timer")
+                XCTAssertEqual(reported.isOffline, monitor.isOffline, "\(context): reported")
+                XCTAssertEqual(reported.nextProbe, monitor.nextProbe, "\(context): reported")
+                if monitor.isOffline {
+                    XCTAssertTrue((timer != nil) != (probes > 0), "\(context): offline with nothing to bring it back, or a timer and a probe")
+                    XCTAssertTrue(monitor.hosts.values.allSatisfy { !$0 } || wasOffline, context)
+                    if let timer { XCTAssertLessThanOrEqual(timer - now, policy.maxDelay, context) }
+                } else {
+                    XCTAssertNil(timer, context)
+                }
+            }
+            XCTAssertGreaterThan(resumed + (monitor.isOffline ? 1 : 0), 0, "seed \(seed): the sequence never went offline")
+        }
     }
 }
