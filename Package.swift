@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "Geo", "Locking"]),
         // The command line's own logic (`config`'s report), reached through the executable target.
         .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources", "Store"]),
-        .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "Geo", "Locking", "TestSupport"]),
+        .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "Geo", "HTTP", "Locking", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
         // The inline image protocols read back from their bytes, for the imaging and runtime tests.
         .target(name: "InlineReaders", dependencies: ["Imaging", "CZlib"], path: "Tests/InlineReaders"),

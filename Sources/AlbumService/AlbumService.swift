@@ -439,7 +439,7 @@ public final class AlbumService: @unchecked Sendable {
         let endpoint = source.name == PhotoSourceChoice.flickr.rawValue ? settings.flickrEndpoint : settings.commonsEndpoint
         if source.name == PhotoSourceChoice.flickr.rawValue, let wait = flickrBudgetWait(endpoint: endpoint, pin: pin) {
             searches.removeValue(forKey: pin)
-            let failure = FetchFailure.passing("Flickr's hourly limit of requests is reached", retryAfter: wait)
+            let failure = FetchFailure.passing("Flickr's hourly limit of 3,600 requests is reached", retryAfter: wait)
             queue.async { self.send(pin, .searchFailed(generation: generation, failure: failure)) }
             return
         }
@@ -557,18 +557,27 @@ public final class AlbumService: @unchecked Sendable {
 
     /// What a failed search means: the one classification table (Failures.swift).
     static func classified(_ error: PhotoSourceError) -> FetchFailure {
-        .permanent(error.description)
+        error.failure
     }
 
     /// What a finished download means (nil: a picture to keep): the one classification table (Failures.swift).
     static func classified(_ result: Result<HTTPResponse, HTTPError>, imageCheck: ImageCheck) -> FetchFailure? {
-        imageCheck.problem(with: result).map(FetchFailure.permanent)
+        downloadFailure(result, problem: imageCheck.problem, now: Date())
     }
 
     /// Seconds until the Flickr budget (kept in the store, shared by every window and command) has a
     /// request for this search, or nil when one was granted and spent.
     private func flickrBudgetWait(endpoint: String, pin: Pin.ID) -> Double? {
-        nil
+        let host = Self.hostKey(endpoint) ?? endpoint
+        do {
+            // The wall clock: every process spending the budget reads the same one (as the leases do).
+            let wait = try store.spendRequest(host: host, now: leaseClock(), budget: .flickr)
+            return wait > 0 ? wait : nil
+        } catch {
+            // Not a reason to stop the album: Flickr's own limit still answers 429, which waits too.
+            storeFailed(pin, "Could not spend a request of the Flickr budget", error)
+            return nil
+        }
     }
 
     /// The album's one retry timer: `.retryDue` when it rings; nil cancels it.
@@ -588,18 +597,22 @@ public final class AlbumService: @unchecked Sendable {
     /// Feeds the network monitor with a transfer's outcome: any answer reaches its host; no answer at
     /// all (refused, DNS, connect timeout) marks the host that gave none unreachable.
     private func observe(url: String, _ failure: FetchFailure?) {
+        guard let host = Self.hostKey(url, failure: failure) else { return }
         if let failure, failure.kind == .unreachable {
-            guard let host = failure.host ?? Self.hostKey(url) else { return }
             network(.unreachable(host: host, reason: failure.reason))
-        } else if let host = Self.hostKey(url) {
+        } else {
             network(.reached(host: host))
         }
     }
 
-    /// `host` or `host:port`, as the monitor keys hosts.
-    static func hostKey(_ url: String) -> String? {
-        guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty else { return nil }
-        return parts.port.map { "\(host):\($0)" } ?? host
+    /// The host a transfer to `url` talked to, as the monitor keys hosts: `host`, or `host:port` when
+    /// the address names a port; the host the failure names when it is another (a redirect's, a proxy).
+    static func hostKey(_ url: String, failure: FetchFailure? = nil) -> String? {
+        let parts = URLComponents(string: url)
+        let host = parts?.host?.lowercased()
+        if let named = failure?.host, !named.isEmpty, named.lowercased() != host { return named }
+        guard let host, !host.isEmpty else { return nil }
+        return parts?.port.map { "\(host):\($0)" } ?? host
     }
 
     private func network(_ event: NetworkEvent) {
@@ -657,30 +670,19 @@ public final class AlbumService: @unchecked Sendable {
     /// The network is back: every waiting album's search starts again, in the order the pins were
     /// dropped, and only then their photos (an album's photos need its search first).
     private func resumeWaiting() {
-        let waiting = albums.filter { $0.value.status == .downloading }.keys.sorted()
+        let waiting = albums.filter { $0.value.wait != nil }.keys.sorted()
         for pinID in waiting { send(pinID, .networkReturned(.searches)) }
         for pinID in waiting { send(pinID, .networkReturned(.photos)) }
     }
 
     /// `.network` to the owner when being offline, the next probe or an album's wait changed.
     private func reportNetwork() {
-        var waits: [Int64: AlbumWait] = [:]
-        for (pinID, album) in albums {
-            guard var wait = Self.wait(of: album) else { continue }
-            // Offline, no album tries by itself: the probe's answer starts them.
-            if monitor.isOffline { wait.nextTry = nil }
-            waits[pinID] = wait
-        }
-        let report = NetworkReport(isOffline: monitor.isOffline, reason: monitor.isOffline ? monitor.reason : nil,
-                                   nextProbe: monitor.isOffline ? monitor.nextProbe : nil, waits: waits)
+        let report = monitor.report(waits: albums.compactMapValues(\.wait))
         guard report != lastReport else { return }
         lastReport = report
         onEvent(.network(report))
     }
 
-    static func wait(of album: AlbumMachine.Album) -> AlbumWait? {
-        nil
-    }
 }
 
 /// What beats an album service's heartbeat, which renews its leases: in the app a timer every
@@ -734,9 +736,9 @@ enum LeaseHolder {
 struct CurlFetcher: HTTPFetching {
     let client: HTTPClient
 
-    func fetch(url: String, headers: [String: String], maxBytes: Int) async throws -> (status: Int, body: Data) {
+    func fetch(url: String, headers: [String: String], maxBytes: Int) async throws -> (status: Int, headers: [String: String], body: Data) {
         let response = try await client.fetch(HTTPRequest(url: url, headers: headers, maxBytes: maxBytes))
-        return (response.status, response.body)
+        return (response.status, response.headers, response.body)
     }
 }
 
@@ -751,14 +753,4 @@ public struct ImageCheck: Sendable {
         self.problem = problem
     }
 
-    /// Why a download is not usable: how it failed, a status other than 200, or what `problem` says of its body.
-    func problem(with result: Result<HTTPResponse, HTTPError>) -> String? {
-        switch result {
-        case let .failure(error):
-            return error.description
-        case let .success(response):
-            guard response.status == 200 else { return "HTTP \(response.status)" }
-            return problem(response.body)
-        }
-    }
 }

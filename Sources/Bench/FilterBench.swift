@@ -19,9 +19,9 @@ enum FilterBench {
 
     struct Fetcher: HTTPFetching {
         let client: HTTPClient
-        func fetch(url: String, headers: [String: String], maxBytes: Int) async throws -> (status: Int, body: Data) {
+        func fetch(url: String, headers: [String: String], maxBytes: Int) async throws -> (status: Int, headers: [String: String], body: Data) {
             let response = try await client.fetch(HTTPRequest(url: url, headers: headers, maxBytes: maxBytes))
-            return (response.status, response.body)
+            return (response.status, response.headers, response.body)
         }
     }
 

@@ -113,9 +113,21 @@ public struct CommonsSource: PhotoSource {
         ("iiextmetadatalanguage", "en"),
     ]
 
+    /// Replication lag, in seconds, above which Commons is asked to refuse the request (`maxlag`),
+    /// the value Wikimedia recommends: a busy Commons answers error `maxlag` and the search waits.
+    public static let maxLag = 5
+    /// The pause when a `maxlag` error comes without `Retry-After`: at least `maxLag` seconds, as
+    /// the maxlag manual asks of clients.
+    public static let maxLagPause = Double(maxLag)
+
+    /// What every request to the API starts with.
+    static let requestHead: [(String, String)] = [
+        ("action", "query"), ("format", "json"), ("formatversion", "2"), ("maxlag", String(maxLag)),
+    ]
+
     /// The request's own parameters, before any continuation.
     static func parameters(_ query: PhotoQuery) -> [(String, String)] {
-        let head: [(String, String)] = [("action", "query"), ("format", "json"), ("formatversion", "2")]
+        let head = requestHead
         if usesTextSearch(query.filter) {
             let range = searchRange(query) ?? (0, window(query))
             return head + [
@@ -162,8 +174,7 @@ public struct CommonsSource: PhotoSource {
         var continuation: [String: String] = [:]
         for _ in 0..<Self.maxRequests {
             let url = Self.searchURL(query, endpoint: endpoint, continuation: continuation)
-            let body = try await fetchOK(http, url: url, headers: ["User-Agent": userAgent, "Accept": "application/json"])
-            let batch = try Self.parseBatch(body)
+            let batch = try await fetchBatch(url)
             merged.merge(batch)
             guard let next = batch.continuation, !next.isEmpty, next != continuation,
                   next.keys.contains(where: { !ours.contains($0) && $0 != "continue" }) else { break }
@@ -233,13 +244,40 @@ public struct CommonsSource: PhotoSource {
         }
     }
 
-    static func parseBatch(_ data: Data) throws(PhotoSourceError) -> Batch {
+    /// One request to the API and its answer read: a `maxlag` error (HTTP 200, or 503 from a cache
+    /// in front) is `.busy` with what `Retry-After` asked; any other status but 2xx is `.http`.
+    func fetchBatch(_ url: String) async throws(PhotoSourceError) -> Batch {
+        let answer = try await fetchAnswer(http, url: url, headers: ["User-Agent": userAgent, "Accept": "application/json"])
+        guard answer.isSuccess else {
+            if let busy = Self.maxLagError(answer.body, retryAfter: answer.retryAfter) { throw busy }
+            throw .http(status: answer.status, retryAfter: answer.retryAfter)
+        }
+        return try Self.parseBatch(answer.body, retryAfter: answer.retryAfter)
+    }
+
+    /// The API's error object: the classic one, or with `errorformat` other than bc a list of them
+    /// ("text" for "info"). Nil when the answer is not JSON or holds none.
+    static func apiError(_ root: [String: Any]) -> (code: String, info: String)? {
+        guard let error = (root["error"] as? [String: Any]) ?? ((root["errors"] as? [Any])?.first as? [String: Any]) else {
+            return nil
+        }
+        let code = TextCleaner.clean(Lenient.string(error["code"]) ?? "unknown", maxLength: 60)
+        let info = TextCleaner.clean(Lenient.string(error["info"] ?? error["text"]) ?? "", maxLength: 200)
+        return (code, info)
+    }
+
+    /// `.busy` when `data` is the API's `maxlag` error, else nil.
+    static func maxLagError(_ data: Data, retryAfter: Double?) -> PhotoSourceError? {
+        guard let root = try? Lenient.object(data), let error = apiError(root), error.code == "maxlag" else { return nil }
+        return .busy("Commons is lagging (\(error.info))", retryAfter: retryAfter ?? maxLagPause)
+    }
+
+    /// `retryAfter`: what the answer's `Retry-After` asked, for a `maxlag` error.
+    static func parseBatch(_ data: Data, retryAfter: Double? = nil) throws(PhotoSourceError) -> Batch {
         let root = try Lenient.object(data)
-        // The classic error object, or with `errorformat` other than bc a list of them ("text" for "info").
-        if let error = (root["error"] as? [String: Any]) ?? ((root["errors"] as? [Any])?.first as? [String: Any]) {
-            let code = TextCleaner.clean(Lenient.string(error["code"]) ?? "unknown", maxLength: 60)
-            let info = TextCleaner.clean(Lenient.string(error["info"] ?? error["text"]) ?? "", maxLength: 200)
-            throw .malformed("Commons API error \(code): \(info)")
+        if let error = apiError(root) {
+            if let busy = maxLagError(data, retryAfter: retryAfter) { throw busy }
+            throw .malformed("Commons API error \(error.code): \(error.info)")
         }
         var continuation: [String: String]? = nil
         if let raw = root["continue"] {

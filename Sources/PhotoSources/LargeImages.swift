@@ -45,10 +45,7 @@ public struct LargeImageAddress: Sendable, Equatable {
 extension CommonsSource {
     /// The request for one file's thumbnail `width` pixels wide.
     public static func largeImageURL(pageID: String, width: Int, endpoint: String = defaultEndpoint) -> String {
-        QueryString.url(endpoint, [
-            ("action", "query"),
-            ("format", "json"),
-            ("formatversion", "2"),
+        QueryString.url(endpoint, requestHead + [
             ("pageids", pageID),
             ("prop", "imageinfo"),
             ("iiprop", "url|size|mime"),
@@ -60,13 +57,15 @@ extension CommonsSource {
     /// narrower).
     public func largeImage(pageID: String, width: Int) async throws(PhotoSourceError) -> LargeImageAddress {
         let url = Self.largeImageURL(pageID: pageID, width: width, endpoint: endpoint)
-        let body = try await fetchOK(http, url: url, headers: ["User-Agent": userAgent, "Accept": "application/json"])
-        return try Self.parseLargeImage(body)
+        return try Self.largeImage(in: try await fetchBatch(url))
     }
 
     /// The thumbnail an `imageinfo` answer for one file gives: `thumburl`, else `url` (the original).
     public static func parseLargeImage(_ data: Data) throws(PhotoSourceError) -> LargeImageAddress {
-        let batch = try parseBatch(data)
+        try largeImage(in: try parseBatch(data))
+    }
+
+    static func largeImage(in batch: Batch) throws(PhotoSourceError) -> LargeImageAddress {
         guard let info = batch.entries.values.first(where: { $0.info != nil })?.info else {
             throw .malformed("no image info for the file")
         }

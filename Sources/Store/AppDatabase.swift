@@ -359,6 +359,24 @@ public final class AppDatabase: Sendable {
         do { return try writer.write(body) } catch { throw mapped(error) }
     }
 
+    /// `body` in one IMMEDIATE transaction: the write lock is taken before anything is read, so
+    /// another process cannot change what `body` reads before it writes.
+    func writeImmediate<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                // inTransaction ran `body` (or threw), so there is a result.
+                return result!
+            }
+        } catch {
+            throw mapped(error)
+        }
+    }
+
     func mapped(_ error: any Error) -> StoreError {
         StoreError.from(error, path: path)
     }

@@ -179,7 +179,19 @@ enum Schema {
                 """)
         }
 
-        // Migrations of later versions go here, after "v6", each with a new name.
+        migrator.registerMigration("v7") { db in
+            // Each host's request budget (Model.RequestBudget), shared by every window and command:
+            // the tokens left and when they were counted (seconds on the wall clock).
+            try db.execute(sql: """
+                CREATE TABLE requestBudget (
+                    host TEXT PRIMARY KEY,
+                    tokens REAL NOT NULL,
+                    updatedAt REAL NOT NULL
+                )
+                """)
+        }
+
+        // Migrations of later versions go here, after "v7", each with a new name.
 
         return migrator
     }

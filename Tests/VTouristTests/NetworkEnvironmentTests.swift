@@ -1,5 +1,6 @@
 import AlbumMachine
 import ArgumentParser
+import Model
 import XCTest
 @testable import vtourist
 
@@ -42,5 +43,20 @@ final class NetworkEnvironmentTests: XCTestCase {
 
     func testARunOutWaitExitsWithTempFail() {
         XCTAssertEqual(CommandFailure("left to resume", kind: .tempFail).status, 75)
+    }
+
+    func testTheShareHandleIsOnUnlessTurnedOff() {
+        XCTAssertTrue(NetworkSettings.sharesConnections(environment: [:]))
+        XCTAssertTrue(NetworkSettings.sharesConnections(environment: ["VTOURIST_HTTP_SHARE": "on"]))
+        XCTAssertFalse(NetworkSettings.sharesConnections(environment: ["VTOURIST_HTTP_SHARE": "off"]))
+        XCTAssertFalse(NetworkSettings.sharesConnections(environment: ["VTOURIST_HTTP_SHARE": " OFF "]))
+    }
+
+    func testTheExtraCertificateAuthoritiesComeFromTheEnvironment() {
+        let settings = Settings()
+        XCTAssertNil(NetworkSettings.caBundle(environment: [:], settings: settings))
+        XCTAssertNil(NetworkSettings.caBundle(environment: ["VTOURIST_CA_BUNDLE": " "], settings: settings))
+        XCTAssertEqual(NetworkSettings.caBundle(environment: ["VTOURIST_CA_BUNDLE": "/etc/extra.pem"], settings: settings),
+                       "/etc/extra.pem")
     }
 }
