@@ -319,8 +319,9 @@ public struct Settings: Hashable, Sendable {
     /// Bytes a CA bundle may have: the system's whole bundle is about 200 kB.
     public static let maxCABundleBytes = 16 * 1_048_576
 
-    /// The absolute, standardized path `text` names (`~` expanded, a relative path taken from the
-    /// current folder), as the setting stores it; nil for a blank text or one with control characters.
+    /// The absolute path `text` names (`~` expanded, a relative path taken from the current folder,
+    /// `.` and doubled slashes dropped), as the setting stores it; nil for a blank text or one with
+    /// control characters. Links and `..` stay as given: the kernel follows them when the file is read.
     public static func caBundlePath(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
@@ -328,7 +329,7 @@ public struct Settings: Hashable, Sendable {
         let expanded = (trimmed as NSString).expandingTildeInPath
         let absolute = expanded.hasPrefix("/") ? expanded
             : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(expanded)
-        return (absolute as NSString).standardizingPath
+        return "/" + absolute.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
     }
 
     /// The stored path of a CA bundle: `text` made absolute, when it names a readable file with a
@@ -345,22 +346,32 @@ public struct Settings: Hashable, Sendable {
                 : "the path has a control character in it"
         }
         let named = "\u{201C}\(shownPath(path))\u{201D}"
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return "there is no file \(named)" }
-        if isFolder.boolValue { return "\(named) is a folder" }
+        // stat follows links (the system's certificates are links); a pipe or a device would never end a read.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == EACCES ? "\(named) cannot be read (permission denied)" : "there is no file \(named)"
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return "\(named) is a folder"
+        default: return "\(named) is not a regular file"
+        }
+        if info.st_size > maxCABundleBytes { return "\(named) is over \(maxCABundleBytes / 1_048_576) MB" }
         guard FileManager.default.isReadableFile(atPath: path), let handle = FileHandle(forReadingAtPath: path) else {
             return "\(named) cannot be read (permission denied)"
         }
         defer { try? handle.close() }
-        let data: Data
-        // One byte over the limit is enough to tell the file is too large; nil is an empty file.
-        do { data = try handle.read(upToCount: maxCABundleBytes + 1) ?? Data() } catch { return "\(named) cannot be read" }
-        if data.count > maxCABundleBytes { return "\(named) is over \(maxCABundleBytes / 1_048_576) MB" }
-        guard data.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
+        let start: Data
+        // The first certificate is near the start, after comments at most; nil is an empty file.
+        do { start = try handle.read(upToCount: caBundleLookahead) ?? Data() } catch { return "\(named) cannot be read" }
+        guard start.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
             return "\(named) has no PEM certificate in it"
         }
         return nil
     }
+
+    /// Bytes read from the start of a CA bundle to find its first certificate.
+    static let caBundleLookahead = 256 * 1024
 
     /// A path for a message: nothing a terminal would obey, its end kept when it is long (the file's name).
     static func shownPath(_ path: String) -> String {

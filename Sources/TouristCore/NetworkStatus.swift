@@ -22,15 +22,22 @@ public enum NetworkStatus {
     /// Seconds left as the countdown shows them: whole seconds rounded up, minutes from two minutes on.
     public static func countdown(_ left: Double) -> String {
         let seconds = wholeSeconds(left)
-        return seconds >= 120 ? "\(Int((Double(seconds) / 60).rounded(.up))) min" : "\(seconds) s"
+        return seconds >= minutesFrom ? "\(minutes(seconds)) min" : "\(seconds) s"
     }
+
+    /// Seconds left from which the countdown shows minutes.
+    static let minutesFrom = 120
+
+    static func minutes(_ seconds: Int) -> Int { (seconds + 59) / 60 }
 
     /// When the countdown to `nextTry`, shown at `now`, shows its next number; nil once it shows 0.
     /// A millisecond late, so that the number has surely moved when the loop wakes for it.
     public static func countdownDue(nextTry: Double, now: Double) -> Double? {
         let seconds = wholeSeconds(nextTry - now)
         guard seconds > 0 else { return nil }
-        return nextTry - Double(seconds - 1) + 0.001
+        // The most seconds left that show another number: one less, or a minute less (or seconds again).
+        let next = seconds >= minutesFrom ? max(60 * (minutes(seconds) - 1), minutesFrom - 1) : seconds - 1
+        return nextTry - Double(next) + 0.001
     }
 
     static func wholeSeconds(_ left: Double) -> Int {

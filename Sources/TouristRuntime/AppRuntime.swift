@@ -67,6 +67,8 @@ public final class AppRuntime {
                 for effect in reducer.reduce(&state, action) { workers.run(loop.perform(effect, state)) }
                 if !loop.running { return }
             }
+            // A countdown that came into view is drawn from the clock, not from when its report came.
+            if let step = LoopState.countdownStep(state, now: clock.now()) { _ = reducer.reduce(&state, step) }
             workers.run(loop.settled(from: before, to: state, now: clock.now(), terminal: facts))
             if loop.needsDraw { draw() }
         }

@@ -274,9 +274,7 @@ struct LoopState: Sendable {
         if let step = LoopState.slideshowDue(state), now >= step {
             outcome.actions.append(.slideshowStep(time: now))
         }
-        if let second = LoopState.countdownDue(state), now >= second {
-            outcome.actions.append(.countdown(time: now))
-        }
+        if let step = LoopState.countdownStep(state, now: now) { outcome.actions.append(step) }
         if animating, now - lastTick >= LoopState.tickInterval {
             lastTick = now
             outcome.actions.append(.tick)
@@ -309,6 +307,13 @@ struct LoopState: Sendable {
     static func countdownDue(_ state: AppState) -> Double? {
         guard state.overlay == nil, !state.isTooSmall else { return nil }
         return state.countdownDue
+    }
+
+    /// The countdown's step when the number it shows at `now` is not the one drawn: its next
+    /// second came, or a wait came into view (an album opened) long after its report.
+    static func countdownStep(_ state: AppState, now: Double) -> AppAction? {
+        guard let second = countdownDue(state), now >= second else { return nil }
+        return .countdown(time: now)
     }
 
     /// How long the loop may wait for an event: until the next thing due on the clock, within `longest`.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `vtourist config` through the real binary (SPEC 4): the listing with origins, get, set with the
@@ -59,6 +60,7 @@ final class ConfigCommandTests: EndToEndTestCase {
             contact                (not set)  default
             large_cache_mb         256        default
             slideshow_seconds      4          default
+            ca_bundle              (not set)  default
 
             """)
         XCTAssertEqual(try cli(["config", "list"]).stdout, r.stdout)
@@ -81,6 +83,7 @@ final class ConfigCommandTests: EndToEndTestCase {
             contact                (not set)     default
             large_cache_mb         256           default
             slideshow_seconds      4             default
+            ca_bundle              (not set)     default
 
             """)
         let overridden = try cli(["config", "--json"], environment: ["FLICKR_API_KEY": envKey, "VTOURIST_SOURCE": "commons"])
@@ -96,6 +99,7 @@ final class ConfigCommandTests: EndToEndTestCase {
             Entry(name: "contact", value: nil, origin: "default"),
             Entry(name: "large_cache_mb", value: "256", origin: "default"),
             Entry(name: "slideshow_seconds", value: "4", origin: "default"),
+            Entry(name: "ca_bundle", value: nil, origin: "default"),
         ])
         for r in [plain, overridden] {
             XCTAssertFalse(r.stdout.contains(key) || r.stdout.contains(envKey), "a key in full")
@@ -190,7 +194,7 @@ final class ConfigCommandTests: EndToEndTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: try db), "unset made a database")
         try assertRefused(["config", "unset", "colour"], message: "unknown setting \u{201C}colour\u{201D}; the settings are: "
                           + "source, flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact, "
-                          + "large_cache_mb, slideshow_seconds")
+                          + "large_cache_mb, slideshow_seconds, ca_bundle")
         let missing = try cli(["config", "unset"])
         XCTAssertEqual(missing.status, 64)
         XCTAssertTrue(missing.stderr.hasPrefix("Error: Missing expected argument '<name>'"), missing.stderr)
@@ -241,7 +245,7 @@ final class ConfigCommandTests: EndToEndTestCase {
 
     func testAnUnknownNameListsTheKnownOnes() throws {
         let known = "the settings are: source, flickr_api_key, area_half_width, photos_per_collection, confirm_delete, allow_drag, contact, "
-            + "large_cache_mb, slideshow_seconds"
+            + "large_cache_mb, slideshow_seconds, ca_bundle"
         try assertRefused(["config", "set", "colour", "blue"], message: "unknown setting “colour”; " + known)
         try assertRefused(["config", "get", "colour"], message: "unknown setting “colour”; " + known)
         try assertRefused(["config", "get", key], message: "unknown setting; " + known)
@@ -284,6 +288,25 @@ final class ConfigCommandTests: EndToEndTestCase {
         XCTAssertEqual(try cli(["config", "unset", "large_cache_mb"]).stdout, "large_cache_mb = 256 (default)\n")
     }
 
+    func testACABundleIsAReadablePEMFileAndTheVariableOverridesIt() throws {
+        let rule = "the CA bundle must be a readable PEM file of certificates (-----BEGIN CERTIFICATE-----)"
+        try assertRefused(["config", "set", "ca_bundle", "/nonexistent/corp.pem"],
+                          message: "cannot set ca_bundle: \(rule); there is no file \u{201C}/nonexistent/corp.pem\u{201D}")
+        try assertRefused(["config", "set", "ca_bundle", "/tmp"], message: "cannot set ca_bundle: \(rule); \u{201C}/tmp\u{201D} is a folder")
+        let authority = TestCertificates.authority
+        XCTAssertEqual(try cli(["config", "set", "ca_bundle", authority]).stdout, "ca_bundle = \(authority) (stored in the database)\n")
+        XCTAssertEqual(try storedText("ca_bundle"), authority)
+        let server = TestCertificates.server
+        let overridden = try cli(["config", "get", "ca_bundle", "--json"], environment: ["VTOURIST_CA_BUNDLE": server])
+        assertOK(overridden)
+        let entry = try JSONDecoder().decode(Entry.self, from: Data(overridden.stdout.utf8))
+        XCTAssertEqual(entry, Entry(name: "ca_bundle", value: server, origin: "environment", variable: "VTOURIST_CA_BUNDLE"))
+        let ignored = try cli(["config", "get", "ca_bundle"], environment: ["VTOURIST_CA_BUNDLE": "/nonexistent/ca.pem"])
+        XCTAssertEqual(ignored.stdout, authority + "\n", "an invalid variable overrides nothing")
+        XCTAssertEqual(ignored.stderr, "vtourist: VTOURIST_CA_BUNDLE was ignored: \(rule); there is no file \u{201C}/nonexistent/ca.pem\u{201D}.\n")
+        XCTAssertEqual(try cli(["config", "unset", "ca_bundle"]).stdout, "ca_bundle is not set (default)\n")
+    }
+
     func testATenThousandCharacterValue() throws {
         let huge = String(repeating: "7", count: 10_000)
         try assertRefused(["config", "set", "photos_per_collection", huge],
@@ -293,7 +316,7 @@ final class ConfigCommandTests: EndToEndTestCase {
         try assertRefused(["config", "set", String(repeating: "n", count: 10_000), "1"],
                           message: "unknown setting “nnnnnnnnnnnnnnnnnnnn…”; the settings are: source, flickr_api_key, "
                             + "area_half_width, photos_per_collection, confirm_delete, allow_drag, contact, "
-                            + "large_cache_mb, slideshow_seconds")
+                            + "large_cache_mb, slideshow_seconds, ca_bundle")
     }
 
     func testControlCharacters() throws {

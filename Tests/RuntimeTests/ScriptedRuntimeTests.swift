@@ -247,8 +247,8 @@ final class ScriptedRuntimeTests: XCTestCase {
         XCTAssertFalse(albums.all.contains { if case .testKey = $0 { true } else { false } })
     }
 
-    func testANetworkReportReachesTheScreenAndTheCountdownMovesWithTheClock() throws {
-        // An album downloading: one photo stored, two pending (their next try waits for the network).
+    /// A pin at Naples whose album downloads: its first photo stored, two pending.
+    func downloadingAlbum() throws -> Pin {
         let album = try store.insertPin(at: Self.naples, name: "Naples")
         let generation = try XCTUnwrap(store.albumGeneration(pinID: album.id))
         let photos = try store.replaceAlbum(pinID: album.id, generation: generation, photos: (1...3).map {
@@ -260,6 +260,25 @@ final class ScriptedRuntimeTests: XCTestCase {
         try store.storeImage(photoID: photos[0].id, generation: generation, bytes: jpeg)
         try store.saveAlbumStatus(pinID: album.id, generation: generation, status: .downloading, page: 1, pageCount: 1,
                                   source: "flickr")
+        return album
+    }
+
+    func testAWaitSeenLongAfterItsReportCountsFromTheClockNotFromTheReport() throws {
+        let album = try downloadingAlbum()
+        let (albums, clock) = (albums, clock)
+        // Reported on the map: the next try in 30 s. The album is opened 10 s later.
+        let terminal = try run([.meanwhile {
+            albums.onEvent.withLock { $0 }?(.network(NetworkReport(waits: [album.id: AlbumWait(
+                reason: "HTTP 503", nextTry: clock.now + 30, isSearch: false, photos: 2)])))
+        }, .pause(5), .pause(5), .key(.enter), .pause(0.01), .pause(0.01), .key(.escape), .key(.char("q"))], view: naplesView)
+        let rows = terminal.frames.map { $0.rowText(1) }
+        XCTAssertTrue(rows.contains { $0.contains("waiting for the network, next try in 20 s: HTTP 503") }, "\(rows)")
+        XCTAssertFalse(rows.contains { $0.contains("next try in 30 s") }, "never drawn from the report's time: \(rows)")
+    }
+
+    func testANetworkReportReachesTheScreenAndTheCountdownMovesWithTheClock() throws {
+        // An album downloading: one photo stored, two pending (their next try waits for the network).
+        let album = try downloadingAlbum()
         let (albums, clock) = (albums, clock)
         @Sendable func report(_ offline: Bool) -> NetworkReport {
             NetworkReport(isOffline: offline, reason: offline ? "could not connect to 127.0.0.1:9" : nil,

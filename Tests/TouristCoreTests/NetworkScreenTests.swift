@@ -147,13 +147,19 @@ final class NetworkScreenTests: XCTestCase {
 
     func testTheCountdownsNextSecondIsAlwaysAhead() {
         // Whatever the fractions, the number shown at the due time is one less than before it.
-        for next in stride(from: 0.0, through: 3.0, by: 0.137) {
-            for now in stride(from: -10.0, to: next, by: 0.29) {
+        for next in stride(from: 0.0, through: 3.0, by: 0.137) + [400.3, 3600] {
+            for now in stride(from: next - 400, to: next, by: 0.29) {
                 guard let due = NetworkStatus.countdownDue(nextTry: next, now: now) else { continue }
                 XCTAssertGreaterThan(due, now, "next \(next) now \(now)")
                 XCTAssertNotEqual(NetworkStatus.countdown(next - due), NetworkStatus.countdown(next - now), "next \(next) now \(now)")
+                // Nor does the number change before then: the loop wakes no sooner than it must.
+                XCTAssertEqual(NetworkStatus.countdown(next - max(now, due - 0.002)), NetworkStatus.countdown(next - now),
+                               "next \(next) now \(now)")
             }
         }
+        // Minutes are counted a minute at a time: 3 min at 121 s left, 2 min from 120 s, then 119 s.
+        XCTAssertEqual(NetworkStatus.countdownDue(nextTry: 1000, now: 1000 - 150), 1000 - 120 + 0.001)
+        XCTAssertEqual(NetworkStatus.countdownDue(nextTry: 1000, now: 1000 - 120), 1000 - 119 + 0.001)
     }
 }
 

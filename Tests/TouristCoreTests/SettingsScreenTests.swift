@@ -341,6 +341,21 @@ final class SettingsScreenTests: XCTestCase {
         for field in SettingsScreen.fields { XCTAssertTrue(rows.contains { $0.contains(field.title) }, field.title) }
     }
 
+    func testOnTheShortestTerminalTheSelectedSettingIsAlwaysShown() {
+        var s = settingsState()
+        _ = reducer.reduce(&s, .event(.resize(width: AppState.minimumWidth, height: AppState.minimumHeight), time: 0))
+        for (i, field) in SettingsScreen.fields.enumerated() {
+            select(&s, field)
+            let screen = AppView.render(s, raster: nil)
+            let rows = (0..<screen.height).map(screen.rowText)
+            XCTAssertTrue(rows.contains { $0.hasPrefix(" " + field.title) }, "\(field.title) selected:\n\(screen.text)")
+            XCTAssertTrue(rows[0].hasPrefix(" Settings"), "the title stays")
+            if i == 0 { XCTAssertTrue(rows[2].hasPrefix(" " + field.title), "the first setting on the first row") }
+        }
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(AppState.minimumHeight - 3).hasPrefix(" CA bundle"),
+                      "the last setting on the last row")
+    }
+
     func testACABundleFromTheEnvironmentIsShownAndNotChangedHere() {
         var s = settingsState()
         s.settingOverrides = [.caBundle: "VTOURIST_CA_BUNDLE"]

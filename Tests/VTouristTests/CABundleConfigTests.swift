@@ -47,7 +47,10 @@ final class CABundleConfigTests: XCTestCase {
         let previous = FileManager.default.currentDirectoryPath
         XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder.path))
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
-        XCTAssertEqual(ConfigReport.valueToStore(.caBundle, "./sub/../\(relative)"), .success(pem))
+        XCTAssertEqual(ConfigReport.valueToStore(.caBundle, ".//\(relative)"), .success(pem))
+        XCTAssertEqual(ConfigReport.valueToStore(.caBundle, "../\(folder.lastPathComponent)/./\(relative)"),
+                       .success(folder.path + "/../\(folder.lastPathComponent)/\(relative)"),
+                       "`..` stays as given: through a link it is not the folder above")
         let report = ConfigReport(stored: [.caBundle: pem], environment: [:])
         XCTAssertEqual(report.entry(.caBundle), ConfigEntry(key: .caBundle, value: pem, origin: .database))
         XCTAssertEqual(report.problems, [])
@@ -68,6 +71,21 @@ final class CABundleConfigTests: XCTestCase {
         if !FileManager.default.isReadableFile(atPath: locked) {  // root reads it anyway
             XCTAssertEqual(refusal(locked), rule + "“\(locked)” cannot be read (permission denied)")
         }
+        // A pipe or a device is refused before anything is read from it: a read would never end.
+        let fifo = folder.appendingPathComponent("pipe.pem").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        XCTAssertEqual(refusal(fifo), rule + "“\(fifo)” is not a regular file")
+        XCTAssertEqual(refusal("/dev/zero"), rule + "“/dev/zero” is not a regular file")
+        // Over 16 MB (a sparse file: nothing is written), refused from its size.
+        let huge = try file("huge.pem", "-----BEGIN CERTIFICATE-----\n")
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: huge))
+        try handle.truncate(atOffset: UInt64(Settings.maxCABundleBytes + 1))
+        try handle.close()
+        XCTAssertEqual(refusal(huge), rule + "“\(huge)” is over 16 MB")
+        // A link to a PEM file (the system's certificates are links) is one.
+        let link = folder.appendingPathComponent("link.pem").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: pem)
+        XCTAssertEqual(ConfigReport.valueToStore(.caBundle, link), .success(link))
         XCTAssertEqual(refusal(""), rule + "no path was given")
         XCTAssertEqual(refusal("/tmp/a\u{1B}[2Jb.pem"), rule + "the path has a control character in it")
         // A long path keeps its end, the file's name.

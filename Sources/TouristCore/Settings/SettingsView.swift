@@ -14,8 +14,11 @@ enum SettingsView {
         let main = layout.main
         let used = buffer.put(fitting: " Settings", x: main.x, y: main.y, style: theme.dialogTitle, width: main.width)
         buffer.put(fitting: "  saved as you change them", x: main.x + used, y: main.y, style: theme.dim, width: main.width - used)
-        for (i, field) in SettingsScreen.fields.enumerated() {
-            let y = main.y + 2 + i
+        // On a short terminal the rows scroll: the selected setting is always shown.
+        let rows = max(0, main.bottom - 1 - (main.y + 2))
+        let first = min(max(0, screen.selected - rows + 1), max(0, SettingsScreen.fields.count - rows))
+        for (i, field) in SettingsScreen.fields.enumerated() where i >= first {
+            let y = main.y + 2 + i - first
             guard y < main.bottom - 1 else { break }
             let selected = i == screen.selected
             let row = Rect(x: main.x, y: y, width: main.width, height: 1)
