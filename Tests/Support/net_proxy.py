@@ -46,9 +46,11 @@ def write_stats(path):
 
 
 def reset(sock):
-    """Closes with RST: what a client sees when the network between drops a connection."""
+    """Closes with RST: what a client sees when the network between drops a connection. Reading is
+    shut first: a thread blocked in recv on the socket holds it open (no RST would go) until woken."""
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.shutdown(socket.SHUT_RD)
     except OSError:
         pass
     try:
