@@ -303,3 +303,34 @@ final class Running: @unchecked Sendable {
         while exited() == nil { usleep(10_000) }
     }
 }
+
+/// The long flapping run, in `make check` only (CHECK_ONLY_E2E in the Makefile): the network goes
+/// down and comes back every 2 s for a minute while albums are dropped one after another, each
+/// with every answer taking 100 ms; every one completes whole.
+final class NetworkFlapMinuteTests: EndToEndTestCase {
+    func testAMinuteOfANetworkFlappingEveryTwoSecondsLosesNoAlbum() throws {
+        server = try PhotoServer(delayMs: 100)
+        let proxy = try NetProxy(targetPort: server.port)
+        let env: [String: String?] = ["VTOURIST_FLICKR_ENDPOINT": proxy.base + "/flickr/rest",
+                                      "VTOURIST_COMMONS_ENDPOINT": proxy.base + "/commons/api.php", "FLICKR_API_KEY": "k"]
+        let db = try temporaryDirectory().appendingPathComponent("flap.sqlite").path
+        proxy.flap(every: 2)
+        defer { proxy.flap(every: nil) }
+        let start = Date()
+        var dropped = 0
+        while Date().timeIntervalSince(start) < 60 {
+            // Each drop somewhere else, so none is refused as a second pin at one place.
+            let r = try cli(["drop", String(10 + Double(dropped) * 0.5), "14.27", "--wait", "--db", db], environment: env)
+            XCTAssertEqual(r.status, 0, "drop \(dropped): \(r.stderr)")
+            dropped += 1
+        }
+        let all = try pins(db: db)
+        XCTAssertEqual(all.count, dropped)
+        XCTAssertGreaterThanOrEqual(dropped, 2)
+        for pin in all {
+            XCTAssertEqual(pin.state, "ready", "pin \(pin.id)")
+            XCTAssertEqual(pin.downloaded, 21, "pin \(pin.id)")
+        }
+        XCTAssertGreaterThanOrEqual(proxy.stats()["refused_periods"] ?? 0, 15, "the network went away every 4 s for a minute")
+    }
+}
