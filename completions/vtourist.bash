@@ -225,12 +225,15 @@ _vtourist_drop() {
     repeating_flags=()
     non_repeating_flags=(--wait --again --version -h --help)
     repeating_options=(--text --tags --taken --sort)
-    non_repeating_options=(--db)
+    non_repeating_options=(--db --timeout)
     __vtourist_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    '--timeout')
         return
         ;;
     '--text')

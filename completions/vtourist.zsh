@@ -108,6 +108,7 @@ _vtourist_drop() {
         '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
         '*:place:'
         '--wait[Wait until every photo is in (progress on stderr).]'
+        '--timeout[With --wait\: give up waiting after this many seconds (exit 75, the album left to resume).]:seconds:'
         '--again[Drop the pin even where a pin already is.]'
         '--text[Filter\: only photos matching these words (quote several\: --text "street food").]:words:'
         '--tags[Filter\: only photos with every one of these tags, separated by commas.]:a,b:'

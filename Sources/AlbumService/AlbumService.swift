@@ -55,10 +55,9 @@ public final class AlbumService: @unchecked Sendable {
     /// The clock of retries and of the offline probe, and each waiting album's one timer (touched only on `queue`).
     private let retryClock: RetryClock
     private var retryTimers: [Pin.ID: () -> Void] = [:]
-    /// Whether the app is offline, fed by every transfer's outcome; its probe's timer, and whether one is out.
+    /// Whether the app is offline, fed by every transfer's outcome (and whether a probe is out); its probe's timer.
     private var monitor = NetworkMonitor()
     private var probeTimer: (() -> Void)?
-    private var probing = false
     /// What `.network` said last: a report goes out only when it changes.
     private var lastReport = NetworkReport.online
 
@@ -113,6 +112,17 @@ public final class AlbumService: @unchecked Sendable {
             trial.flickrAPIKey = key
             let source = trial.makeSource(http: CurlFetcher(client: self.http), userAgent: self.userAgent)
             let query = trial.query(center: GeoPoint(latitude: 41.8902, longitude: 12.4922), perPage: 1)
+            // A trial is a Flickr search too: it spends the budget every window shares (one that cannot be
+            // read is said, and does not keep the key from being tried).
+            let host = Self.hostKey(trial.flickrEndpoint) ?? trial.flickrEndpoint
+            do {
+                let wait = try self.store.spendRequest(host: host, now: self.leaseClock(), budget: .flickr)
+                if wait > 0 {
+                    return completion("Flickr's hourly limit of 3,600 requests is reached: try again in \(Int(wait.rounded(.up))) s.", false)
+                }
+            } catch {
+                self.onEvent(.storeFailed(nil, "Could not spend a request of the Flickr budget: \(error)"))
+            }
             Task {
                 do throws(PhotoSourceError) {
                     _ = try await source.search(query)
@@ -643,10 +653,8 @@ public final class AlbumService: @unchecked Sendable {
 
     /// One HEAD to the endpoint of the current source: any answer at all means the network is back.
     private func probe() {
-        guard !probing else { return }
         let url = settings.endpoint
-        guard let host = Self.hostKey(url) else { return }
-        probing = true
+        let host = Self.hostKey(url) ?? url
         var request = HTTPRequest(url: url, maxBytes: 64 * 1024, timeout: 30)
         request.method = .head
         http.start(request) { [weak self] result in
@@ -656,7 +664,6 @@ public final class AlbumService: @unchecked Sendable {
     }
 
     private func probeFinished(host: String, _ result: Result<HTTPResponse, HTTPError>) {
-        probing = false
         switch result {
         case .failure(.cancelled), .failure(.shuttingDown):
             return
@@ -682,7 +689,6 @@ public final class AlbumService: @unchecked Sendable {
         lastReport = report
         onEvent(.network(report))
     }
-
 }
 
 /// What beats an album service's heartbeat, which renews its leases: in the app a timer every
@@ -752,5 +758,4 @@ public struct ImageCheck: Sendable {
     public init(_ problem: @escaping @Sendable (Data) -> String?) {
         self.problem = problem
     }
-
 }

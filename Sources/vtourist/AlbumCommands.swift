@@ -55,7 +55,11 @@ struct Drop: ParsableCommand {
             match, as the go-to prompt's first suggestion, named on stderr; a destination also names the pin.
             Without --wait the album is left downloading: an open app takes it up within a few \
             seconds, else the app fetches it when it next starts.
-            With --wait, failures that heal by themselves (the network down, a busy server) are tried             again with growing pauses for about ten minutes; while the network is gone it says             "offline" on stderr and keeps waiting. --timeout SECONDS bounds the wait: when it runs out             the album is left to resume (the app, or the next command, takes it up) and the exit status             is 75 (EX_TEMPFAIL).
+            With --wait, failures that heal by themselves (the network down, a busy server) are tried \
+            again with growing pauses for about ten minutes; while the network is gone it says \
+            "offline" on stderr and keeps waiting. --timeout SECONDS bounds the wait: when it runs out \
+            the album is left to resume (an open app takes it up, else the app when it next starts) \
+            and the exit status is 75 (EX_TEMPFAIL).
             A place that already has a pin (within \(CoordinateNumber.text(samePlace)) degree in latitude \
             and longitude) is refused unless --again is given.
             --text, --tags, --taken and --sort give the album a filter, as f does in the album; it is \
@@ -202,7 +206,7 @@ struct Drop: ParsableCommand {
                 if let deadline, clock.now() >= deadline {
                     progress.finish()
                     throw CommandFailure("pin \(pin.id)'s album is not complete after \(CoordinateNumber.text(timeout ?? 0)) s; "
-                        + "it is left to resume (the app takes it up, or vtourist drop --wait again)", kind: .tempFail)
+                        + "it is left to resume: the app takes it up", kind: .tempFail)
                 }
                 albums.waitForChange(until: deadline.map { $0 - clock.now() })
             }
@@ -312,16 +316,20 @@ final class WaitedAlbums {
     /// "offline: waiting for the network; next try in N s (reason)" when the app went offline or its
     /// next probe moved; nil when that was said already, or the network is there.
     func networkLine(now: Double) -> String? {
-        let report = signals.network.withLock { $0 }
-        guard report.isOffline else {
+        guard let line = Self.offlineLine(signals.network.withLock { $0 }, now: now) else {
             saidOffline = nil
             return nil
         }
-        let next = report.nextProbe.map { "; next try in \(max(0, Int(($0 - now).rounded(.up)))) s" } ?? ""
-        let line = "offline: waiting for the network\(next)" + (report.reason.map { " (\($0))" } ?? "")
         guard line != saidOffline else { return nil }
         saidOffline = line
         return line
+    }
+
+    /// What stderr says while the app is offline (nil while it is not); `now` on the retry clock.
+    static func offlineLine(_ report: NetworkReport, now: Double) -> String? {
+        guard report.isOffline else { return nil }
+        let next = report.nextProbe.map { "; next try in \(max(0, Int(($0 - now).rounded(.up)))) s" } ?? ""
+        return PinTable.sanitized("offline: waiting for the network\(next)" + (report.reason.map { " (\($0))" } ?? ""))
     }
 
     /// What could not be saved ends a wait: the album's state on disk would not say so.
@@ -365,9 +373,9 @@ final class ProgressLine {
     /// A line of its own (the network gone), the progress drawn again under it.
     func say(_ line: String) {
         if enabled, !last.isEmpty {
-            StandardStream.error.write("\r\u{1B}[K" + PinTable.sanitized(line) + "\n" + last)
+            StandardStream.error.write("\r\u{1B}[K" + line + "\n" + last)
         } else {
-            StandardStream.error.write(PinTable.sanitized(line) + "\n")
+            StandardStream.error.write(line + "\n")
         }
     }
 }

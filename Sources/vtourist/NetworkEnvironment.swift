@@ -1,6 +1,7 @@
 import AlbumMachine
 import Foundation
 import Model
+import PhotoSources
 
 /// The test-only time scale of retries, `VTOURIST_RETRY_SCALE` (a number above 0, default 1): every
 /// retry pause, the give-up window and the probe's backoff are multiplied by it.
@@ -31,15 +32,9 @@ enum NetworkSettings {
         environment["VTOURIST_HTTP_SHARE"]?.trimmingCharacters(in: .whitespaces).lowercased() != "off"
     }
 
-    /// The PEM file of extra certificate authorities: `VTOURIST_CA_BUNDLE`, else the `ca_bundle` setting;
-    /// nil when neither names one.
+    /// The PEM file of extra certificate authorities: `VTOURIST_CA_BUNDLE` (when valid), else the `ca_bundle`
+    /// setting; nil when neither names one.
     static func caBundle(environment: [String: String], settings: Settings) -> String? {
-        if let path = environment["VTOURIST_CA_BUNDLE"], !path.trimmingCharacters(in: .whitespaces).isEmpty { return path }
-        return storedCABundle(settings)
-    }
-
-    /// The `ca_bundle` setting (a path, checked when it was set).
-    static func storedCABundle(_ settings: Settings) -> String? {
-        nil
+        EnvironmentOverrides.caBundle(environment: environment, settings: settings)
     }
 }

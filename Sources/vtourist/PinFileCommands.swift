@@ -1,3 +1,4 @@
+import AlbumService
 import ArgumentParser
 import Foundation
 import Terminal
@@ -106,6 +107,11 @@ struct Import: ParsableCommand {
             }
             let done = pins.filter { $0.albumState != .downloading }
             let line = "Albums \(done.count)/\(pins.count) done"
+            if let offline = albums.networkLine(now: RetryClock.live.now()) {
+                // On a line of its own; the count is drawn again under it.
+                StandardStream.error.write((onTerminal ? "\r\u{1B}[K" : "") + offline + "\n")
+                last = ""
+            }
             if line != last {
                 last = line
                 StandardStream.error.write(onTerminal ? "\r\u{1B}[K" + line : line + "\n")

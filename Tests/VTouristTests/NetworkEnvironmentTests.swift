@@ -1,5 +1,6 @@
 import AlbumMachine
 import ArgumentParser
+import Foundation
 import Model
 import XCTest
 @testable import vtourist
@@ -52,11 +53,33 @@ final class NetworkEnvironmentTests: XCTestCase {
         XCTAssertFalse(NetworkSettings.sharesConnections(environment: ["VTOURIST_HTTP_SHARE": " OFF "]))
     }
 
-    func testTheExtraCertificateAuthoritiesComeFromTheEnvironment() {
-        let settings = Settings()
+    func testTheExtraCertificateAuthoritiesComeFromTheEnvironmentOverTheSetting() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stored = folder.appendingPathComponent("stored.pem").path
+        let named = folder.appendingPathComponent("named.pem").path
+        for path in [stored, named] {
+            try Data("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".utf8).write(to: URL(fileURLWithPath: path))
+        }
+        var settings = Settings()
         XCTAssertNil(NetworkSettings.caBundle(environment: [:], settings: settings))
-        XCTAssertNil(NetworkSettings.caBundle(environment: ["VTOURIST_CA_BUNDLE": " "], settings: settings))
-        XCTAssertEqual(NetworkSettings.caBundle(environment: ["VTOURIST_CA_BUNDLE": "/etc/extra.pem"], settings: settings),
-                       "/etc/extra.pem")
+        settings.caBundle = stored
+        XCTAssertEqual(NetworkSettings.caBundle(environment: [:], settings: settings), stored)
+        XCTAssertEqual(NetworkSettings.caBundle(environment: ["VTOURIST_CA_BUNDLE": " "], settings: settings), stored)
+        XCTAssertEqual(NetworkSettings.caBundle(environment: ["VTOURIST_CA_BUNDLE": named], settings: settings), named)
+        // A variable naming no file overrides nothing (its problem is said with the settings').
+        XCTAssertEqual(NetworkSettings.caBundle(environment: ["VTOURIST_CA_BUNDLE": folder.path + "/missing.pem"],
+                                                settings: settings), stored)
+    }
+
+    func testOfflineIsSaidWithTheNextTryAndTheReason() {
+        XCTAssertNil(WaitedAlbums.offlineLine(.online, now: 10))
+        let report = NetworkReport(isOffline: true, reason: "could not connect to api.flickr.com", nextProbe: 17.2)
+        XCTAssertEqual(WaitedAlbums.offlineLine(report, now: 10),
+                       "offline: waiting for the network; next try in 8 s (could not connect to api.flickr.com)")
+        // While the probe is out there is no next time; a reason from a server obeys no escape sequence.
+        XCTAssertEqual(WaitedAlbums.offlineLine(NetworkReport(isOffline: true, reason: "no\u{1B}[2J route"), now: 10),
+                       "offline: waiting for the network (no route)")
     }
 }
