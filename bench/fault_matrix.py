@@ -387,11 +387,23 @@ def main():
     try:
         search_faults = photo_server.SEARCH_FAULTS + ["refused", "dns"]
         with ThreadPoolExecutor(args.jobs) as pool:
-            searches = list(pool.map(lambda f: search_row(binary, server, f, closed.getsockname()[1]), search_faults))
-            images = list(pool.map(lambda f: image_row(binary, server, f), photo_server.IMAGE_FAULTS))
+            # Every row queued at once, the slowest first (the mixed album and the stalls: a stall is
+            # tried again once, so it takes twice the low-speed time), so they overlap the others.
             mixed = pool.submit(image_row, binary, server, "mixed", "img-mixed")
-            memory = list(pool.map(lambda f: image_row(binary, server, f + " \u00d721", "imgs-" + f),
-                                   ["endless", "gzip-bomb", "huge", "bomb"]))
+            stalls = {"hang", "slow"}
+            ordered = sorted([("search", f) for f in search_faults] + [("image", f) for f in photo_server.IMAGE_FAULTS],
+                             key=lambda row: row[1] not in stalls)
+            futures = {}
+            for target, fault in ordered:
+                futures[(target, fault)] = pool.submit(search_row, binary, server, fault, closed.getsockname()[1]) \
+                    if target == "search" else pool.submit(image_row, binary, server, fault)
+            searches = [futures[("search", f)] for f in search_faults]
+            images = [futures[("image", f)] for f in photo_server.IMAGE_FAULTS]
+            memory = [pool.submit(image_row, binary, server, f + " \u00d721", "imgs-" + f)
+                      for f in ["endless", "gzip-bomb", "huge", "bomb"]]
+            searches = [f.result() for f in searches]
+            images = [f.result() for f in images]
+            memory = [f.result() for f in memory]
             mixed = mixed.result()
         expected_stored = 21 - len(photo_server.IMAGE_FAULTS) + len(STORED_FAULTS)
         mixed["ok"] = mixed["album"] is not None and mixed["album"]["state"] == "ready" and \
