@@ -164,7 +164,8 @@ def search_row(binary, server, fault, closed_port):
         result = drop(binary, server, "k", endpoints.get(fault), ["--timeout", UNREACHABLE_TIMEOUT])
         album = result["album"] or {}
         photos = album.get("photos", [])
-        reason = result["stderr"].splitlines()[-1] if result["stderr"] else ""
+        said = result["stderr"].splitlines()
+        reason = next((line for line in said if "offline" in line), said[-1] if said else "")
         ok = album.get("state") == "downloading" and result["status"] == 75 and "offline" in result["stderr"] \
             and not photos
         return dict(result, fault=fault, target="search", state=album.get("state", "?"),
@@ -208,10 +209,10 @@ def cell(text, width):
 
 
 def print_table(rows):
-    print(f"{'fault':<15} {'against':<9} {'state':<7} {'stored':>6}  {'settled':>8} {'peak RSS':>9}  reason")
+    print(f"{'fault':<15} {'against':<9} {'state':<11} {'stored':>6}  {'settled':>8} {'peak RSS':>9}  reason")
     for r in rows:
         mark = "" if r["ok"] else "  << NOT AS IT MUST END"
-        print(f"{r['fault']:<15} {r['target']:<9} {r['state']:<7} {r['stored']:>6}  {r['seconds']:>7.2f}s "
+        print(f"{r['fault']:<15} {r['target']:<9} {r['state']:<11} {r['stored']:>6}  {r['seconds']:>7.2f}s "
               f"{r['rss']:>6.1f} MiB  {cell(r['reason'], 90)}{mark}")
 
 
