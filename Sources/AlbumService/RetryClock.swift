@@ -26,7 +26,12 @@ public struct RetryClock: Sendable {
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let left = max(0, at - now())
             timer.schedule(deadline: .now() + left)
-            timer.setEventHandler(handler: work)
+            // The handler holds the timer until it rings (a source nobody holds never fires); the
+            // cancel ends that hold, as dispatch lets a cancelled source's handler go.
+            timer.setEventHandler {
+                work()
+                timer.cancel()
+            }
             timer.resume()
             return { timer.cancel() }
         }

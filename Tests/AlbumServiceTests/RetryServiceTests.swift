@@ -206,4 +206,27 @@ final class RetryServiceTests: AlbumServiceTestCase {
         XCTAssertEqual(album?.status, .ready)
         XCTAssertEqual(server.searchRequests().count, 1)
     }
+
+    func testAFlickrKeyTrialSpendsTheSharedBudgetAndSaysWhenItIsSpent() throws {
+        let now = AlbumLease.wallClock()
+        let other = try AppDatabase.open(path: store.path)
+        defer { try? other.close() }
+        for _ in 0..<Int(RequestBudget.flickr.capacity) {
+            XCTAssertEqual(try other.spendRequest(host: "127.0.0.1:\(server.port)", now: now, budget: .flickr), 0)
+        }
+        let s = service(leaseClock: { now }, retryClock: hand.clock)
+        defer { s.shutdown() }
+        let answer = Locked<(String, Bool)?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        s.testFlickrKey("good-key") { text, works in
+            answer.withLock { $0 = (text, works) }
+            answered.signal()
+        }
+        // The limit only ends a hang.
+        XCTAssertEqual(answered.wait(timeout: .now() + 30), .success)
+        let (text, works) = try XCTUnwrap(answer.withLock { $0 })
+        XCTAssertFalse(works)
+        XCTAssertTrue(text.hasPrefix("Flickr's hourly limit of 3,600 requests is reached: try again in "), text)
+        XCTAssertEqual(server.searchRequests(), [], "no search went out")
+    }
 }
