@@ -140,6 +140,25 @@ final class NetworkOutageTests: EndToEndTestCase {
         XCTAssertEqual(t.waitForExit(), 0)
     }
 
+    func testTheAlbumScreenSaysItWaitsForTheNetworkAndFillsWhenItReturns() throws {
+        let db = try newDatabase()
+        proxy.setDown(true)
+        let t = try app(db, environment: throughProxy())
+        t.wait(forText: "? help")
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        try t.keys("Enter")
+        let waiting = t.wait(for: "the album to say it waits for the network") { $0.contains("waiting for the network (offline)") }
+        XCTAssertFalse(waiting.contains("The search failed"), waiting)
+        proxy.setDown(false)
+        // No key pressed: the album fills and the line goes.
+        let filled = t.wait(for: "the album to fill once the network is back") { $0.contains("Photo 0 ") && !$0.contains("waiting for the network") }
+        XCTAssertFalse(filled.contains("offline"), filled)
+        try waitFor("every photo to be stored") { try onlyPin(db).downloaded == albumSize ? true : nil }
+        try t.keys("Escape", "q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
     // MARK: A name that does not resolve, a proxy that is not there
 
     func testAHostNameThatDoesNotResolveWaitsAndTheNextStartWithAWorkingOneFinishes() throws {
@@ -171,7 +190,7 @@ final class NetworkOutageTests: EndToEndTestCase {
         let r = try cli(["drop", "40.85", "14.27", "--wait", "--timeout", "2", "--db", db], environment: env)
         XCTAssertEqual(r.status, 75, r.stderr)
         XCTAssertTrue(r.stderr.contains("127.0.0.1:\(nowhere.port)"), "the message names the proxy: \(r.stderr)")
-        XCTAssertTrue(r.stderr.contains("proxy"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("https_proxy"), "the message names the variable the proxy came from: \(r.stderr)")
         XCTAssertEqual(try onlyPin(db).state, "downloading", "a proxy that is not there is a passing failure")
     }
 
