@@ -168,7 +168,7 @@ final class NetworkOutageTests: EndToEndTestCase {
         let failing: [String: String?] = ["FLICKR_API_KEY": "k", "no_proxy": PhotoServer.dnsFailingHost,
                                           "NO_PROXY": PhotoServer.dnsFailingHost,
                                           "VTOURIST_FLICKR_ENDPOINT": "https://\(PhotoServer.dnsFailingHost)/services/rest/"]
-        let r = try cli(["drop", "40.85", "14.27", "--wait", "--timeout", "2", "--db", db], environment: failing)
+        let r = try cli(["drop", "40.85", "14.27", "--wait", "--timeout", "1", "--db", db], environment: failing)
         XCTAssertEqual(r.status, 75, r.stderr)
         XCTAssertTrue(r.stderr.contains("offline"), r.stderr)
         XCTAssertTrue(r.stderr.contains("DNS"), "the reason names the lookup: \(r.stderr)")
@@ -187,7 +187,7 @@ final class NetworkOutageTests: EndToEndTestCase {
         var env: [String: String?] = ["FLICKR_API_KEY": "k",
                                       "VTOURIST_FLICKR_ENDPOINT": "https://\(PhotoServer.elsewhereHost)/services/rest/"]
         for name in proxyVariables { env[name] = "http://127.0.0.1:\(nowhere.port)" }
-        let r = try cli(["drop", "40.85", "14.27", "--wait", "--timeout", "2", "--db", db], environment: env)
+        let r = try cli(["drop", "40.85", "14.27", "--wait", "--timeout", "1", "--db", db], environment: env)
         XCTAssertEqual(r.status, 75, r.stderr)
         XCTAssertTrue(r.stderr.contains("127.0.0.1:\(nowhere.port)"), "the message names the proxy: \(r.stderr)")
         XCTAssertTrue(r.stderr.contains("https_proxy"), "the message names the variable the proxy came from: \(r.stderr)")
@@ -266,8 +266,9 @@ final class NetworkOutageTests: EndToEndTestCase {
 
     func testAnImageThatFailsEveryTimeIsFailedAfterTheWindowAndTheAlbumSettles() throws {
         let db = try newDatabase()
-        // The first photo's image answers 500 every time.
-        let r = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: throughProxy(["FLICKR_API_KEY": "img-500"]))
+        // The first photo's image answers 500 every time; given up after the window (0.6 s at this scale).
+        let r = try cli(["drop", "40.85", "14.27", "--wait", "--db", db],
+                        environment: throughProxy(["FLICKR_API_KEY": "img-500", "VTOURIST_RETRY_SCALE": "0.001"]))
         XCTAssertEqual(r.status, 0, r.stderr)
         let pin = try onlyPin(db)
         XCTAssertEqual(pin.state, "ready", "the album settles")
