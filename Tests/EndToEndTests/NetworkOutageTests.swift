@@ -194,6 +194,40 @@ final class NetworkOutageTests: EndToEndTestCase {
         XCTAssertEqual(try onlyPin(db).state, "downloading", "a proxy that is not there is a passing failure")
     }
 
+    func testABadRetryScaleIsSaidAndLeftAtOne() throws {
+        for bad in ["abc", "0", "-2"] {
+            let db = try newDatabase("scale\(bad)")
+            let r = try cli(["drop", "40.85", "14.27", "--wait", "--db", db], environment: ["FLICKR_API_KEY": "k", "VTOURIST_RETRY_SCALE": bad])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stderr.contains("VTOURIST_RETRY_SCALE must be a number above 0"), "\(bad): \(r.stderr)")
+            try assertWholeAlbum(db)
+        }
+    }
+
+    // MARK: Extra certificate authorities
+
+    func testVTOURIST_CA_BUNDLEIsTrustedAsWellAndAMissingFileIsSaid() throws {
+        // The stand-in over https with the test certificate, which no system store trusts.
+        server = try PhotoServer(tlsCertificate: TestCertificates.server)
+        let trusted = try newDatabase("trusted")
+        let r = try cli(["drop", "40.85", "14.27", "--wait", "--db", trusted],
+                        environment: ["FLICKR_API_KEY": "k", "VTOURIST_CA_BUNDLE": TestCertificates.authority])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        try assertWholeAlbum(trusted)
+        // Without it the certificate is refused: permanent, said at once.
+        let refused = try newDatabase("refused")
+        let without = try cli(["drop", "40.85", "14.27", "--wait", "--db", refused], environment: ["FLICKR_API_KEY": "k"])
+        XCTAssertEqual(without.status, 1, without.stderr)
+        XCTAssertTrue(without.stderr.contains("certificate"), without.stderr)
+        XCTAssertEqual(try onlyPin(refused).state, "failed")
+        // A file that is not there is named, and left aside.
+        let missing = try newDatabase("missing")
+        let gone = try cli(["drop", "40.85", "14.27", "--wait", "--db", missing],
+                           environment: ["FLICKR_API_KEY": "k", "VTOURIST_CA_BUNDLE": "/nonexistent/ca.pem"])
+        XCTAssertEqual(gone.status, 1, gone.stderr)
+        XCTAssertTrue(gone.stderr.contains("VTOURIST_CA_BUNDLE") && gone.stderr.contains("/nonexistent/ca.pem"), gone.stderr)
+    }
+
     // MARK: The server is busy
 
     /// Waits for the first search of a drop that meets `fault`, heals it, and returns the seconds from
