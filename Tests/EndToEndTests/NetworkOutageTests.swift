@@ -6,7 +6,7 @@ import XCTest
 /// take down, bring back and make flap; the server's passing faults (429 with Retry-After in
 /// seconds and as a date, 503 without, Commons maxlag, every third image failing once, one image
 /// failing always); a host name that does not resolve; a proxy that is not there; `kill -9` while
-/// an album waits. `drop --wait` waits each out and finishes, `--timeout` leaves the album to
+/// an album waits; extra certificate authorities (VTOURIST_CA_BUNDLE) and a bad retry scale. `drop --wait` waits each out and finishes, `--timeout` leaves the album to
 /// resume (exit 75), and the app says `offline` and resumes by itself when the network returns.
 /// Retries run 100 times faster (VTOURIST_RETRY_SCALE, in every test's environment), so each case
 /// takes seconds: the 10-minute give-up window is 6 s.
