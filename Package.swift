@@ -134,7 +134,7 @@ let package = Package(
         // The inline image protocols read back from their bytes, for the imaging and runtime tests.
         .target(name: "InlineReaders", dependencies: ["Imaging", "CZlib"], path: "Tests/InlineReaders"),
         // Test servers shared by test targets (not part of the product).
-        .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py", "peak_rss.py"]),
+        .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py", "peak_rss.py", "net_proxy.py"]),
         .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "Geo", "Imaging", "Terminal", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "InlineReaders"]),
         .testTarget(name: "RuntimeTests", dependencies: [

@@ -80,6 +80,9 @@ class EndToEndTestCase: XCTestCase {
     }
 }
 
+/// The time scale of every retry of the processes these tests start (VTOURIST_RETRY_SCALE).
+let retryScale = 0.01
+
 /// The only variables VTOURIST_SANITIZER_ENV may set: a sanitizer's options.
 let sanitizerVariables: Set<String> = ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"]
 
@@ -121,7 +124,8 @@ let proxyVariables = ["http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "
 
 /// The whole environment of a process an end-to-end test starts, built only
 /// here: a fixed PATH and locale, HOME, a database in it, both photo endpoints
-/// on the stand-in and every proxy variable on its trap, and no FLICKR_API_KEY,
+/// on the stand-in and every proxy variable on its trap, retries 100 times faster
+/// (`retryScale`), and no FLICKR_API_KEY,
 /// VTOURIST_SOURCE, XDG_*, NO_COLOR or proxy of the caller's; a sanitized binary's options
 /// (`sanitizerEnvironment`) when the run names them. Without a
 /// stand-in, endpoints and proxies name a closed loopback port: a request
@@ -139,6 +143,9 @@ func processEnvironment(home: String, server: PhotoServer?, terminal: String = "
         "VTOURIST_DB": home + "/default.sqlite",
         "VTOURIST_COMMONS_ENDPOINT": server?.commonsEndpoint ?? nowhere + "/commons/api.php",
         "VTOURIST_FLICKR_ENDPOINT": server?.flickrEndpoint ?? nowhere + "/flickr/rest",
+        // Every retry pause, give-up window and probe backoff 100 times shorter: a passing failure
+        // settles in seconds (6 s to give up instead of 10 minutes).
+        "VTOURIST_RETRY_SCALE": String(retryScale),
     ]
     for name in proxyVariables { env[name] = server?.proxy ?? nowhere }
     env.merge(sanitizerEnvironment) { _, sanitizer in sanitizer }

@@ -159,6 +159,11 @@ public final class PhotoServer: Sendable {
     /// order: `img-mixed` gives photo n the n-th).
     public static let imageFaults = ["html", "random", "trunc", "half", "endless", "404", "500", "hang", "slow", "huge",
                                      "bomb", "gzip-bomb", "redirect-other", "redirect-http", "redirect-loop", "refused", "dns"]
+    /// Faults that heal in the real world (photo_server.py's PASSING_FAULTS): `429` (Retry-After: 3),
+    /// `429-date` (an HTTP-date 3 s ahead), `503` (no Retry-After), `maxlag` (a Commons search: the API
+    /// error, HTTP 200, Retry-After: 5), `flaky3` (an image: every third one fails once with 500). Each
+    /// lasts while its switch is on.
+    public static let passingFaults = ["429", "429-date", "503", "maxlag", "flaky3"]
     /// The host of the `dns` fault: its first label is longer than DNS allows, so a lookup fails
     /// without a query being sent. Exempt it from a proxy trap (`no_proxy`) so that it is looked up.
     public static let dnsFailingHost = String(repeating: "x", count: 64) + ".vtourist-dns.example"

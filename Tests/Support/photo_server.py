@@ -20,6 +20,17 @@ Faults are chosen by the request itself, so one server serves every test:
   progressive JPEG declaring 8000x8000), gzip-bomb, redirect-other, redirect-http,
   redirect-loop, refused (a loopback port with nothing listening), dns (a host name
   no resolver can even ask for: a label longer than 63 characters).
+- Passing faults (PASSING_FAULTS), for searches (the `search-fault` switch or the Flickr key) and
+  images (`image-fault`, `img-F`, `imgs-F`), each answered every time while chosen, so a test
+  heals it by turning the switch off: `429` (Too Many Requests with `Retry-After: 3`), `429-date`
+  (the same with an HTTP-date 3 s ahead), `503` (Service Unavailable without Retry-After),
+  `maxlag` (a search only: Commons answers the API error `maxlag` with HTTP 200, `Retry-After: 5`
+  and `X-Database-Lag: 5`, in the shape MediaWiki documents; Flickr, which has no maxlag,
+  answers stat fail 105, service unavailable), `flaky3` (an image only: every third image, n mod
+  3 == 0, fails once with HTTP 500, then is served; /reset forgets which ones failed).
+  An image's `429`, `429-date` or `503` lasts while the `image-fault` switch is on (whatever it
+  names): turning it off heals the photo URLs the search already gave out.
+  `500` (in IMAGE_FAULTS) stays the image that fails every time.
 - `total` (query) sets how many results exist (default 250).
 - Large images (the photo view's): every Flickr photo has a `url_l` under /img/large/;
   Commons answers `pageids=…&iiurlwidth=W` with a thumbnail W px wide there (each request's
@@ -43,6 +54,12 @@ appended, as received, to CONTROL_DIR/search-requests.log (one line each, on arr
 can check what was asked.
 Every response waits --delay-ms first. /stats reports the most requests seen
 in flight at once; /reset clears the counters.
+HEAD of an endpoint (/flickr/rest, /commons/api.php: what an app asks to learn whether the
+network is back) is answered 200 with no body and counted in `head_requests`.
+Photo URLs point back at the host and port the request named (its Host header, when that is
+127.0.0.1 or localhost with a port), so a client reaching the server through a proxy
+(Tests/Support/net_proxy.py, or nghttpx in bench/tls_bench.py) fetches the photos through it too;
+`--public-scheme https` makes them https behind a TLS front.
 
 Switches the test turns on and off as files in --control-dir:
 - `hold-images`: every image request waits while the file exists (only
@@ -80,6 +97,7 @@ import threading
 import time
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from email.utils import formatdate
 from urllib.parse import parse_qs, urlparse
 
 # Text that would take over a terminal shown raw; `hostile-text` serves it. Each one names
@@ -107,6 +125,13 @@ SEARCH_FAULTS = ["bad-key", "unavailable", "malformed", "wrong-shape", "http500"
                  "redirect-loop"]
 IMAGE_FAULTS = ["html", "random", "trunc", "half", "endless", "404", "500", "hang", "slow", "huge", "bomb",
                 "gzip-bomb", "redirect-other", "redirect-http", "redirect-loop", "refused", "dns"]
+# Faults that heal by themselves in the real world (docstring): the client should retry them.
+PASSING_FAULTS = ["429", "429-date", "503", "maxlag", "flaky3"]
+# Seconds the passing faults ask the client to wait (Retry-After).
+RETRY_AFTER_SECONDS = 3
+MAXLAG_SECONDS = 5
+# The images `flaky3` has already failed once (photo numbers).
+FLAKY_FAILED = set()
 # A host name no resolver can ask for (a DNS label holds at most 63 bytes): getaddrinfo fails
 # without sending a query. Tests exempt it from their proxy trap (no_proxy) so it is looked up.
 DNS_FAILING_HOST = "x" * 64 + ".vtourist-dns.example"
@@ -118,7 +143,8 @@ BOMB_BYTES = 256 << 20
 TRICKLE_SECONDS_PER_BYTE = 0.5
 
 STATE = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "image_requests": 0, "max_images_in_flight": 0,
-         "images_in_flight": 0, "large_requests": 0, "large_cancelled": 0, "large_served": 0}
+         "images_in_flight": 0, "large_requests": 0, "large_cancelled": 0, "large_served": 0,
+         "head_requests": 0}
 # The large images, in the aspect of the thumbnail of the same number (fixture n mod 3 is 240x320 for 1).
 LARGE_FIXTURES = ["large_1024x768_exif.jpg", "large_768x1024_exif.jpg", "large_1024x768_exif.jpg"]
 
@@ -223,8 +249,10 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def send(self, status, body, ctype="application/json", length=None):
+    def send(self, status, body, ctype="application/json", length=None, headers=None):
         self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body) if length is None else length))
         self.end_headers()
@@ -269,7 +297,18 @@ class Handler(BaseHTTPRequestHandler):
         return self.leak()
 
     def do_HEAD(self):
-        return self.leak() if not self.path.startswith("/") else self.send(405, b"", "text/plain")
+        if not self.path.startswith("/"):
+            return self.leak()
+        if urlparse(self.path).path in ("/flickr/rest", "/commons/api.php"):
+            with LOCK:
+                STATE["head_requests"] += 1
+                self.write_stats()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        return self.send(405, b"", "text/plain")
 
     def do_POST(self):
         return self.leak() if not self.path.startswith("/") else self.send(405, b"", "text/plain")
@@ -290,6 +329,7 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 for k in STATE:
                     STATE[k] = 0
+                FLAKY_FAILED.clear()
             return self.send(200, b"{}")
         is_large = url.path.startswith("/img/large/")
         is_image = url.path.startswith("/img/") and not is_large
@@ -406,7 +446,13 @@ class Handler(BaseHTTPRequestHandler):
             os.replace(tmp, self.server.stats_file)
 
     def base(self):
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        """Where photo URLs point: the host and port the request named when that is loopback with a
+        port (a proxy in between keeps the photos behind it too), else this server."""
+        scheme = self.server.public_scheme
+        host = (self.headers.get("Host") or "") if self.headers else ""
+        if re.fullmatch(r"(127\.0\.0\.1|localhost):[0-9]{1,5}", host):
+            return f"{scheme}://{host}"
+        return f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
 
     def flickr(self, q):
         key = q.get("api_key", "")
@@ -415,7 +461,7 @@ class Handler(BaseHTTPRequestHandler):
         key = self.control_text("search-fault") or key
         if key == "bad-key":
             return self.send(200, b'{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}')
-        if key == "unavailable":
+        if key in ("unavailable", "maxlag"):
             return self.send(200, b'{"stat":"fail","code":105,"message":"Service currently unavailable"}')
         if key == "malformed":
             return self.send(200, b'{"photos":{"page":1,"pages":3,"photo":[{"id":"1","tit')
@@ -424,7 +470,7 @@ class Handler(BaseHTTPRequestHandler):
         if key == "truncated":
             # The whole answer announced, half of it sent, the connection closed.
             return self.cut_off(self.flickr_body(q, "good-key"), "application/json")
-        if key in SEARCH_FAULTS and key != "empty":
+        if (key in SEARCH_FAULTS or key in PASSING_FAULTS) and key != "empty":
             return self.http_fault(key, "application/json")
         if has_nomatch(q.get("text")) or has_nomatch(q.get("tags")):
             key = "empty"
@@ -499,7 +545,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.cut_off(b'{"batchcomplete":"","query":{"pages":{}}}' + b" " * 4096, "application/json")
         if fault in ("bad-key", "unavailable"):
             return self.send(503, b"<html>Service unavailable</html>", "text/html")
-        if fault in SEARCH_FAULTS:
+        if fault in SEARCH_FAULTS or fault in PASSING_FAULTS:
             return self.http_fault(fault, "application/json")
         if "pageids" in q:
             return self.commons_large(q)
@@ -605,6 +651,19 @@ class Handler(BaseHTTPRequestHandler):
             with open(os.path.join(images_folder(self.server.fixtures), "progressive_64x48.jpg"), "rb") as f:
                 return self.send(200, patched_size(f.read(), 8000, 8000), "image/jpeg")
         data = fixture_bytes(self.server.fixtures, n)
+        if fault == "flaky3":
+            with LOCK:
+                fails = n % 3 == 0 and n not in FLAKY_FAILED
+                FLAKY_FAILED.add(n)
+            if fails:
+                return self.send(500, b"<html>Internal error (once)</html>", "text/html")
+            return self.send(200, data, "image/jpeg")
+        if fault in ("429", "429-date", "503"):
+            # A passing fault lasts while the image-fault switch is on: turning it off heals the
+            # photo URLs the search already gave out.
+            if self.control_text("image-fault") is None:
+                return self.send(200, data, "image/jpeg")
+            return self.http_fault(fault, "image/jpeg")
         if fault == "trunc":
             return self.cut_off(data, "image/jpeg")
         if fault == "half":
@@ -647,6 +706,21 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             while True:
                 self.wfile.write(chunk)
+        if fault in ("429", "429-date"):
+            after = str(RETRY_AFTER_SECONDS)
+            if fault == "429-date":
+                after = formatdate(time.time() + RETRY_AFTER_SECONDS, usegmt=True)
+            return self.send(429, b"<html>Too many requests</html>", "text/html", headers={"Retry-After": after})
+        if fault == "503":
+            return self.send(503, b"<html>Service unavailable</html>", "text/html")
+        if fault == "maxlag":
+            # The shape MediaWiki documents for a lagged replica (API:Etiquette, maxlag): HTTP 200.
+            error = {"error": {"code": "maxlag", "info": f"Waiting for 10.64.48.35: {MAXLAG_SECONDS} seconds lagged",
+                               "host": "10.64.48.35", "lag": MAXLAG_SECONDS, "type": "db",
+                               "*": "See https://commons.wikimedia.org/w/api.php for API usage."},
+                     "servedby": "mw-api-ext.codfw.main-7cd6d4cbb9-9xlmh"}
+            return self.send(200, json.dumps(error).encode(), "application/json",
+                             headers={"Retry-After": str(MAXLAG_SECONDS), "X-Database-Lag": str(MAXLAG_SECONDS)})
         if fault == "redirect-other":
             return self.redirect(f"https://{ELSEWHERE_HOST}{self.path}")
         if fault == "redirect-http":
@@ -708,20 +782,17 @@ def main():
     ap.add_argument("--fixtures", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures"))
     ap.add_argument("--tls-cert", default=None, help="PEM with certificate and key: serve https (Fixtures/tls)")
     ap.add_argument("--write-gzip-bomb", action="store_true", help="make the fixtures' gzip bomb again and exit")
+    ap.add_argument("--public-scheme", default="http", choices=["http", "https"],
+                    help="the scheme of photo URLs (https behind a TLS front such as nghttpx)")
     ap.add_argument("--tcp-nodelay", action="store_true", help="send every write at once (benchmarks timing a search)")
     args = ap.parse_args()
     if args.write_gzip_bomb:
         with open(os.path.join(args.fixtures, GZIP_BOMB_FILE), "wb") as f:
             f.write(make_gzip_bomb())
         return
-    handler = Handler
-    if args.tls_cert:
-        class TLSHandler(Handler):
-            """Photo URLs in the answers point back over https."""
-            def base(self):
-                return "https://" + Handler.base(self).split("://", 1)[1]
-        handler = TLSHandler
-    server = Server(("127.0.0.1", args.port), handler)
+    server = Server(("127.0.0.1", args.port), Handler)
+    # Photo URLs in the answers point back over https when the server, or its front, speaks it.
+    server.public_scheme = "https" if args.tls_cert else args.public_scheme
     if args.tls_cert:
         import ssl
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
