@@ -44,6 +44,9 @@ final class NetworkLoop: @unchecked Sendable {
     // Touched only by the network thread.
     private var active: [TransferID: Transfer] = [:]
     private var trust = CertificateTrust.system
+    /// The joined PEM of `.bundle`, given to every handle as CAINFO_BLOB. Kept here, out of the enum:
+    /// a `Data` inside an enum's payload hides its buffer from the leak checker, which then reports it.
+    private var trustPEM: [UInt8] = []
     /// DNS cache and TLS sessions for every transfer (nil when turned off).
     private var share: UnsafeMutableRawPointer?
 
@@ -126,11 +129,17 @@ final class NetworkLoop: @unchecked Sendable {
         condition.unlock()
 
         if let multi {
-            trust = CertificateTrust.resolve(
+            let resolved = CertificateTrust.resolve(
                 only: settings.certificateAuthorities,
                 extra: settings.extraCertificateAuthorities,
                 systemBundle: CertificateTrust.builtIn().bundle
             )
+            if case let .bundle(pem, sources, keepsSystemDirectory) = resolved {
+                trustPEM = [UInt8](pem)
+                trust = .bundle(pem: Data(), sources: sources, keepsSystemDirectory: keepsSystemDirectory)
+            } else {
+                trust = resolved
+            }
             if settings.shareHandle { share = makeShare() }
             configure(multi)
             loop(multi)
@@ -285,8 +294,8 @@ final class NetworkLoop: @unchecked Sendable {
             vt_easy_setopt_string(easy, CURLOPT_CAINFO, file)
             // Only that file: the system's certificate directory is not consulted as well.
             vt_easy_setopt_pointer(easy, CURLOPT_CAPATH, nil)
-        case .bundle(let pem, _, let keepsSystemDirectory):
-            _ = pem.withUnsafeBytes { vt_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
+        case .bundle(_, _, let keepsSystemDirectory):
+            _ = trustPEM.withUnsafeBytes { vt_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
             if !keepsSystemDirectory { vt_easy_setopt_pointer(easy, CURLOPT_CAPATH, nil) }
         }
         if let share { vt_easy_setopt_pointer(easy, CURLOPT_SHARE, share) }
