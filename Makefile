@@ -80,6 +80,7 @@ bench: deps
 	  python3 bench/filter_bench.py --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/fault_matrix.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/tls_bench.py --binary $(RELEASE)/vtourist || status=1; \
+	  python3 bench/offline_idle.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/targets.py summary $(BENCH_VERDICTS) || status=1; \
 	  exit $$status
 

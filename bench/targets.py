@@ -38,6 +38,8 @@ TARGETS = {
     "tls album": "drop --wait to a ready album of 21 over TLS + HTTP/2 at RTT 100 ms (nghttpx, net_proxy.py), with the "
                  "share handle: median at most 1.3x the floor (the same at RTT 0 + 4 RTT) and at most 2 connections "
                  "to the host",
+    "offline idle": "offline (every host refusing), drop --wait and the full-screen app each use under 2 % of a core "
+                    "over 60 s",
     "filter latency": "a filtered search and parse against an unfiltered one through libcurl, median ratio at most "
                       "1.10 (Flickr with every field, Commons with text and tags)",
 }

@@ -677,9 +677,15 @@ public final class AlbumService: @unchecked Sendable {
     /// The network is back: every waiting album's search starts again, in the order the pins were
     /// dropped, and only then their photos (an album's photos need its search first).
     private func resumeWaiting() {
-        let waiting = albums.filter { $0.value.wait != nil }.keys.sorted()
-        for pinID in waiting { send(pinID, .networkReturned(.searches)) }
-        for pinID in waiting { send(pinID, .networkReturned(.photos)) }
+        for (pinID, part) in Self.resumeOrder(albums.filter { $0.value.wait != nil }.keys) {
+            send(pinID, .networkReturned(part))
+        }
+    }
+
+    /// Every waiting album's search first, then every album's photos, each in the order the pins were dropped.
+    static func resumeOrder(_ waiting: some Sequence<Pin.ID>) -> [(Pin.ID, NetworkResume)] {
+        let pins = waiting.sorted()
+        return pins.map { ($0, .searches) } + pins.map { ($0, .photos) }
     }
 
     /// `.network` to the owner when being offline, the next probe or an album's wait changed.
