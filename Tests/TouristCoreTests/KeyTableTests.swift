@@ -309,7 +309,7 @@ final class KeyTableTests: XCTestCase {
     func testHelpLabelsNameTheirKeys() {
         XCTAssertEqual(MapKeys.browsing.helpRows().map(\.keys),
                        ["arrows  h j k l", "H J K L  shift+arrows", "+ =  /  -", "p  space", "Enter", "m", "x  Delete",
-                        "Tab  shift+Tab", "g  /", "s", "?", "q", "mouse"])
+                        "Tab  shift+Tab", "g  /", "R", "s", "?", "q", "mouse"])
         XCTAssertEqual(AlbumKeys.table.helpRows().map(\.keys),
                        ["arrows  h j k l", "PgUp  PgDn", "g  Home", "G  End", "Enter", "x  Delete", "space", "X", "n", "a", "f", "F", "r",
                         "Esc  Backspace  q", "?"])

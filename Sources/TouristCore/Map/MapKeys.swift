@@ -13,6 +13,7 @@ public enum MapCommand: Equatable, Sendable {
     case nextPin
     case previousPin
     case goTo
+    case rename
     case settings
     case help
     case quit
@@ -50,6 +51,7 @@ public enum MapKeys {
         KeyBinding([[.char("x")], [.delete]], .deletePin, help: "delete the pin under the cursor"),
         KeyBinding([[KeyEntry(.tab, .nextPin)], [KeyEntry(.backTab, .previousPin)]], help: "next / previous pin"),
         KeyBinding([[.char("g")], [.char("/")]], .goTo, help: "go to a place or LAT, LON"),
+        KeyBinding([[.char("R")]], .rename, help: "rename the pin under the cursor"),
         KeyBinding([[.char("s")]], .settings, help: "settings (Flickr key, photo source, search area…)"),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help"),
         KeyBinding([[.char("q")]], .quit, help: "quit"),
