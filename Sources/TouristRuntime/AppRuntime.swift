@@ -39,7 +39,7 @@ public final class AppRuntime {
                                            { key, picture in mailbox.post(picture.map { .inlineReady($0) } ?? .inlineFailed(key)) })
         workers = Workers(store: world.store, storeWorker: world.storeWorker, albums: albums, pictures: pictures,
                           largeImages: largeImages,
-                          pages: world.pageOpener, photos: world.photoSaver, terminal: world.terminal,
+                          pages: world.pageOpener, photos: world.photoSaver, albumSaver: world.albumSaver, terminal: world.terminal,
                           mailbox: mailbox, log: world.log, retry: WriteRetry(clock: world.clock), trace: world.trace)
         // Albums left downloading when the app last stopped (or by `vtourist drop`) go on.
         workers.run(.resumeInterrupted)

@@ -4,17 +4,6 @@ import XCTest
 
 /// File names for saved photos, the pictures folder, and how the page opener starts its program.
 final class PhotoFileTests: XCTestCase {
-    func testTitlesBecomeSafeFileNames() {
-        XCTAssertEqual(PhotoFile.safeName("Castel dell'Ovo"), "Castel dell'Ovo")
-        XCTAssertEqual(PhotoFile.safeName("a/b\\c"), "a-b-c")
-        XCTAssertEqual(PhotoFile.safeName("tab\there\nnew\u{1B}[2J line"), "tab here new [2J line")
-        XCTAssertEqual(PhotoFile.safeName("..hidden"), "hidden")
-        XCTAssertEqual(PhotoFile.safeName(""), "photo")
-        XCTAssertEqual(PhotoFile.safeName(" \u{7} "), "photo")
-        XCTAssertEqual(PhotoFile.safeName("/"), "-")
-        XCTAssertEqual(PhotoFile.safeName(String(repeating: "é", count: 200)).count, PhotoFile.maxNameLength)
-    }
-
     func testThePicturesFolderIsXDGsElseTheHomes() {
         XCTAssertEqual(PhotoFile.picturesFolder(environment: ["XDG_PICTURES_DIR": "/data/pics", "HOME": "/home/me"]).path,
                        "/data/pics")
