@@ -389,7 +389,7 @@ struct AlbumSubcommand: ParsableCommand {
             vtourist album <pin> --save <dir> [--force] [--db <path>]
             """,
         discussion: """
-            --save DIR writes every stored photo into DIR as NN-<title>.jpg (01, 02, … in album order), \
+            --save DIR writes every stored photo into DIR as NN-<title>.jpg (numbered from 01 in album order), \
             the large image where one is stored, else the album's image, with the bytes as they were \
             fetched; then credits.json (each photo's file and its fields as --json lists them) and \
             index.html, a contact sheet to view offline. DIR is made when missing. A file already \
