@@ -35,10 +35,16 @@ public struct AlbumExport: Sendable {
     /// Every file the save writes, photos first.
     public var fileNames: [String] { items.map(\.file) + [Self.creditsFile, Self.indexFile] }
 
-    /// The same album with only these items (those whose image could be read and written).
-    public func keeping(_ files: Set<String>) -> AlbumExport {
+    /// The same album with only the items written, each with the large image it was written from
+    /// (its file's name → that image's size, nil for the album's image): what the credits then say.
+    public func written(_ large: [String: LargeImageInfo?]) -> AlbumExport {
         var copy = self
-        copy.items = items.filter { files.contains($0.file) }
+        copy.items = items.compactMap { item in
+            guard let info = large[item.file] else { return nil }
+            var item = item
+            item.photo.large = info
+            return item
+        }
         return copy
     }
 

@@ -84,7 +84,8 @@ public enum AlbumSaving {
         }
 
         var files: [String] = []
-        var kept: Set<String> = []
+        // Each file written → the large image it came from (nil: the album's image).
+        var kept: [String: LargeImageInfo?] = [:]
         func put(_ bytes: Data, _ name: String) throws(AlbumSaveFailure) {
             let file = path(name)
             if let reason = writeFile(bytes, to: file, force: force) {
@@ -96,17 +97,19 @@ public enum AlbumSaving {
         for item in export.items {
             let id = item.photo.record.id
             let bytes: Data?
+            let large: LargeImage?
             do {
-                bytes = try store.largeImage(photoID: id)?.bytes ?? store.imageBytes(photoID: id)
+                large = try store.largeImage(photoID: id)
+                bytes = try large?.bytes ?? store.imageBytes(photoID: id)
             } catch {
                 throw .cannotWrite(path: path(item.file), reason: "cannot read the photo: \(error)", written: files)
             }
             // A photo deleted or fetched again meanwhile is left out, of the credits too.
             guard let bytes else { continue }
             try put(bytes, item.file)
-            kept.insert(item.file)
+            kept[item.file] = .some(large.map { LargeImageInfo(width: $0.width, height: $0.height, bytes: $0.bytes.count) })
         }
-        let saved = export.keeping(kept)
+        let saved = export.written(kept)
         try put(saved.credits, AlbumExport.creditsFile)
         try put(Data(saved.indexHTML.utf8), AlbumExport.indexFile)
         return AlbumSaved(folder: folder, photos: kept.count, files: files)

@@ -34,6 +34,30 @@ final class AlbumSavingTests: AlbumStoreTestCase {
         XCTAssertEqual(fileMode.map { $0 & 0o777 & ~0o022 }, 0o644)
     }
 
+    func testTheCreditsSayWhatWasWrittenWhenTheAlbumChangesMeanwhile() throws {
+        let (pin, photos) = try album([("Bay", true), ("Gone", true), ("Vesuvius", true)])
+        let large = LargeImage(bytes: LargeJPEG.bytes, width: LargeJPEG.width, height: LargeJPEG.height)
+        XCTAssertTrue(try store.storeLargeImage(photoID: photos[2].id, large, budgetBytes: 10_000_000, now: 1))
+        // Another window, after the first file: deletes the second photo and lets the large images go.
+        var first = true
+        let saved = try AlbumSaving.save(store, pinID: pin.id, into: dir.path, force: false) { _ in
+            guard first else { return }
+            first = false
+            let deleted = try? self.store.deletePhotos(ids: [photos[1].id])
+            XCTAssertEqual(deleted, 1)
+            _ = try? self.store.trimLargeImages(budgetBytes: 0)
+        }
+        XCTAssertEqual(try store.largeImageInfos(pinID: pin.id), [:], "let go meanwhile")
+        XCTAssertEqual(saved.photos, 2)
+        XCTAssertEqual(listing(dir), ["01-Bay.jpg", "03-Vesuvius.jpg", "credits.json", "index.html"])
+        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("03-Vesuvius.jpg")), Fixture.photo(3), "the album's image")
+        let credits = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("credits.json"))) as? [[String: Any]])
+        XCTAssertEqual(credits.map { $0["file"] as? String }, ["01-Bay.jpg", "03-Vesuvius.jpg"])
+        XCTAssertTrue(credits[1]["large"] is NSNull, "written from the album's image, so no large one credited")
+        let html = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertFalse(html.contains("Gone"))
+    }
+
     func testTheSheetNamesEveryFileItShows() throws {
         let (pin, _) = try album([("50% off #1?", true), ("../../etc/passwd", true), ("....", true)])
         _ = try AlbumSaving.save(store, pinID: pin.id, into: dir.path, force: false)
