@@ -13,7 +13,7 @@ public enum SafeFileName {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate:
                 scalars.append(" ")
             default:
                 scalars.append(Self.refused.contains(scalar) ? "-" : scalar)
