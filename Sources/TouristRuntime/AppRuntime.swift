@@ -101,6 +101,7 @@ public final class AppRuntime {
         workers.retry.stop()  // a write still waiting gets one more try
         workers.run(loop.finish())
         workers.storeWorker.wait()  // let pending writes finish before the process ends
+        workers.albumSaver.finish()  // nor an album being saved half written
         map.places.finishPreparing()  // nor does it end with the destinations half read
         terminal.shutdown()
         // What the user did and could not be saved is said where they look now, the shell.

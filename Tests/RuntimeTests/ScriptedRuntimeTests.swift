@@ -141,7 +141,7 @@ final class ScriptedRuntimeTests: XCTestCase {
     func run(_ steps: [ScriptTerminal.Step], view: MapViewState? = nil, settings: Settings = Settings(),
              browser: Result<Void, PageOpenFailure> = .failure(PageOpenFailure("no xdg-open")),
              painter: PicturePainter = ScriptedRuntimeTests.painter,
-             largeImages: LargeImagePipeline = .none, width: Int = 100) throws -> ScriptTerminal {
+             largeImages: LargeImagePipeline = .none, width: Int = 100, albumSaver: AlbumSaver? = nil) throws -> ScriptTerminal {
         let terminal = ScriptTerminal(steps, clock: clock, width: width)
         let world = RuntimeWorld(
             terminal: terminal, clock: clock.clock, store: store, storeWorker: .immediate,
@@ -160,7 +160,7 @@ final class ScriptedRuntimeTests: XCTestCase {
                 return browser
             },
             pictures: .immediate(painter: painter), largeImages: largeImages,
-            albumSaver: .immediate(store: store, pictures: pictures))
+            albumSaver: albumSaver ?? .immediate(store: store, pictures: pictures))
         let start = RuntimeStart(pins: try store.pins(), view: view, settings: settings)
         AppRuntime(world: world, start: start).run()
         XCTAssertEqual(terminal.overrun, 0, "the script quits by itself")
@@ -401,6 +401,28 @@ extension ScriptedRuntimeTests {
         XCTAssertTrue(terminal.frames.contains { $0.text.contains("Saved 3 photos to \(first.path)") },
                       terminal.frames.map(\.text).joined(separator: "\n"))
         XCTAssertTrue(terminal.frames.contains { $0.text.contains("Naples 2 (Naples holds files already)") })
+    }
+
+    func testQuittingWaitsForTheAlbumBeingSaved() throws {
+        _ = try storedAlbum(count: 2)
+        let calls = Locked<[String]>([])
+        let saver = AlbumSaver(save: { pin, _ in calls.withLock { $0.append("save \(pin)") } },
+                               finish: { calls.withLock { $0.append("finish") } })
+        try run([.key(.enter), .pause(0.01), .key(.char("W")), .pause(0.01), .key(.escape), .key(.char("q"))],
+                view: naplesView, albumSaver: saver)
+        XCTAssertEqual(calls.withLock { $0 }, ["save 1", "finish"])
+    }
+
+    func testTheLiveSaverWritesOffTheCallersThreadAndFinishWaitsForIt() throws {
+        let pin = try storedAlbum(count: 2)
+        let saver = AlbumSaver.live(store: store, pictures: pictures)
+        let said = Locked<[String]>([])
+        saver.save(pin.id) { message in said.withLock { $0.append(message.text) } }
+        saver.finish()
+        let dir = pictures.appendingPathComponent("vtourist/Naples")
+        XCTAssertEqual(said.withLock { $0 }, ["Saved 2 photos to \(dir.path)"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(),
+                       ["01-Bay 1.jpg", "02-Bay 2.jpg", "credits.json", "index.html"])
     }
 
     func testWOnAnAlbumWithNothingStoredSaysSoAndMakesNoFolder() throws {

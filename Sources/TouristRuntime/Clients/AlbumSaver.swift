@@ -9,15 +9,20 @@ import TouristCore
 /// Live: on a queue of its own, so a big album holds up neither the screen nor the store's writes.
 public struct AlbumSaver: Sendable {
     public var save: @Sendable (_ pin: Pin.ID, _ done: @escaping @Sendable (StatusMessage) -> Void) -> Void
+    /// Returns once every save asked for is written (at quit: no album is left half written).
+    public var finish: @Sendable () -> Void
 
-    public init(save: @escaping @Sendable (_ pin: Pin.ID, _ done: @escaping @Sendable (StatusMessage) -> Void) -> Void) {
+    public init(save: @escaping @Sendable (_ pin: Pin.ID, _ done: @escaping @Sendable (StatusMessage) -> Void) -> Void,
+                finish: @escaping @Sendable () -> Void = {}) {
         self.save = save
+        self.finish = finish
     }
 
     /// Into `<pictures>/vtourist/<pin name>/` (`AlbumSaving.picturesFolder`), on a queue of its own.
     public static func live(store: AppDatabase, pictures: URL) -> AlbumSaver {
         let queue = DispatchQueue(label: "vtourist.album-saver")
-        return AlbumSaver { pin, done in queue.async { done(saving(pin, store: store, pictures: pictures)) } }
+        return AlbumSaver(save: { pin, done in queue.async { done(saving(pin, store: store, pictures: pictures)) } },
+                          finish: { queue.sync {} })
     }
 
     /// The same work done when asked, on the caller's thread: tests.
