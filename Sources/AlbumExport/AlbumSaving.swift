@@ -132,10 +132,11 @@ public enum AlbumSaving {
 
     // MARK: - Files
 
-    /// Whether nothing is at `path`, or an empty folder.
+    /// Whether nothing is at `path`, or an empty folder. A path that cannot be looked at (a file on the
+    /// way, no permission) counts as free: the save then names it and says why.
     static func isEmptyOrMissing(_ path: String) -> Bool {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return errno == ENOENT }
+        guard lstat(path, &info) == 0 else { return true }
         guard (info.st_mode & S_IFMT) == S_IFDIR else { return false }
         return (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? false
     }

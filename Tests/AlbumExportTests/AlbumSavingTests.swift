@@ -172,4 +172,17 @@ final class AlbumSavingTests: AlbumStoreTestCase {
         try Data().write(to: URL(fileURLWithPath: first.folder + " 2"))
         XCTAssertEqual(AlbumSaving.picturesFolder(pictures, pin: pin).folder, first.folder + " 3", "a file of that name too")
     }
+
+    func testAPicturesFolderWhoseVtouristIsAFileIsNamed() throws {
+        let (pin, _) = try album([("Bay", true)])
+        let pictures = folder.appendingPathComponent("Pictures")
+        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: pictures.appendingPathComponent("vtourist"))
+        let chosen = AlbumSaving.picturesFolder(pictures, pin: pin)
+        XCTAssertEqual(chosen.folder, pictures.appendingPathComponent("vtourist/Naples").path)
+        XCTAssertThrowsError(try AlbumSaving.save(store, pinID: pin.id, into: chosen.folder, force: false)) { error in
+            XCTAssertEqual(error as? AlbumSaveFailure,
+                           .folder(path: pictures.appendingPathComponent("vtourist").path, reason: "it is a file, not a folder"))
+        }
+    }
 }
