@@ -60,8 +60,9 @@ public struct AlbumExport: Sendable {
 
     // MARK: index.html
 
-    /// A contact sheet that needs nothing but the files beside it: inline CSS, no script, no address
-    /// outside the folder; every text escaped.
+    /// A contact sheet that needs nothing but the files beside it: inline CSS, no script, every
+    /// picture from the folder, every text escaped. Each photo's page is a link (its credit, which
+    /// licences such as CC BY ask for), followed only when clicked.
     public var indexHTML: String {
         let name = Self.escape(pin.displayName)
         var facts = [pin.coordinate.formatted(), items.count == 1 ? "1 photo" : "\(items.count) photos"]
@@ -102,8 +103,9 @@ public struct AlbumExport: Sendable {
             html += "<figure><a href=\"\(src)\"><img src=\"\(src)\" alt=\"\(title)\"></a>\n"
             html += "<figcaption><strong>\(title)</strong><br>\n"
             html += "<span class=\"credit\">\(Self.escape(credit.joined(separator: " \u{00B7} ")))</span>"
-            if let page = record.pageURL.flatMap(Self.pageText) {
-                html += "<br>\n<span class=\"page\">\(Self.escape(page))</span>"
+            if let page = record.pageURL.flatMap(Self.pageLink) {
+                html += "<br>\n<a class=\"page\" rel=\"noreferrer\" href=\"\(Self.escape(page.address))\">"
+                    + "\(Self.escape(page.text))</a>"
             }
             html += "</figcaption></figure>\n"
         }
@@ -120,14 +122,16 @@ public struct AlbumExport: Sendable {
         }
     }
 
-    /// A photo's page shown as text without its scheme (`www.flickr.com/photos/…`): the sheet links
-    /// nowhere outside its folder; `credits.json` keeps the whole address.
-    static func pageText(_ url: String) -> String? {
+    /// A photo's page as the sheet links it: an http or https address with nothing in it a browser
+    /// would read otherwise (spaces, controls, quotes), shown without its scheme
+    /// (`www.flickr.com/photos/…`). Nil for anything else (`javascript:`, `data:`, a file).
+    static func pageLink(_ url: String) -> (address: String, text: String)? {
         for scheme in ["https://", "http://"] where url.lowercased().hasPrefix(scheme) {
             let text = url.dropFirst(scheme.count)
-            // What would still read as an address elsewhere is not shown.
-            guard !text.isEmpty, !text.contains("//"), !text.lowercased().contains("http:") else { return nil }
-            return String(text)
+            guard !text.isEmpty, !text.hasPrefix("/"),
+                  !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || "\"'<>`\\".unicodeScalars.contains($0) })
+            else { return nil }
+            return (url, String(text))
         }
         return nil
     }

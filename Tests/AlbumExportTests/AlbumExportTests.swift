@@ -57,16 +57,19 @@ final class AlbumExportTests: AlbumStoreTestCase {
         XCTAssertEqual(AlbumExport.escape("<>&\"'é"), "&lt;&gt;&amp;&quot;&#39;é")
     }
 
-    func testTheSheetReferencesOnlyTheFilesBesideIt() throws {
+    /// Every picture comes from the folder; the only other addresses are the photos' pages, as links.
+    func testTheSheetLoadsOnlyTheFilesBesideIt() throws {
         let e = try export([("50% off #1? yes", true), ("Bay", true), ("Côte", true)])
         let html = e.indexHTML
+        XCTAssertEqual(Self.pageLinks(html), ["https://www.flickr.com/photos/x/0", "https://www.flickr.com/photos/x/1",
+                                              "https://www.flickr.com/photos/x/2"])
+        XCTAssertEqual(Self.attributes(html).filter { $0.contains(":") }.count, 3, "no other address")
         let references = Self.references(html)
         XCTAssertEqual(Set(references), ["01-50%25%20off%20%231-%20yes.jpg", "02-Bay.jpg", "03-C%C3%B4te.jpg"])
         for reference in references {
             XCTAssertEqual(reference.removingPercentEncoding.map { e.items.map(\.file).contains($0) }, true, reference)
         }
-        XCTAssertFalse(html.contains("http:"), "no address outside the folder")
-        XCTAssertFalse(html.contains("//"), "no address outside the folder")
+        XCTAssertFalse(html.contains("http:"), "no plain http address")
         XCTAssertFalse(html.lowercased().contains("url("))
         XCTAssertFalse(html.lowercased().contains("<script"))
         XCTAssertFalse(html.lowercased().contains("<link"))
@@ -74,15 +77,29 @@ final class AlbumExportTests: AlbumStoreTestCase {
         XCTAssertTrue(html.contains("www.flickr.com/photos/x/0"), "the page named as text")
     }
 
-    func testAPageAddressOfAnotherSchemeIsNotShown() {
-        XCTAssertEqual(AlbumExport.pageText("https://commons.wikimedia.org/wiki/File:A.jpg"), "commons.wikimedia.org/wiki/File:A.jpg")
-        XCTAssertEqual(AlbumExport.pageText("https://www.flickr.com/photos/x/1"), "www.flickr.com/photos/x/1")
-        XCTAssertEqual(AlbumExport.pageText("javascript:alert(1)"), nil)
-        XCTAssertEqual(AlbumExport.pageText("http://a.b//c"), nil)
+    func testAPageAddressOfAnotherSchemeIsNotLinked() {
+        XCTAssertEqual(AlbumExport.pageLink("https://commons.wikimedia.org/wiki/File:A.jpg")?.text, "commons.wikimedia.org/wiki/File:A.jpg")
+        XCTAssertEqual(AlbumExport.pageLink("https://www.flickr.com/photos/x/1")?.address, "https://www.flickr.com/photos/x/1")
+        for bad in ["javascript:alert(1)", "data:text/html,x", "file:///etc/passwd", "https:///x", "https://a.b/\"onmouseover=x",
+                    "https://a.b/ x", "https://a.b/\u{7}", "//a.b/c", "https://"] {
+            XCTAssertNil(AlbumExport.pageLink(bad), bad)
+        }
+    }
+
+    /// Every `src` and `href` value of the sheet but the photos' page links (`pageLinks`).
+    static func references(_ html: String) -> [String] {
+        let pages = Set(pageLinks(html))
+        return attributes(html).filter { !pages.contains($0) }
+    }
+
+    /// The addresses the photos' page links go to.
+    static func pageLinks(_ html: String) -> [String] {
+        html.components(separatedBy: "<a class=\"page\" rel=\"noreferrer\" href=\"").dropFirst()
+            .compactMap { $0.split(separator: "\"", maxSplits: 1).first.map(String.init) }
     }
 
     /// Every `src` and `href` value of the sheet.
-    static func references(_ html: String) -> [String] {
+    static func attributes(_ html: String) -> [String] {
         var found: [String] = []
         for attribute in ["src=\"", "href=\""] {
             var rest = Substring(html)

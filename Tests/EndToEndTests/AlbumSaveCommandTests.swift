@@ -53,8 +53,9 @@ final class AlbumSaveCommandTests: EndToEndTestCase {
         }
 
         let html = try String(contentsOfFile: dir + "/index.html", encoding: .utf8)
-        XCTAssertFalse(html.contains("http:") || html.contains("//") || html.lowercased().contains("<script"))
-        for reference in references(html) {
+        XCTAssertFalse(html.lowercased().contains("<script") || html.lowercased().contains("url("))
+        let pages = Set(photos.compactMap { $0["pageURL"] as? String })
+        for reference in references(html) where !pages.contains(reference) {
             let name = try XCTUnwrap(reference.removingPercentEncoding)
             XCTAssertFalse(name.contains("/"), name)
             XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/" + name), name)
@@ -201,7 +202,7 @@ final class AlbumSaveCommandTests: EndToEndTestCase {
         let html = try String(contentsOfFile: dir + "/index.html", encoding: .utf8)
         XCTAssertFalse(html.lowercased().contains("<script"))
         XCTAssertFalse(html.unicodeScalars.contains { $0 == "\u{1B}" })
-        for reference in references(html) {
+        for reference in references(html) where !reference.hasPrefix("https://") && !reference.hasPrefix("http://127.0.0.1") {
             XCTAssertFalse(reference.contains(":") || reference.contains("//"), reference)
             let name = try XCTUnwrap(reference.removingPercentEncoding)
             XCTAssertTrue(names.contains(name), name)
