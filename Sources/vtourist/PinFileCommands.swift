@@ -44,16 +44,19 @@ struct Import: ParsableCommand {
         abstract: "Add pins from a GeoJSON or GPX file; their albums download as for a drop.",
         discussion: """
             GeoJSON Point features and GPX waypoints become pins; other geometries, routes and tracks \
-            are counted and skipped, and so is a point with the same name and the same coordinates \
+            are counted and skipped (but see --along), and so is a point with the same name and the same coordinates \
             (to 7 decimals) as a pin already stored or an earlier point in the file. An album filter \
             (written by export) comes along, checked as drop checks it. A file with any bad point (out \
             of range, not numbers) or bad filter, malformed JSON or XML, or XML entity declarations \
-            is refused whole: nothing is added. The summary goes to stderr.
-            --along KM also drops a pin every KM kilometres, measured on the ground, along each GPX track \
-            segment and route and each GeoJSON LineString and MultiLineString, and one at each end, each \
-            named by its nearest place as drop names a pin. A point closer than KM/2 to a waypoint of the \
-            file, to a pin already stored, or to another point along the lines is left out (ends before the \
-            points between). Their points are checked as waypoints are. At most 10000 points along the lines.
+            is refused whole: nothing is added. The summary goes to stderr; a file with tracks, routes or \
+            lines but no points is told to try --along 10.
+            --along KM also drops a pin every KM kilometres along each GPX track segment and route and \
+            each GeoJSON LineString and MultiLineString (in a feature, bare or in a GeometryCollection), \
+            measured on the ground, and one at each end; each is named by its nearest place, as drop names \
+            a pin. A point closer than KM/2 to a waypoint of the file, to a pin already stored (counted as \
+            a duplicate) or to another point along the lines is left out, an end before the points between. \
+            The lines' points are checked as waypoints are; more than 10000 points along the lines is \
+            refused, with a KM that would do.
             Without --wait the new albums are left downloading: an open app takes them up within a \
             few seconds, else the app fetches them when it next starts.
             """)
