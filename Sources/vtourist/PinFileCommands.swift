@@ -91,9 +91,12 @@ struct Import: ParsableCommand {
                 throw CommandFailure("cannot import \(source): \(PinTable.sanitized("\(error)"))\(whole)",
                                      kind: CommandFailure.Kind(error))
             }
-            let plan: AlongSampler.Plan?
-            do throws(AlongSampler.TooMany) { plan = try spacing.map { s throws(AlongSampler.TooMany) in try AlongSampler.plan(contents.lines, every: s) } } catch {
-                throw CommandFailure.badInput("cannot import \(source): \(error)")
+            // Counted before anything is stored: too many points along the lines is bad input too.
+            var plan: AlongSampler.Plan?
+            if let spacing {
+                do throws(AlongSampler.TooMany) { plan = try AlongSampler.plan(contents.lines, every: spacing) } catch {
+                    throw CommandFailure.badInput("cannot import \(source): \(error)")
+                }
             }
             let store = try database.open()
             defer { try? store.close() }
