@@ -17,6 +17,9 @@ enum GPXReader {
         var lines: [[GeoPoint]] = []
         /// The points of the open <trkseg> or <rte>, when lines are read.
         var openLine: [GeoPoint]?
+        /// Tracks and routes with a point; whether the open one has one yet.
+        var lineFeatures = 0
+        var openFeatureHasPoint = false
         var open: [String] = []
         var sawRoot = false
         var closedRoot = false
@@ -52,6 +55,10 @@ enum GPXReader {
             } else if depth == 1, name == "gpx" {
                 closedRoot = true
             }
+            if depth == 2, name == "rte" || name == "trk", openFeatureHasPoint {
+                lineFeatures += 1
+                openFeatureHasPoint = false
+            }
             open.removeLast()
         }
 
@@ -79,10 +86,12 @@ enum GPXReader {
                         waypoint = (point, line, nil, nil, nil)
                     case "rte" where depth == 2, "trk" where depth == 2:
                         notPoints += 1
+                        openFeatureHasPoint = false
                         if readingLines && name == "rte" { openLine = [] }
                     case "trkseg" where depth == 3 && readingLines && open[1] == "trk":
                         openLine = []
-                    case "rtept" where depth == 3 && open[1] == "rte", "trkpt" where depth == 4 && open[2] == "trkseg":
+                    case "rtept" where depth == 3 && open[1] == "rte", "trkpt" where depth == 4 && open[1] == "trk" && open[2] == "trkseg":
+                        openFeatureHasPoint = true
                         if readingLines {
                             openLine?.append(try position(attributes, tag: name, what: name == "rtept" ? "route point" : "track point", line: line))
                         }
@@ -116,7 +125,7 @@ enum GPXReader {
         guard closedRoot, open.isEmpty else {
             throw .malformedXML(line: max(1, scanner.lastTagLine), detail: "the document ends before </gpx> (truncated?)")
         }
-        return PinFile(format: .gpx, points: points, notPoints: notPoints, lineFeatures: notPoints, lines: lines)
+        return PinFile(format: .gpx, points: points, notPoints: notPoints, lineFeatures: lineFeatures, lines: lines)
     }
 
     /// The point of a <wpt>, <trkpt> or <rtept>: numeric lat and lon attributes on the globe.

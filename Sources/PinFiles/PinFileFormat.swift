@@ -16,8 +16,9 @@ public struct PinFile: Equatable, Sendable {
     public var points: [NewPin]
     /// GeoJSON features of other geometry types (or none); GPX routes and tracks.
     public var notPoints: Int
-    /// Of `notPoints`, the GPX tracks and routes and the GeoJSON features with a LineString or
-    /// MultiLineString (bare or in a GeometryCollection): counted whether or not their points are read.
+    /// Of `notPoints`, the GPX tracks and routes with at least one point and the GeoJSON features with
+    /// a LineString or MultiLineString (bare or in a GeometryCollection): counted whether or not their
+    /// points are read.
     public var lineFeatures: Int
     /// Each GPX track segment, each route, each LineString (a MultiLineString gives one per part), in
     /// file order; empty unless the file was read with `readingLines`. A line may hold a single point.

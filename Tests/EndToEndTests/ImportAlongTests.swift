@@ -80,11 +80,12 @@ final class ImportAlongTests: EndToEndTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stderr, "added 21 pins (21 along tracks), skipped 0 duplicates, 0 not points or lines\n")
         // Waypoints stay and take the place of the points beside them: 7 waypoints, the tracks within 5 km.
+        // One of its 8 tracks has no point: neither a point nor a line.
         let lake = try cli(["import", fixture("cerknicko-jezero.gpx"), "--along", "10", "--db", path("c.sqlite")])
         XCTAssertEqual(lake.status, 0, lake.stderr)
-        XCTAssertEqual(lake.stderr, "added 7 pins (0 along tracks), skipped 0 duplicates, 0 not points or lines\n")
+        XCTAssertEqual(lake.stderr, "added 7 pins (0 along tracks), skipped 0 duplicates, 1 not a point or line\n")
         let everyKm = try cli(["import", fixture("cerknicko-jezero.gpx"), "--along", "1", "--db", path("c1.sqlite")])
-        XCTAssertEqual(everyKm.stderr, "added 9 pins (2 along tracks), skipped 0 duplicates, 0 not points or lines\n")
+        XCTAssertEqual(everyKm.stderr, "added 9 pins (2 along tracks), skipped 0 duplicates, 1 not a point or line\n")
     }
 
     func testWaypointsAndLinesOfAGeoJSONFile() throws {
@@ -122,6 +123,10 @@ final class ImportAlongTests: EndToEndTestCase {
         XCTAssertEqual(g.status, 0, g.stderr)
         XCTAssertEqual(g.stderr, "added 0 pins, skipped 0 duplicates, 2 not points\n"
             + "the file has no points, only 2 lines: add --along 10 to drop a pin every 10 km along them\n")
+        // A track without a point (gpxpy's unicode2.gpx) is not worth the hint.
+        let empty = try cli(["import", fixture("unicode2.gpx"), "--db", path("u.sqlite")])
+        XCTAssertEqual(empty.status, 0, empty.stderr)
+        XCTAssertEqual(empty.stderr, "added 0 pins, skipped 0 duplicates, 1 not a point\n")
         // A file with waypoints too says nothing more.
         let w = try cli(["import", fixture("korita-zbevnica.gpx"), "--db", path("k.sqlite")])
         XCTAssertEqual(w.stderr, "added 2 pins, skipped 0 duplicates, 4 not points\n")
