@@ -9,13 +9,17 @@ public struct AlongSpacing: Equatable, Sendable {
 
     public let km: Double
 
+    /// "0.1 to 20000", for help and messages.
+    public static let rangeText = "\(PinFileText.echoed(range.lowerBound)) to \(PinFileText.echoed(range.upperBound))"
+    private static let allowed = "a distance in kilometres from \(rangeText)"
+
     /// Why a KM was refused: one line, saying what is allowed.
     public struct Problem: Error, Equatable, CustomStringConvertible, Sendable {
         public let description: String
     }
 
     public init(km: Double) throws(Problem) {
-        let allowed = "a distance in kilometres from \(PinFileText.echoed(Self.range.lowerBound)) to \(PinFileText.echoed(Self.range.upperBound))"
+        let allowed = Self.allowed
         guard km.isFinite else { throw Problem(description: "--along takes \(allowed), not \(km.isNaN ? "nan" : "infinity")") }
         guard Self.range.contains(km) else {
             throw Problem(description: "--along \(PinFileText.echoed(km)) is out of range: it takes \(allowed)")
@@ -30,7 +34,7 @@ public struct AlongSpacing: Equatable, Sendable {
         let decimal = !trimmed.isEmpty && trimmed.allSatisfy { "0123456789.eE+-".contains($0) }
         guard decimal, let km = Double(trimmed) else {
             let shown = String(text.prefix(40)).strippingTerminalControls
-            let allowed = "a distance in kilometres from \(PinFileText.echoed(Self.range.lowerBound)) to \(PinFileText.echoed(Self.range.upperBound))"
+            let allowed = Self.allowed
             if ["nan", "inf", "infinity", "+inf", "-inf", "+infinity", "-infinity"].contains(trimmed.lowercased()) {
                 throw Problem(description: "--along takes \(allowed), not \(shown)")
             }

@@ -55,7 +55,7 @@ struct Import: ParsableCommand {
             measured on the ground, and one at each end; each is named by its nearest place, as drop names \
             a pin. A point closer than KM/2 to a waypoint of the file, to a pin already stored (counted as \
             a duplicate) or to another point along the lines is left out, an end before the points between. \
-            The lines' points are checked as waypoints are; more than 10000 points along the lines is \
+            The lines' points are checked as waypoints are; more than \(AlongSampler.maximumPoints) points along the lines is \
             refused, with a KM that would do.
             Without --wait the new albums are left downloading: an open app takes them up within a \
             few seconds, else the app fetches them when it next starts.
@@ -67,7 +67,7 @@ struct Import: ParsableCommand {
     var file: String
 
     @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("Also drop a pin every KM kilometres (0.1 to 20000) along tracks, routes and lines, and one at each end.",
+            help: ArgumentHelp("Also drop a pin every KM kilometres (\(AlongSpacing.rangeText)) along tracks, routes and lines, and one at each end.",
                                valueName: "km"))
     var along: String?
 
