@@ -57,6 +57,15 @@ final class ImportAlongTests: EndToEndTestCase {
         XCTAssertEqual(try pins(db: db).count, 7, coarser.stderr)
     }
 
+    func testAlongWithWaitDownloadsTheirAlbums() throws {
+        let db = path("wait.sqlite")
+        let r = try cli(["import", fixture("route.gpx"), "--along", "2", "--wait", "--db", db], environment: ["FLICKR_API_KEY": "good-key"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("added 2 pins (2 along tracks), skipped 0 duplicates, 0 not points or lines\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("Albums 2/2 done"), r.stderr)
+        XCTAssertEqual(try pins(db: db).map(\.state), ["ready", "ready"])
+    }
+
     func testEveryFixtureImportsAlongTenKilometres() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasSuffix(".gpx") }.sorted()
         XCTAssertEqual(names.count, 28)
