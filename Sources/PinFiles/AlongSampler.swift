@@ -93,6 +93,11 @@ public enum AlongSampler {
         /// How many fewer points there are for the pins already stored: without them there would be
         /// this many more (the points along a trip imported twice are all "near stored" the second time).
         public var nearStored: Int
+
+        public init(points: [GeoPoint], nearStored: Int) {
+            self.points = points
+            self.nearStored = nearStored
+        }
     }
 
     /// Checks the count, then makes the points every KM along each line. Pure; refuses before
