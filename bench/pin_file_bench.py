@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Pin files through the release binary: `vtourist import` of 100,000 GeoJSON points
 (read, then stored in one transaction), the same pins exported as GPX (over 10 MB) and
-imported again, and the refusal of an XML entity bomb. The unit tests check what these
+imported again, the refusal of an XML entity bomb, and `import --along 1` of a GPX track of
+100,000 points (about 1,000 km: read, sampled, merged, each pin named by its nearest place). The unit tests check what these
 produce; how long they take is measured here, never asserted in a unit test.
 """
 import argparse
@@ -30,6 +31,14 @@ def entity_bomb():
         inner = ("&lol;" if level == 1 else f"&lol{level - 1};") * 10
         bomb += f' <!ENTITY lol{level} "{inner}">\n'
     return bomb + ']>\n<gpx><wpt lat="1" lon="2"><name>&lol9;</name></wpt></gpx>\n'
+
+
+def track(count):
+    """A winding track northwards from 45°N 7°E, about 10 m between points."""
+    import math
+    points = "".join('<trkpt lat="%.7f" lon="%.7f"><ele>1</ele></trkpt>\n' % (45 + i * 0.00009, 7 + math.sin(i / 500) * 0.01)
+                     for i in range(count))
+    return '<?xml version="1.0"?>\n<gpx version="1.1" creator="bench"><trk><trkseg>\n' + points + "</trkseg></trk></gpx>\n"
 
 
 def timed(cmd, env, expect_status=0):
@@ -61,8 +70,11 @@ def measure(args, work):
     bomb = os.path.join(work, "bomb.gpx")
     with open(bomb, "w") as f:
         f.write(entity_bomb())
+    trip = os.path.join(work, "track.gpx")
+    with open(trip, "w") as f:
+        f.write(track(POINTS))
     added = f"added {POINTS} pins, skipped 0 duplicates, 0 not points\n"
-    imports, gpx_imports, refusals = [], [], []
+    imports, gpx_imports, refusals, alongs = [], [], [], []
     for run in range(args.runs):
         db, again = os.path.join(work, f"import-{run}.sqlite"), os.path.join(work, f"again-{run}.sqlite")
         dt, r = timed([args.binary, "import", source, "--db", db], env)
@@ -78,7 +90,13 @@ def measure(args, work):
         gpx_imports.append(dt)
         refusals.append(timed([args.binary, "import", bomb, "--db", os.path.join(work, "bomb.sqlite")], env,
                               expect_status=64)[0])
-        for path in (db, again, exported):
+        along_db = os.path.join(work, f"along-{run}.sqlite")
+        dt, r = timed([args.binary, "import", trip, "--along", "1", "--db", along_db], env)
+        if "along tracks)" not in r.stderr.decode():
+            sys.exit(f"import --along said: {r.stderr.decode()!r}")
+        alongs.append(dt)
+        along_said = r.stderr.decode().strip()
+        for path in (db, again, exported, along_db):
             os.remove(path)
     size = os.path.getsize(source) / 1e6
     print(f"vtourist import, {POINTS:,} GeoJSON points ({size:.1f} MB) into a new database: "
@@ -87,6 +105,8 @@ def measure(args, work):
           f"(min {min(gpx_imports):.0f}, n={len(gpx_imports)})")
     print(f"vtourist import, an XML entity bomb refused: median {statistics.median(refusals):.1f} ms "
           f"(max {max(refusals):.1f}, n={len(refusals)})")
+    print(f"vtourist import --along 1, a GPX track of {POINTS:,} points ({os.path.getsize(trip) / 1e6:.1f} MB; {along_said}): "
+          f"median {statistics.median(alongs):.0f} ms (min {min(alongs):.0f}, n={len(alongs)})")
 
 
 if __name__ == "__main__":

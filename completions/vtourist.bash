@@ -294,12 +294,15 @@ _vtourist_import() {
     repeating_flags=()
     non_repeating_flags=(--wait --version -h --help)
     repeating_options=()
-    non_repeating_options=(--db)
+    non_repeating_options=(--db --along)
     __vtourist_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    '--along')
         return
         ;;
     esac

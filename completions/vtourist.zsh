@@ -158,6 +158,7 @@ _vtourist_import() {
     local -ar arg_specs=(
         '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
         ':file:'
+        '--along[Also drop a pin every KM kilometres (0.1 to 20000) along tracks, routes and lines, and one at each end.]:km:'
         '--wait[Wait until every new album is in (progress on stderr).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

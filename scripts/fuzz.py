@@ -5,7 +5,8 @@ seconds, and prints what each did (docs/reliability.md, "Fuzzing").
 Before fuzzing, each target runs once over the seeds listed in Fuzz/accepted/<target>.txt (API
 samples, camera JPEGs, valid pin files…), which it must accept: a parser that refused everything
 would trap nothing, so a seed refused fails the run. Then the target fuzzes from its seeds: Fuzz/corpus/<target>/
-plus, for flickr and commons, every documented API sample (Tests/Fixtures/api-samples), copied to
+plus, for flickr and commons, every documented API sample (Tests/Fixtures/api-samples), and for pinfiles
+gpxpy's GPX files (Tests/Fixtures/gpx), copied to
 .build-fuzz/seeds/<target>/ so that nothing is written into the source tree. What a run finds is kept
 in .build-fuzz/corpus/<target>/ for the next run; with --smoke every run starts from the seeds alone
 (.build-fuzz/smoke/<target>/, emptied first) and leaks are checked too.
@@ -31,6 +32,7 @@ TARGETS = ["flickr", "commons", "jpeg", "coordinates", "pinfiles", "terminal", "
 MORE_SEEDS = {
     "flickr": ["Tests/Fixtures/api-samples/flickr-*"],
     "commons": ["Tests/Fixtures/api-samples/commons-*"],
+    "pinfiles": ["Tests/Fixtures/gpx/*.gpx"],
 }
 # Inputs longer than this are not tried: bigger ones only make each execution slower. The camera
 # JPEGs are up to 100 KB: whole, so their later segments and scans are mutated too.

@@ -15,9 +15,12 @@ public struct GeoPoint: Hashable, Sendable, Codable {
     }
 }
 
+/// The Earth's mean radius (IUGG), the sphere every distance here is measured on.
+public let earthRadiusKm = 6371.0088
+
 /// Great-circle distance in kilometres.
 public func distanceKm(_ a: GeoPoint, _ b: GeoPoint) -> Double {
-    let r = 6371.0088
+    let r = earthRadiusKm
     let la1 = a.latitude * .pi / 180, la2 = b.latitude * .pi / 180
     let dLat = la2 - la1
     let dLon = (b.longitude - a.longitude) * .pi / 180

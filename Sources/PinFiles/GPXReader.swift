@@ -4,15 +4,22 @@ import Geo
 
 /// GPX (1.0 or 1.1): every <wpt> becomes a pin, with its <name>, its <time> and the album filter of
 /// its `<extensions><vtourist:filter>` (children text, tag…, from, to, sort); routes and tracks are
-/// counted and skipped. A document that declares entities is refused before parsing, so nothing
+/// counted, and with `readingLines` each <trkseg>'s <trkpt>s and each <rte>'s <rtept>s become a line
+/// (checked as waypoints are: one bad point refuses the file). A document that declares entities is refused before parsing, so nothing
 /// can expand (billion laughs); external entities are never resolved (`XMLScanner` knows only the
 /// predefined ones).
 enum GPXReader {
-    static func read(_ data: Data, today: CalendarDay) throws(PinFileError) -> PinFile {
+    static func read(_ data: Data, today: CalendarDay, readingLines: Bool = false) throws(PinFileError) -> PinFile {
         if declaresEntities(data) { throw .entityDeclarations }
         var scanner = XMLScanner(data)
         var points: [NewPin] = []
         var notPoints = 0
+        var lines: [[GeoPoint]] = []
+        /// The points of the open <trkseg> or <rte>, when lines are read.
+        var openLine: [GeoPoint]?
+        /// Tracks and routes with a point; whether the open one has one yet.
+        var lineFeatures = 0
+        var openFeatureHasPoint = false
         var open: [String] = []
         var sawRoot = false
         var closedRoot = false
@@ -42,8 +49,15 @@ enum GPXReader {
                 }
                 points.append(NewPin(coordinate: w.point, name: w.name, createdAt: w.time, filter: filter))
                 waypoint = nil
+            } else if (depth == 2 && name == "rte") || (depth == 3 && name == "trkseg"), let l = openLine {
+                if !l.isEmpty { lines.append(l) }
+                openLine = nil
             } else if depth == 1, name == "gpx" {
                 closedRoot = true
+            }
+            if depth == 2, name == "rte" || name == "trk", openFeatureHasPoint {
+                lineFeatures += 1
+                openFeatureHasPoint = false
             }
             open.removeLast()
         }
@@ -68,17 +82,19 @@ enum GPXReader {
                     let depth = open.count
                     switch name {
                     case "wpt" where depth == 2:
-                        guard let latText = attributes["lat"], let lonText = attributes["lon"],
-                              let latitude = Double(latText.trimmingCharacters(in: .whitespaces)),
-                              let longitude = Double(lonText.trimmingCharacters(in: .whitespaces)) else {
-                            throw PinFileError.badPoint(place: "line \(line)", detail: "a <wpt> needs numeric lat and lon attributes").asScanFailure
-                        }
-                        if let why = PinFileText.rangeProblem(latitude: latitude, longitude: longitude) {
-                            throw PinFileError.badPoint(place: "line \(line)", detail: "waypoint \(why)").asScanFailure
-                        }
-                        waypoint = (GeoPoint(latitude: latitude, longitude: longitude), line, nil, nil, nil)
+                        let point = try position(attributes, tag: name, what: "waypoint", line: line)
+                        waypoint = (point, line, nil, nil, nil)
                     case "rte" where depth == 2, "trk" where depth == 2:
                         notPoints += 1
+                        openFeatureHasPoint = false
+                        if readingLines && name == "rte" { openLine = [] }
+                    case "trkseg" where depth == 3 && readingLines && open[1] == "trk":
+                        openLine = []
+                    case "rtept" where depth == 3 && open[1] == "rte", "trkpt" where depth == 4 && open[1] == "trk" && open[2] == "trkseg":
+                        openFeatureHasPoint = true
+                        if readingLines {
+                            openLine?.append(try position(attributes, tag: name, what: name == "rtept" ? "route point" : "track point", line: line))
+                        }
                     case "name" where depth == 3 && waypoint != nil, "time" where depth == 3 && waypoint != nil:
                         field = (name, "")
                     case "filter" where depth == 4 && waypoint != nil && open[2] == "extensions":
@@ -109,7 +125,20 @@ enum GPXReader {
         guard closedRoot, open.isEmpty else {
             throw .malformedXML(line: max(1, scanner.lastTagLine), detail: "the document ends before </gpx> (truncated?)")
         }
-        return PinFile(format: .gpx, points: points, notPoints: notPoints)
+        return PinFile(format: .gpx, points: points, notPoints: notPoints, lineFeatures: lineFeatures, lines: lines)
+    }
+
+    /// The point of a <wpt>, <trkpt> or <rtept>: numeric lat and lon attributes on the globe.
+    static func position(_ attributes: [String: String], tag: String, what: String, line: Int) throws(XMLScanner.Failure) -> GeoPoint {
+        guard let latText = attributes["lat"], let lonText = attributes["lon"],
+              let latitude = Double(latText.trimmingCharacters(in: .whitespaces)),
+              let longitude = Double(lonText.trimmingCharacters(in: .whitespaces)) else {
+            throw PinFileError.badPoint(place: "line \(line)", detail: "a <\(tag)> needs numeric lat and lon attributes").asScanFailure
+        }
+        if let why = PinFileText.rangeProblem(latitude: latitude, longitude: longitude) {
+            throw PinFileError.badPoint(place: "line \(line)", detail: "\(what) \(why)").asScanFailure
+        }
+        return GeoPoint(latitude: latitude, longitude: longitude)
     }
 
     /// The children of a waypoint's <vtourist:filter> (prefixes are dropped, so by local name), put in

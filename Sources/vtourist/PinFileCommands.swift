@@ -1,10 +1,13 @@
 import AlbumService
 import ArgumentParser
 import Foundation
+import Gazetteer
+import Geo
 import Terminal
 import Model
 import PinFiles
 import Store
+import TouristCore
 
 extension PinFileFormat: ExpressibleByArgument {}
 
@@ -41,11 +44,19 @@ struct Import: ParsableCommand {
         abstract: "Add pins from a GeoJSON or GPX file; their albums download as for a drop.",
         discussion: """
             GeoJSON Point features and GPX waypoints become pins; other geometries, routes and tracks \
-            are counted and skipped, and so is a point with the same name and the same coordinates \
+            are counted and skipped (but see --along), and so is a point with the same name and the same coordinates \
             (to 7 decimals) as a pin already stored or an earlier point in the file. An album filter \
             (written by export) comes along, checked as drop checks it. A file with any bad point (out \
             of range, not numbers) or bad filter, malformed JSON or XML, or XML entity declarations \
-            is refused whole: nothing is added. The summary goes to stderr.
+            is refused whole: nothing is added. The summary goes to stderr; a file with tracks, routes or \
+            lines but no points is told to try --along 10.
+            --along KM also drops a pin every KM kilometres along each GPX track segment and route and \
+            each GeoJSON LineString and MultiLineString (in a feature, bare or in a GeometryCollection), \
+            measured on the ground, and one at each end; each is named by its nearest place, as drop names \
+            a pin. A point closer than KM/2 to a waypoint of the file, to a pin already stored (counted as \
+            a duplicate) or to another point along the lines is left out, an end before the points between. \
+            The lines' points are checked as waypoints are; more than \(AlongSampler.maximumPoints) points along the lines is \
+            refused, with a KM that would do.
             Without --wait the new albums are left downloading: an open app takes them up within a \
             few seconds, else the app fetches them when it next starts.
             """)
@@ -55,36 +66,88 @@ struct Import: ParsableCommand {
     @Argument(help: ArgumentHelp("A GeoJSON or GPX file (a pipe too), or - for standard input.", valueName: "file"))
     var file: String
 
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Also drop a pin every KM kilometres (\(AlongSpacing.rangeText)) along tracks, routes and lines, and one at each end.",
+                               valueName: "km"))
+    var along: String?
+
     @Flag(name: .long, help: "Wait until every new album is in (progress on stderr).")
     var wait = false
 
     func run() throws {
         try reportingFailures {
-            // The file first: a refused file leaves no database behind.
+            // The options and the file first: a refused one leaves no database behind.
+            let spacing: AlongSpacing?
+            do throws(AlongSpacing.Problem) { spacing = try along.map(AlongSpacing.init(parsing:)) } catch {
+                throw CommandFailure.badInput(error.description)
+            }
             let contents: PinFile
             do throws(PinFileError) {
-                contents = try file == "-" ? PinFileReader.read(descriptor: STDIN_FILENO, path: file) : PinFileReader.read(path: file)
+                let lines = spacing != nil
+                contents = try file == "-" ? PinFileReader.read(descriptor: STDIN_FILENO, path: file, readingLines: lines)
+                                           : PinFileReader.read(path: file, readingLines: lines)
             } catch {
                 let whole = error.isAboutContents ? "; nothing was imported" : ""
-                let source = file == "-" ? "standard input" : PinTable.sanitized(file)
                 throw CommandFailure("cannot import \(source): \(PinTable.sanitized("\(error)"))\(whole)",
                                      kind: CommandFailure.Kind(error))
             }
+            // Counted before anything is stored: too many points along the lines is bad input too.
+            var plan: AlongSampler.Plan?
+            if let spacing {
+                do throws(AlongSampler.TooMany) { plan = try AlongSampler.plan(contents.lines, every: spacing) } catch {
+                    throw CommandFailure.badInput("cannot import \(source): \(error)")
+                }
+            }
             let store = try database.open()
             defer { try? store.close() }
+            // Named as drop names a pin: the nearest place, if one is near enough; a point's name of its
+            // own is kept (ImportNaming).
+            let places = ImportNaming.bundledPlaces()
+            var pins = ImportNaming.named(contents.points, places: places)
+            var along: AlongSampler.Points?
+            if let plan {
+                let stored: [GeoPoint]
+                do { stored = try store.pins().map(\.coordinate) } catch { throw CommandFailure("\(error)") }
+                let merged = AlongSampler.merge(plan, waypoints: pins.map(\.coordinate), stored: stored)
+                pins += merged.points.map { NewPin(coordinate: $0, name: places?.pinName($0)) }
+                along = merged
+            }
             let outcome: PinImport
-            let points = ImportNaming.named(contents.points, places: ImportNaming.bundledPlaces())
-            do { outcome = try store.importPins(points) } catch { throw CommandFailure("\(error)") }
-            StandardStream.error.write(Import.summary(outcome, notPoints: contents.notPoints) + "\n")
+            do { outcome = try store.importPins(pins) } catch { throw CommandFailure("\(error)") }
+            StandardStream.error.write(Import.summary(outcome, notPoints: contents.notPoints, along: along,
+                                                      lineFeatures: contents.lineFeatures) + "\n")
+            if spacing == nil, contents.points.isEmpty, contents.lineFeatures > 0 {
+                StandardStream.error.write(Import.alongHint(contents) + "\n")
+            }
             if wait, !outcome.added.isEmpty { try waitForAlbums(outcome.added, store: store) }
         }
     }
 
-    static func summary(_ outcome: PinImport, notPoints: Int) -> String {
+    var source: String { file == "-" ? "standard input" : PinTable.sanitized(file) }
+
+    /// "added 3 pins, skipped 1 duplicate, 2 not points"; with --along, "added 14 pins (12 along
+    /// tracks), skipped 1 duplicate, 0 not points or lines", a point along a line left out for a
+    /// stored pin beside it counting as a duplicate.
+    static func summary(_ outcome: PinImport, notPoints: Int, along: AlongSampler.Points? = nil, lineFeatures: Int = 0) -> String {
         func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
-        return "added \(count(outcome.added.count, "pin", "pins")), "
-            + "skipped \(count(outcome.duplicates, "duplicate", "duplicates")), "
-            + "\(notPoints) not \(notPoints == 1 ? "a point" : "points")"
+        guard let along else {
+            return "added \(count(outcome.added.count, "pin", "pins")), "
+                + "skipped \(count(outcome.duplicates, "duplicate", "duplicates")), "
+                + "\(notPoints) not \(notPoints == 1 ? "a point" : "points")"
+        }
+        // The points along the lines are KM/2 or more from every pin and point: none is a duplicate.
+        let others = notPoints - lineFeatures
+        return "added \(count(outcome.added.count, "pin", "pins")) (\(along.points.count) along tracks), "
+            + "skipped \(count(outcome.duplicates + along.nearStored, "duplicate", "duplicates")), "
+            + "\(others) not \(others == 1 ? "a point or line" : "points or lines")"
+    }
+
+    /// Said after the summary when a file has lines but no points, and --along was not given.
+    static func alongHint(_ contents: PinFile) -> String {
+        let n = contents.lineFeatures
+        let noun = contents.lineFeaturesNoun
+        return "the file has no points, only \(n) \(n == 1 ? noun.one : noun.many): "
+            + "add --along 10 to drop a pin every 10 km along \(n == 1 ? "it" : "them")"
     }
 
     /// Runs the new pins' albums as `drop --wait` runs one, until none is downloading.

@@ -12,8 +12,12 @@ import PinFiles
 public func fuzzPinFiles(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // Each time written and read costs date formatters: one set of pins per input.
     var pins: [Pin] = []
+    let bytes = fuzzData(data, size)
+    var plain: PinFile?
+    defer { AlongCheck.check(bytes, plain: plain) }
     do {
-        let file = try PinFileReader.read(fuzzData(data, size))
+        let file = try PinFileReader.read(bytes)
+        plain = file
         FuzzCheck.that(file.notPoints >= 0, "notPoints \(file.notPoints)")
         for pin in file.points {
             let p = pin.coordinate
@@ -115,6 +119,44 @@ enum PinRoundTrip {
         default:
             let fraction = Double(input.int(in: 0...65_535) << 16 | input.int(in: 0...65_535)) / 4_294_967_295
             return fraction * 2 * limit - limit
+        }
+    }
+}
+
+/// The same bytes read with their lines, as `import --along` reads them: the same points, or refused
+/// only for a bad point of a line; every line point on the globe; the points every KM along them on
+/// the globe (no NaN at the antimeridian, the poles or antipodes) and never closer than KM/2 to one
+/// another or to a waypoint.
+enum AlongCheck {
+    static func check(_ bytes: Data, plain: PinFile?) {
+        let file: PinFile
+        do { file = try PinFileReader.read(bytes, readingLines: true) } catch {
+            if plain != nil {
+                guard case .badPoint = error else {
+                    FuzzCheck.that(false, "read with its lines, a file read without them is refused: \(error.description)")
+                    return
+                }
+            }
+            return
+        }
+        guard let plain else {
+            FuzzCheck.that(false, "a file refused without its lines is read with them")
+            return
+        }
+        FuzzCheck.that(file.points == plain.points && file.notPoints == plain.notPoints && file.lineFeatures == plain.lineFeatures,
+                       "reading the lines changed the points or the counts")
+        FuzzCheck.that(file.lines.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isValid) }, "a line point off the globe, or an empty line")
+        // KM from 0.1 to 13107.2, chosen by the input's length.
+        guard let spacing = try? AlongSpacing(km: 0.1 * pow(2, Double(bytes.count % 18))) else { return }
+        let waypoints = file.points.map(\.coordinate)
+        guard let along = try? AlongSampler.points(along: file.lines, every: spacing, waypoints: waypoints) else { return }
+        FuzzCheck.that(along.points.allSatisfy(\.isValid), "a point along a line off the globe")
+        FuzzCheck.that(along.nearStored == 0, "near stored pins with none stored")
+        let kept = waypoints + along.points
+        for (i, p) in along.points.prefix(200).enumerated() {
+            for q in kept[..<(waypoints.count + i)] where distanceKm(p, q) < spacing.km / 2 * (1 - 1e-6) {
+                FuzzCheck.that(false, "points along a line \(distanceKm(p, q)) km apart at --along \(spacing.km): \(p), \(q)")
+            }
         }
     }
 }
