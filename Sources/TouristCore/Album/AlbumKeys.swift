@@ -49,8 +49,8 @@ public enum AlbumKeys {
         KeyBinding([[.char("F")]], .clearFilter, help: "clear the filter (a new collection without it)"),
         KeyBinding([[.char("r")]], .retry, help: "retry the selected failed photo, or all that failed",
                    hint: "retry", hintOrder: 2),
-        KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the map (asks first if photos are marked)",
-                   hint: "map", hintOrder: 7),
+        KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the map, or the pins list it was opened from (asks first if photos are marked)",
+                   hint: "back", hintOrder: 7),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help", hintOrder: 8),
     ])
 }

@@ -14,6 +14,8 @@ public enum MapCommand: Equatable, Sendable {
     case previousPin
     case goTo
     case settings
+    /// The pins list.
+    case pinsList
     case help
     case quit
     // While a pin is picked up.
@@ -51,6 +53,7 @@ public enum MapKeys {
         KeyBinding([[KeyEntry(.tab, .nextPin)], [KeyEntry(.backTab, .previousPin)]], help: "next / previous pin"),
         KeyBinding([[.char("g")], [.char("/")]], .goTo, help: "go to a place or LAT, LON"),
         KeyBinding([[.char("s")]], .settings, help: "settings (Flickr key, photo source, search area…)"),
+        KeyBinding([[.char("P")]], .pinsList, help: "list every pin: filter, sort, open, show, delete"),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help"),
         KeyBinding([[.char("q")]], .quit, help: "quit"),
     ], notes: [HelpRow("mouse", "click moves, hold drops a pin, wheel zooms")])
