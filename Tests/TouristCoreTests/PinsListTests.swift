@@ -111,11 +111,12 @@ final class PinsListTests: XCTestCase {
         press(&s, .char("/"))
         type(&s, "o")
         XCTAssertEqual(ids(s), [3, 2])
-        let before = try XCTUnwrap(s.pinsList)
+        var before = try XCTUnwrap(s.pinsList)
         let effects = press(&s, .enter)
         XCTAssertEqual(effects, [.openAlbum(3)])
         let album = try XCTUnwrap(s.album)
         XCTAssertEqual(album.pinID, 3)
+        before.typing = false  // back from the album, letters are commands again
         XCTAssertEqual(album.returnTo, PluggedScreen(PinsFeature(list: before)))
     }
 
@@ -194,12 +195,14 @@ final class PinsListTests: XCTestCase {
             press(&s, .char("/"))
             type(&s, "o")
             press(&s, .down)
-            let before = try XCTUnwrap(s.pinsList)
+            var before = try XCTUnwrap(s.pinsList)
             XCTAssertEqual(before.sort, .name)
             XCTAssertEqual(before.selectedID, 3)
+            XCTAssertEqual(before.filter.text, "o")
             XCTAssertEqual(press(&s, .enter), [.openAlbum(3)])
             XCTAssertEqual(s.album?.pinID, 3)
             press(&s, back)
+            before.typing = false
             XCTAssertEqual(s.pinsList, before, "\(back)")
         }
     }

@@ -128,7 +128,8 @@ struct PinsReducer: Sendable {
         return effects
     }
 
-    /// The pin's album; leaving it comes back to the list as it is now.
+    /// The pin's album; leaving it comes back to the list as it is now, its filter kept but no longer
+    /// typed into (back from the album, letters are commands again).
     private func open(_ pin: Pin?, _ list: inout PinsList, _ state: inout AppState) -> [AppEffect] {
         guard let pin else {
             state.message = StatusMessage(PinsView.emptyMessage(list, state: state))
@@ -136,6 +137,7 @@ struct PinsReducer: Sendable {
             return []
         }
         list.lastClick = nil
+        list.typing = false
         state.go(to: .albumReturning(to: PluggedScreen(PinsFeature(list: list)), pin: pin.id))
         return [.openAlbum(pin.id)]
     }
