@@ -24,7 +24,7 @@ final class PinsListTests: EndToEndTestCase {
             let dropped = try cli(["drop", lat, lon, "--db", db])
             XCTAssertEqual(dropped.status, 0, dropped.stderr)
         }
-        XCTAssertEqual(try storedPins(db).compactMap(\.name), ["Naples", "Oslo", "Zürich"])
+        XCTAssertEqual(try storedPins(db).compactMap(\.name), ["Naples, Campania, IT", "Oslo, Oslo, NO", "Zürich, Zürich, CH"])
         let t = try app(db, width: 100, height: 30)
         t.wait(forText: "3 pins ")
 
@@ -66,14 +66,15 @@ final class PinsListTests: EndToEndTestCase {
         let order = ["Naples", "Oslo", "Zürich"].compactMap { name in byName.firstIndex { $0.contains(name) } }
         XCTAssertEqual(order, order.sorted(), screen)
 
-        // x asks (confirm-delete is on by default), y deletes Naples, the selection on the top row.
+        // x asks (confirm-delete is on by default) about the selected pin, the newest, kept through the sort; y deletes it.
         try t.keys("x")
-        t.wait(forText: "Delete \u{201C}Naples\u{201D}?")
+        t.wait(forText: "Delete \u{201C}Zürich, Zürich, CH\u{201D}?")
         try t.keys("y")
-        t.wait(for: "Naples gone") { $0.contains("Pins  2 pins") && !$0.contains("Delete \u{201C}") }
-        XCTAssertEqual(try waitFor("the store to delete Naples") { try self.storedPins(db).count == 2 ? true : nil }, true)
+        screen = t.wait(for: "Zürich gone") { $0.contains("Pins  2 pins") && !$0.contains("Delete \u{201C}") }
+        XCTAssertFalse(screen.contains("Zürich, Zürich, CH  "), screen)
+        XCTAssertEqual(try waitFor("the store to delete Zürich") { try self.storedPins(db).count == 2 ? true : nil }, true)
 
-        // Another process drops a pin: it appears within a second (the data_version poll).
+        // Another process drops a pin (by Reykjavík: named Seltjarnarnes): it appears within a second (the data_version poll).
         let dropped = try cli(["drop", "64.15", "-21.94", "--db", db])
         XCTAssertEqual(dropped.status, 0, dropped.stderr)
         let start = Date()
@@ -84,7 +85,8 @@ final class PinsListTests: EndToEndTestCase {
         // Narrower: the coordinates and the dates go, the names and photos stay.
         try t.resize(width: 60, height: 16)
         screen = t.wait(for: "the narrow list") { $0.contains("Pins  3 pins") && !$0.contains("LAT, LON") }
-        XCTAssertTrue(screen.contains("PHOTOS") && screen.contains("Oslo") && !screen.contains("DROPPED"), screen)
+        XCTAssertTrue(screen.contains("PHOTOS") && screen.contains("Oslo") && screen.contains("Seltjarnarnes")
+                      && !screen.contains("DROPPED"), screen)
 
         // Nothing matches: it says so.
         try t.keys("/")

@@ -154,8 +154,8 @@ public struct PinsList: Equatable, Sendable {
     public var lastClick: PinsClick?
     /// The pins folded and ordered (rebuilt when the pins, the order or the centre change).
     public private(set) var index: PinsIndex
-    /// The query the rows were filtered with, folded.
-    public private(set) var query: [UInt8] = []
+    /// The filter's text the rows were made with (folded only when it changes).
+    public private(set) var queryText = ""
     /// The rows shown: indices into `index.pins`, in order.
     public private(set) var rows: [Int]
 
@@ -206,12 +206,11 @@ public struct PinsList: Equatable, Sendable {
     /// goes to the neighbour that took its row.
     public mutating func refresh(pins: [Pin], centre: GeoPoint) {
         let row = selected
-        let query = PinsList.folded(filter.text)
         let rebuilt = !index.serves(pins, sort: sort, centre: centre)
         if rebuilt { index = PinsIndex(pins: pins, sort: sort, centre: centre) }
-        guard rebuilt || query != self.query else { return }
-        self.query = query
-        rows = index.matching(query)
+        guard rebuilt || filter.text != queryText else { return }
+        queryText = filter.text
+        rows = index.matching(PinsList.folded(queryText))
         if let id = selectedID, let at = rows.firstIndex(where: { index.pins[$0].id == id }) {
             select(row: at)
         } else {
