@@ -355,6 +355,19 @@ final class KeyTableTests: XCTestCase {
         }
     }
 
+    /// The list's delete question: its table's keys answer it, no other key does anything.
+    func testThePinsListsDeleteQuestionHandlesItsTableAndNothingElse() {
+        var state = pinsListState()
+        state.settings.confirmDelete = true
+        let selected = state.pinsList?.selectedID ?? 0
+        state = press(.char("x"), in: state).0
+        XCTAssertEqual(state.pinsList?.mode, .confirmDelete(selected))
+        let table = Set(ConfirmKeys.table.keys)
+        for key in everyKey {
+            XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
+        }
+    }
+
     func testPinsListHintsComeFromItsTable() {
         XCTAssertEqual(PinsKeys.table.hints().map { "\($0.key) \($0.label)" },
                        ["/ filter", "Enter album", "g map", "x delete", "Tab sort", "Esc close", "? help"])
