@@ -180,13 +180,13 @@ _vtourist() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    pins|album|drop|export|import|render|config|help)
+    pins|album|drop|rename|export|import|render|config|help)
         # Offer subcommand argument completions
         "_vtourist_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'pins album drop export import render config help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'pins album drop rename export import render config help' -- "${cur}"))
         ;;
     esac
 }
@@ -247,6 +247,21 @@ _vtourist_drop() {
         ;;
     '--sort')
         __vtourist_add_completions -W 'interesting'$'\n''recent'$'\n''relevant'
+        return
+        ;;
+    esac
+}
+
+_vtourist_rename() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __vtourist_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
         return
         ;;
     esac

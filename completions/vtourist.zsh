@@ -54,6 +54,7 @@ _vtourist() {
             'pins:List the pins.'
             'album:List one pin'\''s photos.'
             'drop:Add a pin and fetch its album without the full-screen app.'
+            'rename:Give a pin a name of its own.'
             'export:Write every pin to stdout as GeoJSON or GPX.'
             'import:Add pins from a GeoJSON or GPX file; their albums download as for a drop.'
             'render:Print a JPEG picture to the terminal with the renderer the album uses.'
@@ -64,7 +65,7 @@ _vtourist() {
         ;;
     arg)
         case "${words[1]}" in
-        pins|album|drop|export|import|render|config|help)
+        pins|album|drop|rename|export|import|render|config|help)
             "_vtourist_${words[1]}" && ret=0
             ;;
         esac
@@ -114,6 +115,20 @@ _vtourist_drop() {
         '--tags[Filter\: only photos with every one of these tags, separated by commas.]:a,b:'
         '--taken[Filter\: when the photos were taken, FROM..TO, each YYYY, YYYY-MM or YYYY-MM-DD, either side open (2019..2023, 2019.., 2023).]:from..to:'
         '--sort[Filter\: the album'\''s order, interesting (the default), recent (date taken, newest first) or relevant (best match for --text, which it needs).]:order:{__vtourist_complete "${___sort[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_vtourist_rename() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
+        ':pin:'
+        ':name:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

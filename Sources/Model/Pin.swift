@@ -8,6 +8,8 @@ public struct Pin: Identifiable, Hashable, Sendable {
     public var coordinate: GeoPoint
     /// The nearest known place when the pin was dropped or moved, if any was near.
     public var name: String?
+    /// The name the user gave it (`PinName.checked`), shown instead of `name`; nil for none.
+    public var ownName: String?
     public var createdAt: Date
     /// As the album state machine last decided it.
     public var albumStatus: AlbumStatus
@@ -20,8 +22,9 @@ public struct Pin: Identifiable, Hashable, Sendable {
 
     public init(id: ID, coordinate: GeoPoint, name: String?, createdAt: Date = Date(),
                 albumStatus: AlbumStatus = .empty, photoCount: Int = 0, downloadedCount: Int = 0,
-                filter: AlbumFilter = .none) {
+                filter: AlbumFilter = .none, ownName: String? = nil) {
         self.filter = filter
+        self.ownName = ownName
         self.id = id
         self.coordinate = coordinate
         self.name = name
@@ -34,7 +37,11 @@ public struct Pin: Identifiable, Hashable, Sendable {
     public var albumState: AlbumState { albumStatus.state }
 
     /// The pin in words, wherever it is named (map, album header, messages, the command line).
-    public var displayName: String { Pin.displayName(name: name, at: coordinate) }
+    public var displayName: String { Pin.displayName(name: shownName, at: coordinate) }
+
+    /// The name shown: the user's own, else the nearest place's; nil when it has neither. What
+    /// `pins --json` and `export` write as its name, and what a PIN argument is matched against.
+    public var shownName: String? { ownName ?? name }
 
     /// The words for a pin with this name at this place: its name, or where it is.
     public static func displayName(name: String?, at coordinate: GeoPoint) -> String {

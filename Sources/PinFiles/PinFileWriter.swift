@@ -22,7 +22,7 @@ public enum PinFileWriter {
             out += i == 0 ? "\n" : ",\n"
             out += "{\"type\":\"Feature\",\"id\":\(pin.id),\"geometry\":{\"type\":\"Point\",\"coordinates\":["
             out += CoordinateNumber.text(pin.coordinate.longitude) + "," + CoordinateNumber.text(pin.coordinate.latitude)
-            out += "]},\"properties\":{\"name\":" + (pin.name.map(jsonString) ?? "null")
+            out += "]},\"properties\":{\"name\":" + (pin.shownName.map(jsonString) ?? "null")
             out += ",\"photos\":\(pin.photoCount),\"created\":" + jsonString(dates.string(from: pin.createdAt))
             if !pin.filter.isEmpty, let data = try? filters.encode(pin.filter) {
                 out += ",\"filter\":" + String(decoding: data, as: UTF8.self)
@@ -46,7 +46,7 @@ public enum PinFileWriter {
         for pin in pins {
             out += "  <wpt lat=\"\(CoordinateNumber.text(pin.coordinate.latitude))\" lon=\"\(CoordinateNumber.text(pin.coordinate.longitude))\">\n"
             out += "    <time>\(dates.string(from: pin.createdAt))</time>\n"
-            if let name = pin.name { out += "    <name>\(xmlEscaped(name))</name>\n" }
+            if let name = pin.shownName { out += "    <name>\(xmlEscaped(name))</name>\n" }
             out += "    <extensions><vtourist:photos>\(pin.photoCount)</vtourist:photos>"
             if !pin.filter.isEmpty { out += gpxFilter(pin.filter) }
             out += "</extensions>\n"

@@ -156,11 +156,14 @@ public final class AppDatabase: Sendable {
         try read { db in try Self.fetchPin(db, id: id) }
     }
 
-    /// Pins whose name is `name`, ignoring case (in every script, not only ASCII), oldest first.
+    /// Pins whose shown name (`Pin.shownName`: their own, else their nearest place's) is `name`,
+    /// ignoring case (in every script, not only ASCII), oldest first.
     public func pins(named name: String) throws(StoreError) -> [Pin] {
         let wanted = name.lowercased()
         return try read { db in
-            let named = try Row.fetchAll(db, sql: "SELECT id, name FROM pin WHERE name IS NOT NULL ORDER BY id")
+            let named = try Row.fetchAll(db, sql: """
+                SELECT id, COALESCE(ownName, name) AS name FROM pin WHERE COALESCE(ownName, name) IS NOT NULL ORDER BY id
+                """)
             return try named.filter { ($0["name"] as String).lowercased() == wanted }
                 .compactMap { row in try Self.fetchPin(db, id: row["id"]) }
         }
@@ -245,18 +248,19 @@ public final class AppDatabase: Sendable {
         let now = Date()
         return try write { db in
             var seen = Set<PinIdentity>()
-            let existing = try Row.fetchCursor(db, sql: "SELECT latitude, longitude, name FROM pin")
+            let existing = try Row.fetchCursor(db, sql: "SELECT latitude, longitude, COALESCE(ownName, name) AS name FROM pin")
             while let row = try existing.next() {
                 seen.insert(PinIdentity(GeoPoint(latitude: row["latitude"], longitude: row["longitude"]), name: row["name"]))
             }
             var result = PinImport(added: [], duplicates: 0)
             result.added.reserveCapacity(pins.count)
             for pin in pins {
-                guard seen.insert(PinIdentity(pin.coordinate, name: pin.name)).inserted else {
+                guard seen.insert(PinIdentity(pin.coordinate, name: pin.ownName ?? pin.name)).inserted else {
                     result.duplicates += 1
                     continue
                 }
                 var row = Self.newPin(pin.coordinate, name: pin.name, createdAt: pin.createdAt ?? now, album: .downloading)
+                row.ownName = pin.ownName
                 try row.insert(db)
                 guard let id = row.id else { throw StoreError.failure(path: path, detail: "an imported pin got no id") }
                 if !pin.filter.isEmpty { try AlbumFilterColumns.write(db, pinID: id, pin.filter) }
@@ -278,10 +282,24 @@ public final class AppDatabase: Sendable {
             guard let old = try PinRow.fetchOne(db, key: id) else { return nil }
             var row = Self.newPin(coordinate, name: name, createdAt: old.createdAt, album: .downloading)
             row.id = id
+            row.ownName = old.ownName  // a name of the user's own follows the pin
             try row.update(db)
             try db.execute(sql: "UPDATE pin SET albumGeneration = albumGeneration + 1 WHERE id = ?", arguments: [id])
             // photoImage rows follow by cascade.
             try PhotoRow.filter(Column("pinId") == id).deleteAll(db)
+            return try Self.fetchPin(db, id: id)
+        }
+    }
+
+    /// Gives a pin a name of its own (`PinName.checked`), or none (nil: it is shown by its nearest
+    /// place's name again). Only that column is written, so a move or an album saved meanwhile by
+    /// another process is kept. Returns the pin as stored, nil when there is no such pin; a name the
+    /// rule would refuse is refused by the schema and nothing is saved.
+    @discardableResult
+    public func renamePin(id: Pin.ID, to ownName: String?) throws(StoreError) -> Pin? {
+        try write { db in
+            try db.execute(sql: "UPDATE pin SET ownName = ? WHERE id = ?", arguments: [ownName, id])
+            guard db.changesCount > 0 else { return nil }
             return try Self.fetchPin(db, id: id)
         }
     }

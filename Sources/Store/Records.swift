@@ -20,6 +20,7 @@ struct PinRow: Codable, FetchableRecord, MutablePersistableRecord {
     var albumPage: Int?
     var albumPageCount: Int?
     var albumSource: String?
+    var ownName: String?
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
@@ -31,6 +32,7 @@ struct PinListing: FetchableRecord {
     var latitude: Double
     var longitude: Double
     var name: String?
+    var ownName: String?
     /// Unix seconds: SQLite's date arithmetic is cheaper than parsing 10,000 date strings in Swift.
     var createdAtUnix: Double
     var albumState: String
@@ -48,6 +50,7 @@ struct PinListing: FetchableRecord {
         latitude = row[c.latitude]
         longitude = row[c.longitude]
         name = row[c.name]
+        ownName = row[c.ownName]
         createdAtUnix = row[c.createdAtUnix]
         albumState = row[c.albumState]
         albumError = row[c.albumError]
@@ -69,7 +72,7 @@ struct PinListing: FetchableRecord {
 
     /// Where each field's column is in a result.
     private struct ColumnIndices {
-        var id, latitude, longitude, name, createdAtUnix, albumState, albumError, photoCount, downloadedCount: Int
+        var id, latitude, longitude, name, ownName, createdAtUnix, albumState, albumError, photoCount, downloadedCount: Int
         var filterText, filterTags, filterFrom, filterTo, filterSort: Int
 
         init<Names: Collection<String>>(_ names: Names) throws {
@@ -78,8 +81,9 @@ struct PinListing: FetchableRecord {
                 guard let i = lookup[name.lowercased()] else { throw DatabaseError(message: "no column \(name) in a pin listing") }
                 return i
             }
-            (id, latitude, longitude, name, createdAtUnix) =
-                (try index("id"), try index("latitude"), try index("longitude"), try index("name"), try index("createdAtUnix"))
+            (id, latitude, longitude, name, ownName, createdAtUnix) =
+                (try index("id"), try index("latitude"), try index("longitude"), try index("name"), try index("ownName"),
+                 try index("createdAtUnix"))
             (albumState, albumError, photoCount, downloadedCount) =
                 (try index("albumState"), try index("albumError"), try index("photoCount"), try index("downloadedCount"))
             (filterText, filterTags, filterFrom, filterTo, filterSort) =
@@ -94,7 +98,7 @@ struct PinListing: FetchableRecord {
     static func query(where condition: String?) -> String {
         let pins = condition.map { "WHERE pinId IN (SELECT pin.id FROM pin WHERE \($0))" } ?? ""
         return """
-            SELECT pin.id, pin.latitude, pin.longitude, pin.name,
+            SELECT pin.id, pin.latitude, pin.longitude, pin.name, pin.ownName,
                 (julianday(pin.createdAt) - 2440587.5) * 86400.0 AS createdAtUnix, pin.albumState, pin.albumError,
                 pin.filterText, pin.filterTags, pin.filterFrom, pin.filterTo, pin.filterSort,
                 COALESCE(c.photoCount, 0) AS photoCount, COALESCE(c.downloadedCount, 0) AS downloadedCount
@@ -110,7 +114,7 @@ struct PinListing: FetchableRecord {
         Pin(id: id, coordinate: GeoPoint(latitude: latitude, longitude: longitude), name: name,
             createdAt: Date(timeIntervalSince1970: createdAtUnix),
             albumStatus: AlbumStatusColumns.status(state: albumState, error: albumError),
-            photoCount: photoCount, downloadedCount: downloadedCount, filter: filter)
+            photoCount: photoCount, downloadedCount: downloadedCount, filter: filter, ownName: ownName)
     }
 }
 

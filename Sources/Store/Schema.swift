@@ -191,7 +191,17 @@ enum Schema {
                 """)
         }
 
-        // Migrations of later versions go here, after "v7", each with a new name.
+        migrator.registerMigration("v8") { db in
+            // The name the user gave the pin (Model.PinName.checked), shown instead of the nearest
+            // place's; NULL for none. The check is the rule's backstop: no empty name, no C0 control.
+            try db.execute(sql: """
+                ALTER TABLE pin ADD COLUMN ownName TEXT
+                    CHECK (ownName IS NULL OR (length(ownName) BETWEEN 1 AND 1000
+                        AND ownName NOT GLOB '*[' || char(1) || '-' || char(31) || char(127) || ']*'))
+                """)
+        }
+
+        // Migrations of later versions go here, after "v8", each with a new name.
 
         return migrator
     }

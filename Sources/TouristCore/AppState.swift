@@ -45,6 +45,7 @@ public enum MapMode: Equatable, Sendable {
     case dragging(pin: Pin.ID, from: GeoPoint)
     case confirmDelete(pin: Pin.ID)
     case goTo(GoToPrompt)
+    case rename(RenamePrompt)
 }
 
 /// A place offered by the go-to prompt.

@@ -11,10 +11,22 @@ public struct PinLayout: Equatable, Sendable {
         /// Cells the marker covers from `col` (1 for a pin, the label's width for a cluster).
         public var width: Int
         public var pins: [Pin.ID]
+        /// The first column of the slot its pins fell in: a cluster's count may be narrower than
+        /// the cells its pins are on, and the cursor on any of them is on the cluster.
+        public var slotCol: Int
         public var isCluster: Bool { pins.count > 1 }
 
+        public init(col: Int, row: Int, width: Int, pins: [Pin.ID], slotCol: Int? = nil) {
+            self.col = col
+            self.row = row
+            self.width = width
+            self.pins = pins
+            self.slotCol = slotCol ?? col / PinLayout.slotWidth * PinLayout.slotWidth
+        }
+
+        /// Whether the marker is drawn over the cell, or one of its pins is on it.
         public func covers(col c: Int, row r: Int) -> Bool {
-            r == row && c >= col && c < col + width
+            r == row && ((c >= col && c < col + width) || (isCluster && c >= slotCol && c < slotCol + PinLayout.slotWidth))
         }
     }
 

@@ -111,6 +111,7 @@ struct LoopState: Sendable {
         case let .insertPin(point, name): return write(.insertPin(point, name: name))
         case let .movePin(id, to, name): return write(.movePin(id, to: to, name: name))
         case let .deletePin(id): return write(.deletePin(id))
+        case let .renamePin(id, name): return write(.renamePin(id, name: name))
         case let .saveSetting(key, text): return write(.saveSetting(key, text))
         case let .openAlbum(pin): return [.resumeAlbum(pin)] + loadAlbum(pin)
         case let .album(pin, action): return [.albumAction(pin, action)]

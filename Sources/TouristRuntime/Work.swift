@@ -91,6 +91,7 @@ enum StoreWrite: Equatable, Sendable {
     case insertPin(GeoPoint, name: String?)
     case movePin(Pin.ID, to: GeoPoint, name: String?)
     case deletePin(Pin.ID)
+    case renamePin(Pin.ID, name: String?)
     case saveSetting(SettingKey, String?)
 }
 

@@ -127,6 +127,9 @@ struct StoreJobs: Sendable {
         case let .deletePin(id):
             if try store.deletePin(id: id) { trace.record(.pinDeleted(id)) }
             return .action(.pinRemoved(id))
+        case let .renamePin(id, name):
+            if let pin = try store.renamePin(id: id, to: name) { return .action(.pinSaved(pin)) }
+            return .action(.pinRemoved(id))
         case let .saveSetting(key, text):
             try store.saveSetting(key, text)
             trace.record(.settingSaved(key, text.flatMap { Settings.normalized(key, $0) }))

@@ -73,7 +73,8 @@ struct Import: ParsableCommand {
             let store = try database.open()
             defer { try? store.close() }
             let outcome: PinImport
-            do { outcome = try store.importPins(contents.points) } catch { throw CommandFailure("\(error)") }
+            let points = ImportNaming.named(contents.points, places: ImportNaming.bundledPlaces())
+            do { outcome = try store.importPins(points) } catch { throw CommandFailure("\(error)") }
             StandardStream.error.write(Import.summary(outcome, notPoints: contents.notPoints) + "\n")
             if wait, !outcome.added.isEmpty { try waitForAlbums(outcome.added, store: store) }
         }

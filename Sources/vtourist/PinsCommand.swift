@@ -36,7 +36,10 @@ enum PinJSON {
         var id: Int64
         var latitude: Double
         var longitude: Double
+        /// The name shown (`Pin.shownName`): the user's own, else the nearest place's.
         var name: String?
+        /// The nearest place's name, whatever the pin is called.
+        var place: String?
         var state: String
         var photos: Int
         var downloaded: Int
@@ -44,7 +47,7 @@ enum PinJSON {
         /// Nil for the plain album (`AlbumFilter.isEmpty`), written as null.
         var filter: AlbumFilter?
 
-        enum CodingKeys: String, CodingKey { case id, latitude, longitude, name, state, photos, downloaded, createdAt, filter }
+        enum CodingKeys: String, CodingKey { case id, latitude, longitude, name, place, state, photos, downloaded, createdAt, filter }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -52,6 +55,7 @@ enum PinJSON {
             try c.encode(CoordinateJSON(latitude), forKey: .latitude)
             try c.encode(CoordinateJSON(longitude), forKey: .longitude)
             try c.encode(name, forKey: .name)  // null rather than absent
+            try c.encode(place, forKey: .place)
             try c.encode(state, forKey: .state)
             try c.encode(photos, forKey: .photos)
             try c.encode(downloaded, forKey: .downloaded)
@@ -63,7 +67,7 @@ enum PinJSON {
     /// `dates` is passed in: making a formatter costs more than formatting, and a listing has 10,000 pins.
     static func entry(_ pin: Pin, dates: ISO8601DateFormatter = ISO8601DateFormatter()) -> Entry {
         Entry(id: pin.id, latitude: pin.coordinate.latitude, longitude: pin.coordinate.longitude,
-              name: pin.name, state: pin.albumState.rawValue, photos: pin.photoCount,
+              name: pin.shownName, place: pin.name, state: pin.albumState.rawValue, photos: pin.photoCount,
               downloaded: pin.downloadedCount, createdAt: dates.string(from: pin.createdAt),
               filter: pin.filter.isEmpty ? nil : pin.filter)
     }

@@ -4,7 +4,7 @@ import XCTest
 
 /// The pins list through the real binary in tmux: `P` opens it, `/` and typing narrow it (accents and
 /// case folded), Enter opens the album and Esc comes back to the list as it was, `g` shows the pin on the
-/// map, `x` deletes, Tab sorts, a pin dropped by `vtourist drop` appears within a second, a resize keeps it
+/// map, `x` deletes, `e` renames, Tab sorts, a pin dropped by `vtourist drop` appears within a second, a resize keeps it
 /// drawn, and a filter that matches nothing says so.
 final class PinsListTests: EndToEndTestCase {
     struct StoredPin: Decodable {
@@ -73,6 +73,16 @@ final class PinsListTests: EndToEndTestCase {
         screen = t.wait(for: "Zürich gone") { $0.contains("Pins  2 pins") && !$0.contains("Delete \u{201C}") }
         XCTAssertFalse(screen.contains("Zürich, Zürich, CH  "), screen)
         XCTAssertEqual(try waitFor("the store to delete Zürich") { try self.storedPins(db).count == 2 ? true : nil }, true)
+
+        // e renames the selected pin (Oslo, the row above the one deleted): the row shows the name and its place.
+        try t.keys("e")
+        t.wait(forText: "Rename pin")
+        try t.keys("C-u")
+        try t.type("Fjord")
+        try t.keys("Enter")
+        t.wait(forText: "Fjord (Oslo, Oslo, NO)")
+        XCTAssertEqual(try waitFor("the store to rename Oslo") { try self.storedPins(db).contains { $0.name == "Fjord" } ? true : nil },
+                       true)
 
         // Another process drops a pin (by Reykjavík: named Seltjarnarnes): it appears within a second (the data_version poll).
         let dropped = try cli(["drop", "64.15", "-21.94", "--db", db])

@@ -189,6 +189,8 @@ struct PinRow: Decodable, Equatable {
     var latitude: Double
     var longitude: Double
     var name: String?
+    /// The nearest place's name, whatever the pin is called.
+    var place: String?
     var state: String
     var photos: Int
     var downloaded: Int

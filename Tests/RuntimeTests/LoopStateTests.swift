@@ -154,6 +154,8 @@ final class LoopStateTests: XCTestCase {
         let rows: [(AppEffect, [Work])] = [
             (.movePin(1, to: Self.naples, name: "N"), [.write(.movePin(1, to: Self.naples, name: "N"), number: 1)]),
             (.deletePin(1), [.write(.deletePin(1), number: 1)]),
+            (.renamePin(1, name: "Home"), [.write(.renamePin(1, name: "Home"), number: 1)]),
+            (.renamePin(1, name: nil), [.write(.renamePin(1, name: nil), number: 1)]),
             (.saveSetting(.contact, "me@example.org"), [.write(.saveSetting(.contact, "me@example.org"), number: 1)]),
             (.album(1, .newCollection), [.albumAction(1, .newCollection)]),
             (.openPage("https://example.org/p"), [.openPage("https://example.org/p")]),

@@ -373,6 +373,23 @@ final class PinLayoutTests: XCTestCase {
         XCTAssertEqual(zoomed.markers.count, 2)
     }
 
+    /// Two pins a cell apart in one slot make a one-character cluster drawn on the first one's cell;
+    /// Tab to the second put the cursor beside the count, where Enter said "No pin here".
+    func testTheCursorOnAnyPinOfAClusterIsOnTheCluster() throws {
+        let oslo = GeoPoint(latitude: 59.9127, longitude: 10.7461), bergen = GeoPoint(latitude: 60.3913, longitude: 5.3221)
+        let p = Mercator.project(oslo)
+        var state = AppState(camera: MapCamera(centerX: p.x, centerY: p.y, zoom: 2, cursorX: p.x, cursorY: p.y),
+                             width: 100, height: 30)
+        state.pins = [Pin(id: 1, coordinate: oslo, name: "Oslo"), Pin(id: 2, coordinate: bergen, name: "Bergen")]
+        let layout = PinLayout(pins: state.pins, viewport: state.viewport)
+        XCTAssertEqual(layout.markers.count, 1)
+        let cluster = try XCTUnwrap(layout.markers.first)
+        XCTAssertEqual(cluster.width, 1)
+        XCTAssertNotEqual(cluster.col, state.cursorCell.col, "the count is drawn off the cursor's cell")
+        XCTAssertEqual(state.pinUnderCursor?.id, 1)
+        XCTAssertEqual(layout.marker(atCol: cluster.slotCol + PinLayout.slotWidth, row: cluster.row), nil)
+    }
+
     func testCountLabels() {
         XCTAssertEqual(PinLayout.countLabel(7), "7")
         XCTAssertEqual(PinLayout.countLabel(999), "999")

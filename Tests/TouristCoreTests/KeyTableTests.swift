@@ -368,20 +368,41 @@ final class KeyTableTests: XCTestCase {
         }
     }
 
+    /// The list's rename prompt: its table acts, every character is typed, nothing else does anything.
+    func testThePinsListsRenamePromptHandlesItsTableAndTypesEveryCharacter() {
+        var state = pinsListState()
+        state = press(.char("e"), in: state).0
+        guard case var .rename(prompt)? = state.pinsList?.mode, var list = state.pinsList else { return XCTFail("no prompt") }
+        let length = prompt.field.text.count
+        XCTAssertEqual(prompt.field.apply(.left), .moved)  // the cursor inside, so every editing key has work
+        list.mode = .rename(prompt)
+        state.screen = .plugged(PluggedScreen(PinsFeature(list: list)))
+        let table = Set(RenameKeys.table.keys)
+        for key in everyKey {
+            if case .char = key {
+                XCTAssertFalse(table.contains(key))
+                guard case let .rename(after)? = press(key, in: state).0.pinsList?.mode else { return XCTFail("prompt closed by \(key)") }
+                XCTAssertEqual(after.field.text.count, length + 1, "\(key)")
+            } else {
+                XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
+            }
+        }
+    }
+
     func testPinsListHintsComeFromItsTable() {
         XCTAssertEqual(PinsKeys.table.hints().map { "\($0.key) \($0.label)" },
-                       ["/ filter", "Enter album", "g map", "x delete", "Tab sort", "Esc close", "? help"])
+                       ["/ filter", "Enter album", "g map", "x delete", "e rename", "Tab sort", "Esc close", "? help"])
         XCTAssertEqual(AppView.render(pinsListState(), raster: nil).rowText(23).trimmingCharacters(in: .whitespaces),
-                       "/ filter  Enter album  g map  x delete  Tab sort  Esc close  ? help")
+                       "/ filter  Enter album  g map  x delete  e rename  Tab sort  Esc close  ? help")
         XCTAssertEqual(PinsKeys.table.helpRows().map(\.keys),
-                       ["\u{2191}\u{2193}", "PgUp  PgDn", "Home", "End", "/", "Enter", "g", "x  Delete", "Tab", "Esc  q", "?",
+                       ["\u{2191}\u{2193}", "PgUp  PgDn", "Home", "End", "/", "Enter", "g", "x  Delete", "e", "Tab", "Esc  q", "?",
                         "typing", "", "", "mouse"])
     }
 
     func testHelpLabelsNameTheirKeys() {
         XCTAssertEqual(MapKeys.browsing.helpRows().map(\.keys),
                        ["arrows  h j k l", "H J K L  shift+arrows", "+ =  /  -", "p  space", "Enter", "m", "x  Delete",
-                        "Tab  shift+Tab", "g  /", "s", "P", "?", "q", "mouse"])
+                        "Tab  shift+Tab", "g  /", "R  /  P", "s", "?", "q", "mouse"])
         XCTAssertEqual(AlbumKeys.table.helpRows().map(\.keys),
                        ["arrows  h j k l", "PgUp  PgDn", "g  Home", "G  End", "Enter", "x  Delete", "space", "X", "n", "a", "f", "F", "r",
                         "Esc  Backspace  q", "?"])

@@ -407,6 +407,70 @@ final class PinsListTests: XCTestCase {
         XCTAssertEqual(s.pinsList?.selectedID, 2)
     }
 
+    // MARK: - Renaming
+
+    func testERenamesTheSelectedPinAndTheRowsFollowTheName() throws {
+        var s = listState()
+        press(&s, .down)  // Zürich
+        XCTAssertEqual(press(&s, .char("e")), [])
+        let zurich = try XCTUnwrap(s.pin(4))
+        XCTAssertEqual(s.pinsList?.mode, .rename(RenamePrompt(pin: zurich)))
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Rename pin"))
+        press(&s, .control("u"))
+        type(&s, "Lake house")
+        let effects = press(&s, .enter)
+        XCTAssertEqual(effects, [.renamePin(4, name: "Lake house")])
+        XCTAssertEqual(s.pinsList?.mode, .browsing)
+        XCTAssertEqual(s.pin(4)?.ownName, "Lake house")
+        XCTAssertEqual(s.message, StatusMessage("Renamed \u{201C}Zürich\u{201D} to \u{201C}Lake house\u{201D}."))
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Lake house (Zürich)"))
+        XCTAssertEqual(s.pinsList?.selectedID, 4)
+        // Found by its own name and by its place.
+        press(&s, .char("/"))
+        type(&s, "lake h")
+        XCTAssertEqual(ids(s), [4])
+        press(&s, .control("u"))
+        type(&s, "zur")
+        XCTAssertEqual(ids(s), [4])
+        // By name, it sorts under its own name.
+        press(&s, .escape, .tab)
+        XCTAssertEqual(ids(s), [4, 1, 2, 5, 3])
+    }
+
+    func testEscCancelsTheRenameAndAnEmptyNameGoesBackToThePlace() throws {
+        var s = listState()
+        press(&s, .down)
+        press(&s, .char("e"), .control("u"))
+        type(&s, "Nothing")
+        XCTAssertEqual(press(&s, .escape), [])
+        XCTAssertEqual(s.pinsList?.mode, .browsing)
+        XCTAssertNil(s.pin(4)?.ownName)
+        XCTAssertNotNil(s.pinsList, "Esc leaves the prompt, not the list")
+        s.pins[3].ownName = "Lake house"
+        press(&s, .char("e"), .control("u"), .enter)
+        XCTAssertNil(s.pin(4)?.ownName)
+        XCTAssertEqual(s.pin(4)?.displayName, "Zürich")
+    }
+
+    func testAPasteGoesIntoTheRenamePromptAndAControlCharacterIsRefused() throws {
+        var s = listState()
+        press(&s, .char("e"), .control("u"))
+        _ = reducer.reduce(&s, .event(.paste("Atoll"), time: 0))
+        guard case let .rename(prompt)? = s.pinsList?.mode else { return XCTFail("no prompt") }
+        XCTAssertEqual(prompt.field.text, "Atoll")
+        XCTAssertEqual(s.pinsList?.filter.text, "", "the filter is not typed into")
+        XCTAssertEqual(press(&s, .enter), [.renamePin(5, name: "Atoll")])
+    }
+
+    func testThePinBeingRenamedDeletedElsewhereEndsThePrompt() throws {
+        var s = listState()
+        press(&s, .char("e"))
+        _ = reducer.reduce(&s, .pinsLoaded(PinsListTests.pins().filter { $0.id != 5 }))
+        XCTAssertEqual(s.pinsList?.mode, .browsing)
+        XCTAssertEqual(s.message, StatusMessage("The pin being renamed was deleted elsewhere.", kind: .error))
+        XCTAssertEqual(s.pinsList?.selectedID, 4)
+    }
+
     // MARK: - Keeping up with other windows
 
     func testAPinDroppedElsewhereAppearsAndADeletedSelectedPinGivesWayToItsNeighbour() throws {

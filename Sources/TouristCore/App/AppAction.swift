@@ -42,6 +42,8 @@ public enum AppEffect: Equatable, Sendable {
     case insertPin(GeoPoint, name: String?)
     case movePin(Pin.ID, to: GeoPoint, name: String?)
     case deletePin(Pin.ID)
+    /// Give the pin a name of its own (nil: none; it goes by its nearest place's name).
+    case renamePin(Pin.ID, name: String?)
     case saveMapView(MapViewState)
     /// Load the album (and resume what was interrupted) for the album screen.
     case openAlbum(Pin.ID)

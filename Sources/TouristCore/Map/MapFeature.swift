@@ -17,11 +17,18 @@ struct MapFeature: ScreenFeature {
         MapReducer(places: context.places).mouse(mouse, time: time, &state)
     }
 
-    /// Only the go-to prompt takes a paste.
+    /// Only the go-to and rename prompts take a paste.
     func paste(_ text: String, _ state: inout AppState, _ context: ReduceContext) {
-        guard case let .goTo(prompt) = state.map?.mode else { return }
-        state.message = nil
-        GoToReducer(places: context.places).paste(text, prompt, &state)
+        switch state.map?.mode {
+        case let .goTo(prompt):
+            state.message = nil
+            GoToReducer(places: context.places).paste(text, prompt, &state)
+        case let .rename(prompt):
+            state.message = nil
+            state.setMapMode(.rename(prompt.paste(text)))
+        default:
+            break
+        }
     }
 
     func render(_ state: AppState, _ context: RenderContext, into buffer: inout CellBuffer) {
@@ -38,6 +45,9 @@ struct MapFeature: ScreenFeature {
             state.message = StatusMessage("The pin being moved was deleted elsewhere.", kind: .error)
         case let .confirmDelete(id) where state.pin(id) == nil:
             state.setMapMode(.browsing)
+        case let .rename(prompt) where state.pin(prompt.pinID) == nil:
+            state.setMapMode(.browsing)
+            state.message = StatusMessage("The pin being renamed was deleted elsewhere.", kind: .error)
         default:
             break
         }

@@ -13,6 +13,7 @@ public enum MapCommand: Equatable, Sendable {
     case nextPin
     case previousPin
     case goTo
+    case rename
     case settings
     /// The pins list.
     case pinsList
@@ -52,8 +53,10 @@ public enum MapKeys {
         KeyBinding([[.char("x")], [.delete]], .deletePin, help: "delete the pin under the cursor"),
         KeyBinding([[KeyEntry(.tab, .nextPin)], [KeyEntry(.backTab, .previousPin)]], help: "next / previous pin"),
         KeyBinding([[.char("g")], [.char("/")]], .goTo, help: "go to a place or LAT, LON"),
+        // One row for both, so the help with its legend still fits 80x24.
+        KeyBinding([[KeyEntry(.char("R"), .rename)], [KeyEntry(.char("P"), .pinsList)]], separator: "  /  ",
+                   help: "rename the pin under the cursor / list every pin"),
         KeyBinding([[.char("s")]], .settings, help: "settings (Flickr key, photo source, search area…)"),
-        KeyBinding([[.char("P")]], .pinsList, help: "list every pin: filter, sort, open, show, delete"),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help"),
         KeyBinding([[.char("q")]], .quit, help: "quit"),
     ], notes: [HelpRow("mouse", "click moves, hold drops a pin, wheel zooms")])

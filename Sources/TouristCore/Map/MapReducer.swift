@@ -24,6 +24,15 @@ struct MapReducer: Sendable {
             return ConfirmDeleteReducer().key(key, pin: id, &state)
         case let .goTo(prompt):
             return GoToReducer(places: places).key(key, prompt, &state)
+        case let .rename(prompt):
+            switch prompt.key(key) {
+            case let .editing(next): state.setMapMode(.rename(next))
+            case .cancel: state.setMapMode(.browsing)
+            case let .save(id, name):
+                state.setMapMode(.browsing)
+                return state.renamePin(id, to: name)
+            }
+            return []
         }
     }
 
@@ -76,6 +85,12 @@ struct MapReducer: Sendable {
             state.camera.jump(to: pin.coordinate, width: state.width, height: state.mapHeight)
             let keys = MapKeys.dragging.hints().map { "\($0.key) \($0.label)" }.joined(separator: ", ")
             state.message = StatusMessage("Moving \(pin.displayName): \(keys).")
+        case .rename:
+            guard let pin = state.pinUnderCursor else {
+                state.message = StatusMessage("No pin here to rename.")
+                return []
+            }
+            state.setMapMode(.rename(RenamePrompt(pin: pin)))
         case .deletePin:
             guard let pin = state.pinUnderCursor else {
                 state.message = StatusMessage("No pin here to delete.")
@@ -141,7 +156,7 @@ struct MapReducer: Sendable {
         switch screen.mode {
         case .browsing, .dragging:
             break
-        case .confirmDelete, .goTo:
+        case .confirmDelete, .goTo, .rename:
             return []
         }
         switch mouse.kind {

@@ -41,6 +41,8 @@ enum MapView {
             }
         case let .goTo(prompt):
             buffer.render(GoToPanel(prompt: prompt, theme: theme, unicode: state.capabilities.unicode), in: area)
+        case let .rename(prompt):
+            buffer.render(RenamePanel(prompt: prompt, theme: theme, unicode: state.capabilities.unicode), in: area)
         case .browsing, .dragging:
             break
         }

@@ -32,8 +32,16 @@ struct PinsFeature: ScreenFeature {
     func pinsChanged(_ state: inout AppState) {
         var next = self
         next.list = list.current(state)
-        let question: Pin.ID? = if case let .confirmDelete(id) = next.list.mode { id } else { nil }
-        if let question, state.pin(question) == nil { next.list.mode = .browsing }
+        // A question or a name about a pin deleted elsewhere is let go of.
+        switch next.list.mode {
+        case let .confirmDelete(id) where state.pin(id) == nil:
+            next.list.mode = .browsing
+        case let .rename(prompt) where state.pin(prompt.pinID) == nil:
+            next.list.mode = .browsing
+            state.message = StatusMessage("The pin being renamed was deleted elsewhere.", kind: .error)
+        default:
+            break
+        }
         next.list.keepSelectionVisible(rows: PinsView.visibleRows(state.layout))
         state.screen = .plugged(PluggedScreen(next))
     }

@@ -15,6 +15,8 @@ public enum PinsCommand: Equatable, Sendable {
     /// The selected pin on the map, standing alone.
     case showOnMap
     case delete
+    /// The rename prompt over the selected pin.
+    case rename
     case cycleSort
     /// Back to the map.
     case close
@@ -45,6 +47,8 @@ public enum PinsKeys {
         KeyBinding([[.enter]], .open, help: "open the pin's album", hint: "album", hintOrder: 2),
         KeyBinding([[.char("g")]], .showOnMap, help: "show the pin on the map", hint: "map", hintOrder: 3),
         KeyBinding([[.char("x")], [.delete]], .delete, help: "delete the pin and its album", hint: "delete", hintOrder: 4),
+        KeyBinding([[.char("e")]], .rename, help: "rename the pin (an empty name: its place's name again)", hint: "rename",
+                   hintOrder: 5),
         KeyBinding([[.tab]], .cycleSort, help: "the next order: newest, name, photos, nearest the map's centre",
                    hint: "sort", hintOrder: 6),
         KeyBinding([[.escape], [.char("q")]], .close, help: "back to the map", hint: "close", hintOrder: 7),

@@ -125,6 +125,8 @@ public enum PinsListMode: Equatable, Sendable {
     case browsing
     /// Delete this pin? (the confirm-delete setting)
     case confirmDelete(Pin.ID)
+    /// A pin's name being typed.
+    case rename(RenamePrompt)
 }
 
 /// A click on a row: which pin, and when (for a double click).

@@ -15,6 +15,8 @@ struct PinsReducer: Sendable {
         switch list.mode {
         case let .confirmDelete(id):
             return confirm(key, pin: id, &list, &state)
+        case let .rename(prompt):
+            return rename(key, prompt, &list, &state)
         case .browsing:
             break
         }
@@ -57,6 +59,12 @@ struct PinsReducer: Sendable {
             } else {
                 return delete(pin.id, &list, &state)
             }
+        case .rename:
+            guard let pin = list.selectedPin else {
+                state.message = StatusMessage("No pin to rename.")
+                break
+            }
+            list.mode = .rename(RenamePrompt(pin: pin))
         case .cycleSort:
             list.sort = list.sort.next
             list.refresh(pins: state.pins, centre: state.mapCentre)
@@ -100,9 +108,32 @@ struct PinsReducer: Sendable {
         return []
     }
 
-    /// Pasted text: one edit of the filter while it has the keyboard; nothing otherwise.
+    /// A key in the rename prompt: Enter saves (the row shows the name at once, the store follows), Esc cancels.
+    private func rename(_ key: Key, _ prompt: RenamePrompt, _ list: inout PinsList, _ state: inout AppState) -> [AppEffect] {
+        var effects: [AppEffect] = []
+        switch prompt.key(key) {
+        case let .editing(next):
+            list.mode = .rename(next)
+        case let .save(id, name):
+            list.mode = .browsing
+            effects = state.renamePin(id, to: name)
+            list.refresh(pins: state.pins, centre: state.mapCentre)
+            list.keepSelectionVisible(rows: PinsView.visibleRows(state.layout))
+        case .cancel:
+            list.mode = .browsing
+        }
+        state.screen = .plugged(PluggedScreen(PinsFeature(list: list)))
+        return effects
+    }
+
+    /// Pasted text: one edit of the rename prompt or of the filter while it has the keyboard; nothing otherwise.
     func paste(_ text: String, _ feature: PinsFeature, _ state: inout AppState) {
         var list = feature.list.current(state)
+        if case let .rename(prompt) = list.mode {
+            list.mode = .rename(prompt.paste(text))
+            state.screen = .plugged(PluggedScreen(PinsFeature(list: list)))
+            return
+        }
         guard list.typing, list.mode == .browsing else { return }
         if list.filter.insert(text) == .cut { state.message = StatusMessage(list.filter.cutMessage, kind: .error) }
         list.filterChanged(pins: state.pins, centre: state.mapCentre)

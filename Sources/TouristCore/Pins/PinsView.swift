@@ -144,15 +144,23 @@ enum PinsView {
         } else {
             buffer.render(KeyHints(hints: PinsKeys.table.hints(unicode: unicode), theme: theme), in: layout.status)
         }
-        if case let .confirmDelete(id) = list.mode, let pin = state.pin(id) {
-            buffer.render(ConfirmDialog(pin: pin, theme: theme, unicode: unicode), in: main)
+        switch list.mode {
+        case let .confirmDelete(id):
+            if let pin = state.pin(id) { buffer.render(ConfirmDialog(pin: pin, theme: theme, unicode: unicode), in: main) }
+        case let .rename(prompt):
+            buffer.render(RenamePanel(prompt: prompt, theme: theme, unicode: unicode), in: main)
+        case .browsing:
+            break
         }
     }
 
     /// A pin's text in a column.
     static func cell(_ column: Column, _ pin: Pin, calendar: Calendar, unicode: Bool) -> String {
         switch column {
-        case .name: return pin.displayName
+        case .name:
+            // A name of its own says where the pin is too.
+            guard pin.ownName != nil, let place = pin.name, place != pin.displayName else { return pin.displayName }
+            return "\(pin.displayName) (\(place))"
         case .coordinates: return pin.coordinate.formatted()
         case .state: return pin.albumState.rawValue
         case .photos: return "\(pin.downloadedCount)/\(pin.photoCount)"
