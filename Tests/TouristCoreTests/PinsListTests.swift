@@ -517,6 +517,15 @@ final class PinsListTests: XCTestCase {
         }
     }
 
+    func testTheListInATerminalWithoutUTF8IsAllASCII() throws {
+        var s = listState()
+        s.capabilities = TerminalCapabilities(unicode: false, colors: .none)
+        let buffer = AppView.render(s, raster: nil)
+        XCTAssertTrue(buffer.cells.allSatisfy { $0.symbol.isASCII }, buffer.text)
+        XCTAssertTrue(buffer.rowText(0).contains("5 pins - newest first"), buffer.rowText(0))
+        XCTAssertTrue(buffer.text.contains("Zurich"), buffer.text)
+    }
+
     func testTheListAt80x24() throws {
         var s = listState()
         press(&s, .down)
