@@ -86,9 +86,13 @@ let package = Package(
         // picture is refused at download by the image check the caller gives (the app's: Imaging's).
         .target(name: "AlbumService", dependencies: ["Model", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Geo"]),
 
+        // An album saved as files: safe names, credits.json, index.html, and the writing of them.
+        .target(name: "AlbumExport", dependencies: ["Model", "Geo", "Store"]),
+
         // The UI loop and the effect interpreter; the terminal, clock, store and albums are passed in.
         .target(name: "TouristRuntime", dependencies: [
             "TouristCore", "Model", "Terminal", "Geo", "WorldMap", "Store", "AlbumService", "AlbumMachine", "Imaging", "PhotoSources", "Locking", "HTTP",
+            "AlbumExport",
         ]),
 
         // The only module that talks to ncurses.
@@ -99,7 +103,7 @@ let package = Package(
             "Imaging",
             "Model", "TouristCore", "Store", "Curses", "Terminal", "TextSafety", "Geo", "WorldMap", "Gazetteer",
             "AlbumService", "AlbumMachine", "PhotoSources", "HTTP",
-            "TouristRuntime", "PinFiles", "Locking",
+            "TouristRuntime", "PinFiles", "Locking", "AlbumExport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: [
             // Release: the Swift runtime and Foundation linked in (no toolchain libraries needed at run
@@ -121,6 +125,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "ModelTests", dependencies: ["Model"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "Geo", "Locking", "TestSupport"]),
+        .testTarget(name: "AlbumExportTests", dependencies: ["AlbumExport", "Store", "Model", "Geo", "TestSupport"]),
         .testTarget(name: "PinFilesTests", dependencies: ["PinFiles", "Model", "Geo"]),
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "Geo", "WorldMap", "TestSupport"]),
         .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "Geo", "WorldMap", "AlbumMachine", "Gazetteer", "TestSupport"],
@@ -128,7 +133,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "Geo", "Locking", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "Geo", "Locking", "TestSupport"]),
         // The command line's own logic (`config`'s report), reached through the executable target.
-        .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources", "Store"]),
+        .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources", "Store", "AlbumExport"]),
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "Geo", "HTTP", "Locking", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
         // The inline image protocols read back from their bytes, for the imaging and runtime tests.
@@ -139,7 +144,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "InlineReaders"]),
         .testTarget(name: "RuntimeTests", dependencies: [
             "TouristRuntime", "TouristCore", "Model", "Terminal", "Geo", "WorldMap", "Store", "AlbumService", "AlbumMachine",
-            "PhotoSources", "HTTP", "Imaging", "TestSupport", "Locking", "InlineReaders",
+            "PhotoSources", "HTTP", "Imaging", "TestSupport", "Locking", "InlineReaders", "AlbumExport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],

@@ -208,14 +208,18 @@ _vtourist_pins() {
 
 _vtourist_album() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json --force --version -h --help)
     repeating_options=()
-    non_repeating_options=(--db)
+    non_repeating_options=(--db --save)
     __vtourist_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    '--save')
+        __vtourist_add_completions -d
         return
         ;;
     esac

@@ -52,7 +52,7 @@ _vtourist() {
     command)
         local -ar subcommands=(
             'pins:List the pins.'
-            'album:List one pin'\''s photos.'
+            'album:List one pin'\''s photos, or save them into a folder.'
             'drop:Add a pin and fetch its album without the full-screen app.'
             'rename:Give a pin a name of its own.'
             'export:Write every pin to stdout as GeoJSON or GPX.'
@@ -94,6 +94,8 @@ _vtourist_album() {
         '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
         ':pin:'
         '--json[Print a JSON object.]'
+        '--save[Save the stored photos, credits.json and index.html into this folder.]:dir:_files -/'
+        '--force[With --save\: write over files already in the folder.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -39,7 +39,7 @@ public final class AppRuntime {
                                            { key, picture in mailbox.post(picture.map { .inlineReady($0) } ?? .inlineFailed(key)) })
         workers = Workers(store: world.store, storeWorker: world.storeWorker, albums: albums, pictures: pictures,
                           largeImages: largeImages,
-                          pages: world.pageOpener, photos: world.photoSaver, terminal: world.terminal,
+                          pages: world.pageOpener, photos: world.photoSaver, albumSaver: world.albumSaver, terminal: world.terminal,
                           mailbox: mailbox, log: world.log, retry: WriteRetry(clock: world.clock), trace: world.trace)
         // Albums left downloading when the app last stopped (or by `vtourist drop`) go on.
         workers.run(.resumeInterrupted)
@@ -101,6 +101,7 @@ public final class AppRuntime {
         workers.retry.stop()  // a write still waiting gets one more try
         workers.run(loop.finish())
         workers.storeWorker.wait()  // let pending writes finish before the process ends
+        workers.albumSaver.finish()  // nor an album being saved half written
         map.places.finishPreparing()  // nor does it end with the destinations half read
         terminal.shutdown()
         // What the user did and could not be saved is said where they look now, the shell.

@@ -117,6 +117,7 @@ struct LoopState: Sendable {
         case let .album(pin, action): return [.albumAction(pin, action)]
         case let .openPage(url): return [.openPage(url)]
         case let .savePhoto(id, title): return [.savePhoto(id, title: title)]
+        case let .saveAlbum(pin): return [.saveAlbum(pin)]
         case let .testFlickrKey(settings): return [.testFlickrKey(settings)]
         }
     }

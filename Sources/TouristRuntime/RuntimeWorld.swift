@@ -22,6 +22,8 @@ public struct RuntimeWorld {
     public var log: AppLog
     /// Saves photos as files (`PhotoSaver.folder(PhotoFile.picturesFolder(...))` in the app).
     public var photoSaver: PhotoSaver
+    /// Saves whole albums as folders (`AlbumSaver.live(store:pictures:)` in the app).
+    public var albumSaver: AlbumSaver
     /// Opens web pages in the browser.
     public var pageOpener: PageOpenerClient
     /// Renders photos for the screen.
@@ -36,7 +38,7 @@ public struct RuntimeWorld {
                 makeAlbums: @escaping (_ onEvent: @escaping @Sendable (AlbumEvent) -> Void) -> AlbumsClient,
                 geometry: WorldGeometry, places: PlaceLookup, log: AppLog = .none,
                 photoSaver: PhotoSaver, pageOpener: PageOpenerClient, pictures: PicturePipeline = .live(),
-                largeImages: LargeImagePipeline = .none, trace: Trace = .none) {
+                largeImages: LargeImagePipeline = .none, albumSaver: AlbumSaver = .none, trace: Trace = .none) {
         self.terminal = terminal
         self.clock = clock
         self.store = store
@@ -46,6 +48,7 @@ public struct RuntimeWorld {
         self.places = places
         self.log = log
         self.photoSaver = photoSaver
+        self.albumSaver = albumSaver
         self.pageOpener = pageOpener
         self.pictures = pictures
         self.largeImages = largeImages

@@ -56,6 +56,8 @@ enum Work: Equatable, Sendable {
     case poll(seen: Int?, issued: Int)
     /// A stored photo written to a file.
     case savePhoto(PhotoRecord.ID, title: String)
+    /// A pin's stored album written to a new folder of the pictures folder.
+    case saveAlbum(Pin.ID)
     /// An album action, after the store writes issued before it (a moved pin's photos are deleted
     /// before its new search can save anything).
     case albumAction(Pin.ID, AlbumAction)

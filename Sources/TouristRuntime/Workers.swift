@@ -14,6 +14,7 @@ struct Workers {
     let largeImages: LargeImagesClient
     let pages: PageOpenerClient
     let photos: PhotoSaver
+    let albumSaver: AlbumSaver
     let terminal: any AppTerminal
     let mailbox: Mailbox
     let log: AppLog
@@ -43,6 +44,8 @@ struct Workers {
             storeWorker.run { [jobs] in jobs.poll(seen: seen, issued: issued) }
         case let .savePhoto(id, title):
             storeWorker.run { [jobs, photos] in jobs.savePhoto(id, title: title, saver: photos) }
+        case let .saveAlbum(pin):
+            albumSaver.save(pin) { [mailbox] message in mailbox.post(.message(message)) }
         case let .albumAction(pin, action):
             storeWorker.run { [albums] in albums.send(action, pin) }
         case let .startAlbum(pin):

@@ -1,3 +1,4 @@
+import AlbumExport
 import AlbumMachine
 import AlbumService
 import ArgumentParser
@@ -381,7 +382,21 @@ final class ProgressLine {
 }
 
 struct AlbumSubcommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "album", abstract: "List one pin's photos.")
+    static let configuration = CommandConfiguration(
+        commandName: "album", abstract: "List one pin's photos, or save them into a folder.",
+        usage: """
+            vtourist album <pin> [--json] [--db <path>]
+            vtourist album <pin> --save <dir> [--force] [--db <path>]
+            """,
+        discussion: """
+            --save DIR writes every stored photo into DIR as NN-<title>.jpg (numbered from 01 in album order), \
+            the large image where one is stored, else the album's image, with the bytes as they were \
+            fetched; then credits.json (each photo's file and its fields as --json lists them) and \
+            index.html, a contact sheet to view offline. DIR is made when missing. A file already \
+            there is never written over unless --force is given: nothing is written and the file is \
+            named. A disk that fills up stops the save; the files written before are left in place \
+            and named. Each file written is printed as it lands.
+            """)
 
     @OptionGroup var database: DatabaseOptions
 
@@ -390,17 +405,52 @@ struct AlbumSubcommand: ParsableCommand {
     @Flag(name: .long, help: "Print a JSON object.")
     var json = false
 
+    @Option(name: .long, help: ArgumentHelp("Save the stored photos, credits.json and index.html into this folder.",
+                                            valueName: "dir"),
+            completion: .directory)
+    var save: String?
+
+    @Flag(name: .long, help: "With --save: write over files already in the folder.")
+    var force = false
+
+    func validate() throws {
+        if force, save == nil { throw ValidationError("--force goes with --save DIR") }
+        if json, save != nil { throw ValidationError("--json lists the album; --save writes it: give one") }
+        if let save, save.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--save needs a folder")
+        }
+    }
+
     func run() throws {
         try reportingFailures {
             let store = try database.openExisting()
             defer { try? store.close() }
             let found = try PinArgument.resolve(pin, in: store)
+            if let save { return try saveAlbum(found, into: save, store: store) }
             let output: String?
             do {
                 output = json ? try AlbumJSON.read(store, pinID: found.id) : try store.album(pinID: found.id).map(AlbumTable.render)
             } catch { throw CommandFailure("\(error)") }
             guard let output else { throw CommandFailure("pin \(found.id) is gone (deleted while this ran)") }
             print(output, terminator: json ? "\n" : "")
+        }
+    }
+
+    /// `--save DIR`: each file written printed on stdout as it lands; a refusal or a failure in one line.
+    func saveAlbum(_ pin: Pin, into folder: String, store: AppDatabase) throws {
+        do {
+            let saved = try AlbumSaving.save(store, pinID: pin.id, into: folder, force: force) { path in
+                // Written at once, unbuffered: a failure later still leaves the list said.
+                StandardStream.output.write(PinTable.sanitized(path) + "\n")
+            }
+            StandardStream.error.write("saved \(saved.photos) \(saved.photos == 1 ? "photo" : "photos"), "
+                + "\(AlbumExport.creditsFile) and \(AlbumExport.indexFile) into \(PinTable.sanitized(folder))\n")
+        } catch {
+            let text = PinTable.sanitized(error.description)
+            switch error {
+            case .exists: throw CommandFailure.badInput(text + "; --force writes over it")
+            default: throw CommandFailure(text)
+            }
         }
     }
 }
@@ -415,7 +465,7 @@ enum AlbumJSON {
         /// The album's filter, null for the plain album (the pin's own, as `pin.filter` says).
         var filter: AlbumFilter?
         /// Each photo's fields are its record's coding keys and `large` (`AlbumJSON.photoKeys`).
-        var photos: [Photo]
+        var photos: [AlbumPhotoJSON]
 
         enum CodingKeys: String, CodingKey { case pin, state, error, source, filter, photos }
 
@@ -430,22 +480,8 @@ enum AlbumJSON {
         }
     }
 
-    /// A photo: its record's fields, and `large`, the size of its stored large image or null when none is stored.
-    struct Photo: Encodable {
-        var record: PhotoRecord
-        var large: LargeImageInfo?
-
-        enum CodingKeys: String, CodingKey, CaseIterable { case large }
-
-        func encode(to encoder: Encoder) throws {
-            try record.encode(to: encoder)
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(large, forKey: .large)  // null rather than absent
-        }
-    }
-
     /// Every key of a photo's object.
-    static var photoKeys: Set<String> { PhotoRecord.jsonKeys.union(Photo.CodingKeys.allCases.map(\.stringValue)) }
+    static var photoKeys: Set<String> { AlbumPhotoJSON.keys }
 
     /// The pin's album as `album PIN --json` prints it, nil when there is no such pin.
     static func read(_ store: AppDatabase, pinID: Pin.ID) throws(StoreError) -> String? {
@@ -459,7 +495,7 @@ enum AlbumJSON {
         let body = Body(
             pin: pin, state: album.status.state.rawValue, error: album.status.reason,
             source: album.source, filter: pin.filter,
-            photos: album.photos.map { Photo(record: $0, large: large[$0.id]) })
+            photos: album.photos.map { AlbumPhotoJSON(record: $0, large: large[$0.id]) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(body), let text = String(data: data, encoding: .utf8) else { return "{}" }

@@ -51,6 +51,7 @@ enum FullScreenApp {
            photoSaver: .folder(PhotoFile.picturesFolder(environment: environment)), pageOpener: .live,
            largeImages: .live(http: makeHTTPClient(settings), commonsEndpoint: photos.commonsEndpoint,
                               userAgent: userAgent(settings)),
+           albumSaver: .live(store: store, pictures: PhotoFile.picturesFolder(environment: environment)),
            trace: trace)
         // Also on the status line: curses takes the screen right after stderr said so.
         let problems = store.permissionNotes.map(\.description) + photos.problems + [scale.problem].compactMap { $0 }

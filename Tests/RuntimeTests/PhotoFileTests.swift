@@ -4,15 +4,13 @@ import XCTest
 
 /// File names for saved photos, the pictures folder, and how the page opener starts its program.
 final class PhotoFileTests: XCTestCase {
-    func testTitlesBecomeSafeFileNames() {
-        XCTAssertEqual(PhotoFile.safeName("Castel dell'Ovo"), "Castel dell'Ovo")
-        XCTAssertEqual(PhotoFile.safeName("a/b\\c"), "a-b-c")
-        XCTAssertEqual(PhotoFile.safeName("tab\there\nnew\u{1B}[2J line"), "tab here new [2J line")
-        XCTAssertEqual(PhotoFile.safeName("..hidden"), "hidden")
-        XCTAssertEqual(PhotoFile.safeName(""), "photo")
-        XCTAssertEqual(PhotoFile.safeName(" \u{7} "), "photo")
-        XCTAssertEqual(PhotoFile.safeName("/"), "-")
-        XCTAssertEqual(PhotoFile.safeName(String(repeating: "é", count: 200)).count, PhotoFile.maxNameLength)
+    func testAPhotoWithAVeryLongWideTitleIsSaved() throws {
+        // 300 four-byte characters: cut at 80 characters they were 320 bytes, past the 255 a file name may take.
+        let pictures = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-save-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: pictures) }
+        let saved = try PhotoFile.save(Data([0xFF, 0xD8, 0xFF, 0xD9]), title: String(repeating: "🗺", count: 300), pictures: pictures)
+        XCTAssertEqual(saved, .written(pictures.appendingPathComponent("vtourist/" + String(repeating: "🗺", count: 50) + ".jpg").path))
+        XCTAssertEqual(FileManager.default.contents(atPath: saved.path), Data([0xFF, 0xD8, 0xFF, 0xD9]))
     }
 
     func testThePicturesFolderIsXDGsElseTheHomes() {

@@ -141,8 +141,8 @@ final class ScriptedRuntimeTests: XCTestCase {
     func run(_ steps: [ScriptTerminal.Step], view: MapViewState? = nil, settings: Settings = Settings(),
              browser: Result<Void, PageOpenFailure> = .failure(PageOpenFailure("no xdg-open")),
              painter: PicturePainter = ScriptedRuntimeTests.painter,
-             largeImages: LargeImagePipeline = .none) throws -> ScriptTerminal {
-        let terminal = ScriptTerminal(steps, clock: clock)
+             largeImages: LargeImagePipeline = .none, width: Int = 100, albumSaver: AlbumSaver? = nil) throws -> ScriptTerminal {
+        let terminal = ScriptTerminal(steps, clock: clock, width: width)
         let world = RuntimeWorld(
             terminal: terminal, clock: clock.clock, store: store, storeWorker: .immediate,
             makeAlbums: { [albums] onEvent in
@@ -159,12 +159,16 @@ final class ScriptedRuntimeTests: XCTestCase {
                 opened.withLock { $0.append(url) }
                 return browser
             },
-            pictures: .immediate(painter: painter), largeImages: largeImages)
+            pictures: .immediate(painter: painter), largeImages: largeImages,
+            albumSaver: albumSaver ?? .immediate(store: store, pictures: pictures))
         let start = RuntimeStart(pins: try store.pins(), view: view, settings: settings)
         AppRuntime(world: world, start: start).run()
         XCTAssertEqual(terminal.overrun, 0, "the script quits by itself")
         return terminal
     }
+
+    /// The pictures folder `W` saves albums into.
+    var pictures: URL { folder.appendingPathComponent("Pictures", isDirectory: true) }
 
     /// The map centred on Naples, the cursor on it.
     var naplesView: MapViewState { MapViewState(center: Self.naples, zoom: 8, cursor: Self.naples) }
@@ -370,5 +374,62 @@ extension ScriptedRuntimeTests {
         // Opened: the shown and the next; stepped on: the new next; left: nothing.
         XCTAssertEqual(asked.withLock { $0 }.filter { !$0.isEmpty }, [[ids[0], ids[1]], [ids[2]]])
         XCTAssertEqual(asked.withLock { $0 }.last, [])
+    }
+}
+
+/// `W`: the album saved into a new folder of the pictures folder, through the test value of the
+/// album saver (real files from the real SQLite file, written when asked).
+extension ScriptedRuntimeTests {
+    func testWSavesTheAlbumIntoANewFolderAndSaysWhere() throws {
+        let pin = try storedAlbum(count: 3)
+        let photos = try store.photos(pinID: pin.id)
+        let large = LargeImage(bytes: try Data(contentsOf: LargeJPEG.url), width: LargeJPEG.width, height: LargeJPEG.height)
+        XCTAssertTrue(try store.storeLargeImage(photoID: photos[2].id, large, budgetBytes: Settings().largeCacheBytes, now: 1))
+        // Enter: the album; W twice: the second goes to "Naples 2" beside the first.
+        let terminal = try run([.key(.enter), .pause(0.01), .key(.char("W")), .pause(0.01), .pause(0.01),
+                                .key(.char("W")), .pause(0.01), .pause(0.01), .key(.escape), .key(.char("q"))],
+                               view: naplesView, width: 220)
+        let first = pictures.appendingPathComponent("vtourist/Naples")
+        let second = pictures.appendingPathComponent("vtourist/Naples 2")
+        for dir in [first, second] {
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(),
+                           ["01-Bay 1.jpg", "02-Bay 2.jpg", "03-Bay 3.jpg", "credits.json", "index.html"])
+            XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("01-Bay 1.jpg")), try store.imageBytes(photoID: photos[0].id))
+            XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("03-Bay 3.jpg")), large.bytes, "the large image as fetched")
+        }
+        XCTAssertTrue(terminal.frames.contains { $0.text.contains("Saving the album") })
+        XCTAssertTrue(terminal.frames.contains { $0.text.contains("Saved 3 photos to \(first.path)") },
+                      terminal.frames.map(\.text).joined(separator: "\n"))
+        XCTAssertTrue(terminal.frames.contains { $0.text.contains("Naples 2 (Naples holds files already)") })
+    }
+
+    func testQuittingWaitsForTheAlbumBeingSaved() throws {
+        _ = try storedAlbum(count: 2)
+        let calls = Locked<[String]>([])
+        let saver = AlbumSaver(save: { pin, _ in calls.withLock { $0.append("save \(pin)") } },
+                               finish: { calls.withLock { $0.append("finish") } })
+        try run([.key(.enter), .pause(0.01), .key(.char("W")), .pause(0.01), .key(.escape), .key(.char("q"))],
+                view: naplesView, albumSaver: saver)
+        XCTAssertEqual(calls.withLock { $0 }, ["save 1", "finish"])
+    }
+
+    func testTheLiveSaverWritesOffTheCallersThreadAndFinishWaitsForIt() throws {
+        let pin = try storedAlbum(count: 2)
+        let saver = AlbumSaver.live(store: store, pictures: pictures)
+        let said = Locked<[String]>([])
+        saver.save(pin.id) { message in said.withLock { $0.append(message.text) } }
+        saver.finish()
+        let dir = pictures.appendingPathComponent("vtourist/Naples")
+        XCTAssertEqual(said.withLock { $0 }, ["Saved 2 photos to \(dir.path)"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(),
+                       ["01-Bay 1.jpg", "02-Bay 2.jpg", "credits.json", "index.html"])
+    }
+
+    func testWOnAnAlbumWithNothingStoredSaysSoAndMakesNoFolder() throws {
+        _ = try store.insertPin(at: Self.naples, name: "Naples")
+        let terminal = try run([.key(.enter), .pause(0.01), .key(.char("W")), .pause(0.01), .pause(0.01),
+                                .key(.escape), .key(.char("q"))], view: naplesView)
+        XCTAssertTrue(terminal.frames.contains { $0.text.contains("No stored photos to save yet.") })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: pictures.path))
     }
 }

@@ -244,6 +244,16 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertEqual(send(&ready, .char("a")), [.album(1, .addMore)])
     }
 
+    func testWSavesTheWholeAlbumAndSaysItIsSaving() {
+        var s = openState([photo(1), photo(2)])
+        XCTAssertEqual(send(&s, .char("W")), [.saveAlbum(1)])
+        XCTAssertEqual(s.message?.text, "Saving the album\u{2026}")
+        XCTAssertNotNil(s.album, "the album stays shown")
+        // The saver answers through the message line.
+        _ = reducer.reduce(&s, .message(StatusMessage("Saved 2 photos to /p/vtourist/Naples")))
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(22).contains("Saved 2 photos to /p/vtourist/Naples"))
+    }
+
     func testRetryNamesTheSelectedFailedPhotoAndTheMachineDecidesTheRest() {
         var s = openState([photo(1), photo(2, .failed(reason: "HTTP 404"))])
         XCTAssertEqual(send(&s, .char("r")), [.album(1, .retry(photo: nil))])

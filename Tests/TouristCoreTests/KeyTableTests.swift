@@ -404,7 +404,7 @@ final class KeyTableTests: XCTestCase {
                        ["arrows  h j k l", "H J K L  shift+arrows", "+ =  /  -", "p  space", "Enter", "m", "x  Delete",
                         "Tab  shift+Tab", "g  /", "R  /  P", "s", "?", "q", "mouse"])
         XCTAssertEqual(AlbumKeys.table.helpRows().map(\.keys),
-                       ["arrows  h j k l", "PgUp  PgDn", "g  Home", "G  End", "Enter", "x  Delete", "space", "X", "n", "a", "f", "F", "r",
+                       ["arrows  h j k l", "PgUp  PgDn", "g  Home", "G  End", "Enter", "x  Delete", "space", "X", "n", "a", "f", "F", "W", "r",
                         "Esc  Backspace  q", "?"])
         XCTAssertEqual(PhotoKeys.table.helpRows().map(\.keys),
                        ["\u{2190}  h  PgUp", "\u{2192}  l  PgDn", "+ =", "Home  End", "space", "r", "x  Delete", "o", "w",

@@ -20,6 +20,8 @@ public enum AlbumCommand: Equatable, Sendable {
     case editFilter
     /// A new collection without the filter.
     case clearFilter
+    /// Every stored photo, credits.json and index.html into a folder of the pictures folder.
+    case saveAlbum
     case back
     case help
 }
@@ -47,6 +49,8 @@ public enum AlbumKeys {
         KeyBinding([[.char("f")]], .editFilter, help: "filter the album: text, tags, when taken, order",
                    hint: "filter", hintOrder: 8),
         KeyBinding([[.char("F")]], .clearFilter, help: "clear the filter (a new collection without it)"),
+        KeyBinding([[.char("W")]], .saveAlbum,
+                   help: "save the whole album (photos, credits.json, index.html) to the pictures folder"),
         KeyBinding([[.char("r")]], .retry, help: "retry the selected failed photo, or all that failed",
                    hint: "retry", hintOrder: 2),
         KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the map, or the pins list it was opened from (asks first if photos are marked)",

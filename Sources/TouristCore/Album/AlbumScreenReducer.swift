@@ -173,6 +173,10 @@ struct AlbumScreenReducer: Sendable {
             }
         case .addMore:
             effects = [.album(album.pinID, .addMore)]
+        case .saveAlbum:
+            // The saver reads the album from the store and says where it went, or why not.
+            state.message = StatusMessage("Saving the album\u{2026}")
+            effects = [.saveAlbum(album.pinID)]
         case .retry:
             effects = [.album(album.pinID, .retry(photo: album.retryTarget))]
         case .help:

@@ -53,6 +53,9 @@ public enum AppEffect: Equatable, Sendable {
     case openPage(String)
     /// Save a stored photo's image as a file named after its title.
     case savePhoto(PhotoRecord.ID, title: String)
+    /// Save every stored photo of the pin's album, its credits.json and index.html into a new folder
+    /// of the pictures folder.
+    case saveAlbum(Pin.ID)
     /// Store one setting the user changed (nil: remove it), and only that one; the next search
     /// uses the settings the store then has.
     case saveSetting(SettingKey, String?)

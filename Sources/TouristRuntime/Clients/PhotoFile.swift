@@ -1,3 +1,4 @@
+import AlbumExport
 import Foundation
 import Terminal
 
@@ -16,30 +17,6 @@ public enum PhotoFile {
         }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent("Pictures", isDirectory: true)
-    }
-
-    /// The longest name, in characters, before `.jpg`.
-    static let maxNameLength = 80
-
-    /// A title made safe as a file name: no `/`, no control characters, no leading dot, at most
-    /// `maxNameLength` characters; `photo` when nothing is left.
-    static func safeName(_ title: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in title.unicodeScalars {
-            if scalar == "/" || scalar == "\\" {
-                scalars.append("-")
-            } else if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
-                        || scalar.properties.generalCategory == .lineSeparator
-                        || scalar.properties.generalCategory == .paragraphSeparator {
-                scalars.append(" ")
-            } else {
-                scalars.append(scalar)
-            }
-        }
-        var name = String(scalars).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        while name.hasPrefix(".") { name.removeFirst() }
-        name = String(name.prefix(maxNameLength)).trimmingCharacters(in: .whitespaces)
-        return name.isEmpty ? "photo" : name
     }
 
     /// Where a save left the photo: a new file, or the file that already held exactly these bytes.
@@ -68,7 +45,7 @@ public enum PhotoFile {
     public static func save(_ bytes: Data, title: String, pictures: URL) throws -> Saved {
         let folder = pictures.appendingPathComponent("vtourist", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let name = safeName(title)
+        let name = SafeFileName.make(title, fallback: "photo")
         var n = 1
         while true {
             let file = folder.appendingPathComponent(n == 1 ? "\(name).jpg" : "\(name) (\(n)).jpg").path
