@@ -526,6 +526,33 @@ final class PinsListTests: XCTestCase {
         XCTAssertTrue(buffer.text.contains("Zurich"), buffer.text)
     }
 
+    /// Every mode at the smallest size and a few others: drawn whole, the selected row on screen.
+    func testEveryModeDrawsAtEverySize() throws {
+        for (width, height) in [(40, 12), (41, 13), (60, 16), (80, 24), (200, 60)] {
+            var s = mapState(width: width, height: height)
+            s.settings.confirmDelete = true
+            press(&s, .char("P"), .end)
+            var states = [s]
+            var typing = s
+            press(&typing, .char("/"))
+            type(&typing, "a")
+            states.append(typing)
+            var asking = s
+            press(&asking, .char("x"))
+            states.append(asking)
+            var renaming = s
+            press(&renaming, .char("e"))
+            states.append(renaming)
+            for state in states {
+                let buffer = AppView.render(state, raster: nil)
+                XCTAssertTrue(buffer.rowText(0).hasPrefix(" Pins"), "\(width)x\(height)")
+                let list = try XCTUnwrap(state.pinsList)
+                let row = list.selected - list.topRow
+                XCTAssertTrue((0..<PinsView.visibleRows(state.layout)).contains(row), "\(width)x\(height)")
+            }
+        }
+    }
+
     func testTheListAt80x24() throws {
         var s = listState()
         press(&s, .down)
