@@ -67,6 +67,7 @@ bench: deps
 	  python3 bench/targets.py frame $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/targets.py completion $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/targets.py filter-editor $(RELEASE)/vtourist-bench || status=1; \
+	  python3 bench/targets.py pins-list $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/terminal_bench.py --binary $(RELEASE)/vtourist --bench-binary $(RELEASE)/vtourist-bench || status=1; \
 	  python3 bench/album_bench.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/store_bench.py --binary $(RELEASE)/vtourist || status=1; \

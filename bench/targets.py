@@ -11,7 +11,8 @@ measured), so a FAIL never hides behind the output of the scripts after it.
 judges its per-view medians; `python3 bench/targets.py completion BENCH_BINARY` runs
 `vtourist-bench completion` (the go-to prompt's suggestions, letter by letter) and judges its p95;
 `python3 bench/targets.py filter-editor BENCH_BINARY` runs `vtourist-bench filter-editor` (the album's filter editor
-opening, key to frame) and judges its median.
+opening, key to frame) and judges its median; `python3 bench/targets.py pins-list BENCH_BINARY` runs
+`vtourist-bench pins-list` (the pins list over 10,000 pins: opening, and a keystroke in its filter) and judges both medians.
 """
 import os
 import re
@@ -40,6 +41,9 @@ TARGETS = {
                  "to the host",
     "offline idle": "offline (every host refusing), drop --wait and the full-screen app each use under 2 % of a core "
                     "over 60 s",
+    "pins list open": "P on the map to the frame with the pins list drawn, 10,000 pins, 200x60, median under 50 ms",
+    "pins list keystroke": "a letter typed in the pins list's filter to the frame with the rows narrowed, 10,000 pins, "
+                           "200x60, median under 10 ms",
     "filter latency": "a filtered search and parse against an unfiltered one through libcurl, median ratio at most "
                       "1.10 (Flickr with every field, Commons with text and tags)",
 }
@@ -57,6 +61,8 @@ PHOTO_STEP_MS = 40.0
 PHOTO_MEMORY_MB = 200.0
 FILTER_EDITOR_MS = 5.0
 FILTER_LATENCY_RATIO = 1.10
+PINS_LIST_OPEN_MS = 50.0
+PINS_LIST_KEYSTROKE_MS = 10.0
 
 
 def verdict(name, ok, detail):
@@ -143,6 +149,29 @@ def filter_editor(bench_binary):
                       lambda ms, n: f"median {ms:.3f} ms over {n} openings (target < {FILTER_EDITOR_MS:g} ms)")
 
 
+PINS_LIST_LINE = re.compile(r"^\s+pins list (open|keystroke) median ([0-9.]+) ms .*n=([0-9]+)")
+
+
+def pins_list(bench_binary):
+    """Runs the pins list benchmark, echoing it, and judges the opening's and the keystroke's medians."""
+    r = subprocess.run([bench_binary, "pins-list"], stdout=subprocess.PIPE, text=True)
+    sys.stdout.write(r.stdout)
+    limits = {"open": PINS_LIST_OPEN_MS, "keystroke": PINS_LIST_KEYSTROKE_MS}
+    if r.returncode != 0:
+        for what in limits:
+            verdict(f"pins list {what}", False, f"{bench_binary} pins-list failed with status {r.returncode}")
+        return False
+    found = {m.group(1): (float(m.group(2)), int(m.group(3))) for m in map(PINS_LIST_LINE.match, r.stdout.splitlines()) if m}
+    ok = True
+    for what, limit in limits.items():
+        if what not in found:
+            ok &= verdict(f"pins list {what}", False, "no median in the output")
+            continue
+        ms, n = found[what]
+        ok &= verdict(f"pins list {what}", ms < limit, f"median {ms:.3f} ms over {n} runs (target < {limit:g} ms)")
+    return ok
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "summary":
         sys.exit(summary(sys.argv[2]))
@@ -152,4 +181,7 @@ if __name__ == "__main__":
         sys.exit(0 if completion(sys.argv[2]) else 1)
     if len(sys.argv) == 3 and sys.argv[1] == "filter-editor":
         sys.exit(0 if filter_editor(sys.argv[2]) else 1)
-    sys.exit("usage: targets.py summary FILE | frame BENCH_BINARY | completion BENCH_BINARY | filter-editor BENCH_BINARY")
+    if len(sys.argv) == 3 and sys.argv[1] == "pins-list":
+        sys.exit(0 if pins_list(sys.argv[2]) else 1)
+    sys.exit("usage: targets.py summary FILE | frame BENCH_BINARY | completion BENCH_BINARY | filter-editor BENCH_BINARY"
+             " | pins-list BENCH_BINARY")

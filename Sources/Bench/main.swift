@@ -1,4 +1,4 @@
-// The album's filter editor opening: FilterEditorBench.swift.
+// The album's filter editor opening: FilterEditorBench.swift. The pins list: PinsListBench.swift.
 // Benchmarks for `make bench`: frame rendering at world and city zoom with
 // 10,000 pins, a 10,000-pin database for the start-up measurement, and the
 // album's first paint and selection moves (AlbumBench.swift), and the go-to
@@ -124,7 +124,10 @@ func makeDatabase(path: String, count: Int) throws {
 
 let args = CommandLine.arguments
 do {
-    if args.count >= 2, args[1] == "filter-editor" {
+    if args.count >= 2, args[1] == "pins-list" {
+        // `vtourist-bench pins-list [RUNS]`: the pins list over 10,000 pins, opening and one keystroke.
+        PinsListBench.run(runs: args.count >= 3 ? Int(args[2]) ?? 21 : 21)
+    } else if args.count >= 2, args[1] == "filter-editor" {
         // `vtourist-bench filter-editor [RUNS]`: the album's filter editor opening, key to frame.
         FilterEditorBench.run(runs: args.count >= 3 ? Int(args[2]) ?? 101 : 101)
     } else if args.count >= 3, args[1] == "make-db" {

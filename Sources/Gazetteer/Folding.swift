@@ -41,18 +41,20 @@ func unicodeSearchFold(_ text: String) -> String {
 /// once and remembered (normalising one string at a time costs microseconds).
 /// Decomposing scalar by scalar is NFKD without its reordering of marks, which
 /// only moves marks of nonzero combining class, nearly all nonspacing and so dropped.
-struct SearchFolder {
+public struct SearchFolder {
     /// A scalar's fold in UTF-8; 0x20 for a separator. The Basic Multilingual Plane in a table
     /// (a lookup per letter: hashing would cost as much as the rest of the fold), the rest hashed.
     private var plane0 = [[UInt8]?](repeating: nil, count: 0x10000)
     private var cache: [Unicode.Scalar: [UInt8]] = [:]
 
-    mutating func fold(_ text: String) -> String {
+    public init() {}
+
+    public mutating func fold(_ text: String) -> String {
         String(decoding: foldBytes(text), as: UTF8.self)
     }
 
     /// The fold in UTF-8.
-    mutating func foldBytes(_ text: String) -> [UInt8] {
+    public mutating func foldBytes(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var lastWasSpace = true  // no leading space

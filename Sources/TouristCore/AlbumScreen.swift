@@ -74,6 +74,8 @@ public struct AlbumScreen: Equatable, Sendable {
     public var lastClick: AlbumClick?
     /// What the album is asking before it does it (the confirm-delete setting).
     public var confirming: AlbumConfirmation?
+    /// The screen the album was opened from and goes back to (the pins list); nil for the map.
+    public var returnTo: PluggedScreen?
 
     public init(pinID: Pin.ID) {
         self.pinID = pinID

@@ -238,7 +238,7 @@ final class KeyTableTests: XCTestCase {
     func testEveryKeyClosesHelpAndOnlyHelp() {
         var settings = mapState()
         settings.screen = .settings(SettingsScreen())
-        for base in [mapState(), albumState(), photoState(), settings, filterEditorState()] {
+        for base in [mapState(), albumState(), photoState(), settings, filterEditorState(), pinsListState()] {
             var state = base
             state.overlay = .help
             for key in everyKey {
@@ -252,7 +252,7 @@ final class KeyTableTests: XCTestCase {
     func testNoKeyIsBoundTwiceOnAScreen() {
         for keys in [MapKeys.browsing.keys, MapKeys.dragging.keys, ConfirmKeys.table.keys, GoToKeys.table.keys,
                      AlbumKeys.table.keys, PhotoKeys.table.keys, PhotoKeys.zoomed.keys, SettingsKeys.table.keys, SettingsKeys.editing.keys,
-                     FilterKeys.table.keys, FilterKeys.editing.keys] {
+                     FilterKeys.table.keys, FilterKeys.editing.keys, PinsKeys.table.keys, PinsKeys.filtering.keys] {
             XCTAssertEqual(keys.count, Set(keys).count, "\(keys)")
         }
     }
@@ -261,7 +261,7 @@ final class KeyTableTests: XCTestCase {
         XCTAssertEqual(MapKeys.browsing.hints().map { "\($0.key) \($0.label)" }, ["? help"])
         XCTAssertEqual(AlbumKeys.table.hints().map { "\($0.key) \($0.label)" },
                        ["n New Collection", "a Add more", "r retry", "x delete", "space mark", "X delete marked",
-                        "Esc map", "f filter", "? help"])
+                        "Esc back", "f filter", "? help"])
         XCTAssertEqual(PhotoKeys.table.hints().map { "\($0.key) \($0.label)" },
                        ["\u{2190} previous", "\u{2192} next", "+ zoom", "o open page", "w save", "x delete", "Esc album", "? help"])
         XCTAssertEqual(PhotoKeys.zoomed.hints().map { "\($0.key) \($0.label)" },
@@ -289,7 +289,7 @@ final class KeyTableTests: XCTestCase {
         // At 80 columns the row drops the hints that do not fit whole; help stays last.
         let album = AppView.render(albumState(), raster: nil).rowText(2)
         XCTAssertEqual(album.trimmingCharacters(in: .whitespaces),
-                       "n New Collection  a Add more  r retry  x delete  space mark  Esc map  ? help", album)
+                       "n New Collection  a Add more  r retry  x delete  space mark  Esc back  ? help", album)
     }
 
     func testPickingUpAPinNamesTheKeysOfTheMovingTable() {
@@ -306,10 +306,103 @@ final class KeyTableTests: XCTestCase {
         XCTAssertEqual(state.message?.text, "Moving Naples: arrows move it, Enter or m drops it, Esc puts it back.")
     }
 
+    /// The pins list over the sample pins, the selection on the second of three (room to move both ways).
+    func pinsListState() -> AppState {
+        var state = mapState()
+        state.pins.append(Pin(id: 3, coordinate: GeoPoint(latitude: 48.86, longitude: 2.35), name: "Paris"))
+        state.openPinsList()
+        let (moved, _) = press(.down, in: state)
+        XCTAssertEqual(moved.pinsList?.selected, 1)
+        return moved
+    }
+
+    func testPinsListHelpListsExactlyTheKeysTheListHandles() {
+        assertHelpMatchesKeys(pinsListState(), table: Set(PinsKeys.table.keys))
+        let help = AppView.render({ var s = pinsListState(); s.overlay = .help; return s }(), raster: nil).text
+        XCTAssertTrue(help.contains("Enter opens the first match"), help)
+        XCTAssertTrue(help.contains("double-click opens"), help)
+    }
+
+    /// In the filter field every character is typed; the field's table acts; no other key does anything.
+    func testThePinsListsFilterHandlesItsTableAndTypesEveryCharacter() {
+        var state = pinsListState()
+        let (typing, _) = press(.char("/"), in: state)
+        state = typing
+        for c in "ri" { state = press(.char(c), in: state).0 }  // only Paris
+        XCTAssertEqual(state.pinsList?.count, 1)
+        guard var list = state.pinsList else { return XCTFail("no list") }
+        XCTAssertEqual(list.filter.apply(.left), .moved)  // the cursor inside, so every editing key has work
+        state.screen = .plugged(PluggedScreen(PinsFeature(list: list)))
+        let table = Set(PinsKeys.filtering.keys)
+        for key in everyKey {
+            if case .char = key {
+                XCTAssertFalse(table.contains(key))
+                let (after, _) = press(key, in: state)
+                XCTAssertEqual(after.pinsList?.filter.text.count, 3, "\(key)")
+                XCTAssertEqual(after.pinsList?.typing, true, "\(key)")
+            } else if key == .up || key == .down || key == .pageUp || key == .pageDown {
+                // One row matches: the moves have nowhere to go, as in any one-row list.
+                XCTAssertFalse(acts(key, in: state, beyondTheMessage: false), "\(key)")
+            } else {
+                XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
+            }
+        }
+        // With every pin matching, the moves move.
+        list.filter.replace(with: "")
+        state.screen = .plugged(PluggedScreen(PinsFeature(list: list)))
+        for key in [Key.up, .down, .pageUp, .pageDown] {
+            XCTAssertTrue(acts(key, in: state, beyondTheMessage: true), "\(key)")
+        }
+    }
+
+    /// The list's delete question: its table's keys answer it, no other key does anything.
+    func testThePinsListsDeleteQuestionHandlesItsTableAndNothingElse() {
+        var state = pinsListState()
+        state.settings.confirmDelete = true
+        let selected = state.pinsList?.selectedID ?? 0
+        state = press(.char("x"), in: state).0
+        XCTAssertEqual(state.pinsList?.mode, .confirmDelete(selected))
+        let table = Set(ConfirmKeys.table.keys)
+        for key in everyKey {
+            XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
+        }
+    }
+
+    /// The list's rename prompt: its table acts, every character is typed, nothing else does anything.
+    func testThePinsListsRenamePromptHandlesItsTableAndTypesEveryCharacter() {
+        var state = pinsListState()
+        state = press(.char("e"), in: state).0
+        guard case var .rename(prompt)? = state.pinsList?.mode, var list = state.pinsList else { return XCTFail("no prompt") }
+        let length = prompt.field.text.count
+        XCTAssertEqual(prompt.field.apply(.left), .moved)  // the cursor inside, so every editing key has work
+        list.mode = .rename(prompt)
+        state.screen = .plugged(PluggedScreen(PinsFeature(list: list)))
+        let table = Set(RenameKeys.table.keys)
+        for key in everyKey {
+            if case .char = key {
+                XCTAssertFalse(table.contains(key))
+                guard case let .rename(after)? = press(key, in: state).0.pinsList?.mode else { return XCTFail("prompt closed by \(key)") }
+                XCTAssertEqual(after.field.text.count, length + 1, "\(key)")
+            } else {
+                XCTAssertEqual(acts(key, in: state, beyondTheMessage: true), table.contains(key), "\(key)")
+            }
+        }
+    }
+
+    func testPinsListHintsComeFromItsTable() {
+        XCTAssertEqual(PinsKeys.table.hints().map { "\($0.key) \($0.label)" },
+                       ["/ filter", "Enter album", "g map", "x delete", "e rename", "Tab sort", "Esc close", "? help"])
+        XCTAssertEqual(AppView.render(pinsListState(), raster: nil).rowText(23).trimmingCharacters(in: .whitespaces),
+                       "/ filter  Enter album  g map  x delete  e rename  Tab sort  Esc close  ? help")
+        XCTAssertEqual(PinsKeys.table.helpRows().map(\.keys),
+                       ["\u{2191}\u{2193}", "PgUp  PgDn", "Home", "End", "/", "Enter", "g", "x  Delete", "e", "Tab", "Esc  q", "?",
+                        "typing", "", "", "mouse"])
+    }
+
     func testHelpLabelsNameTheirKeys() {
         XCTAssertEqual(MapKeys.browsing.helpRows().map(\.keys),
                        ["arrows  h j k l", "H J K L  shift+arrows", "+ =  /  -", "p  space", "Enter", "m", "x  Delete",
-                        "Tab  shift+Tab", "g  /", "R", "s", "?", "q", "mouse"])
+                        "Tab  shift+Tab", "g  /", "R  /  P", "s", "?", "q", "mouse"])
         XCTAssertEqual(AlbumKeys.table.helpRows().map(\.keys),
                        ["arrows  h j k l", "PgUp  PgDn", "g  Home", "G  End", "Enter", "x  Delete", "space", "X", "n", "a", "f", "F", "W", "r",
                         "Esc  Backspace  q", "?"])

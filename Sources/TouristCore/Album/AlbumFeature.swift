@@ -57,10 +57,11 @@ struct AlbumFeature: ScreenFeature {
 }
 
 extension AppState {
-    /// Back to the map when the open album's pin was deleted elsewhere (another process, a failed write).
+    /// Out of the album (to the map, or the pins list it was opened from) when its pin was deleted
+    /// elsewhere (another process, a failed write).
     mutating func leaveAlbumIfPinDeleted() {
         guard let album = openAlbum, pin(album.pinID) == nil else { return }
-        go(to: .map)
+        go(to: .leaveAlbum(album))
         message = StatusMessage("That pin was deleted elsewhere.", kind: .error)
     }
 }

@@ -53,8 +53,8 @@ public enum AlbumKeys {
                    help: "save the whole album (photos, credits.json, index.html) to the pictures folder"),
         KeyBinding([[.char("r")]], .retry, help: "retry the selected failed photo, or all that failed",
                    hint: "retry", hintOrder: 2),
-        KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the map (asks first if photos are marked)",
-                   hint: "map", hintOrder: 7),
+        KeyBinding([[.escape], [.backspace], [.char("q")]], .back, help: "back to the map, or the pins list it was opened from (asks first if photos are marked)",
+                   hint: "back", hintOrder: 7),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help", hintOrder: 8),
     ])
 }

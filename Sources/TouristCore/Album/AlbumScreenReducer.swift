@@ -66,7 +66,7 @@ struct AlbumScreenReducer: Sendable {
             case let .setFilter(filter, _):
                 return FilterReducer.apply(filter, to: album, &state)
             case .leave:
-                state.go(to: .map)
+                state.go(to: .leaveAlbum(album))
                 return []
             }
         }
@@ -100,7 +100,7 @@ struct AlbumScreenReducer: Sendable {
                 state.screen = .album(album)
                 return []
             }
-            state.go(to: .map)
+            state.go(to: .leaveAlbum(album))
             return []
         case .move(-1, 0): album.selected = max(0, album.selected - 1)
         case .move(1, 0): album.selected = min(last, album.selected + 1)

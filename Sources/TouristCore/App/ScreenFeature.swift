@@ -102,6 +102,10 @@ public enum Destination: Equatable, Sendable {
     case map
     /// A pin's album, opened afresh (its photos come with `albumLoaded`).
     case album(of: Pin.ID)
+    /// A pin's album opened from a plugged screen (the pins list): leaving the album returns to that screen as it was.
+    case albumReturning(to: PluggedScreen, pin: Pin.ID)
+    /// Out of an album: to the screen it was opened from, else the map.
+    case leaveAlbum(AlbumScreen)
     /// Back to an album already open, its selection scrolled into view.
     case backToAlbum(AlbumScreen)
     /// The album's selected photo, with the album kept underneath.
@@ -133,6 +137,18 @@ extension AppState {
             screen = .map(MapScreen())
         case let .album(pinID):
             screen = .album(AlbumScreen(pinID: pinID))
+        case let .albumReturning(from, pinID):
+            var album = AlbumScreen(pinID: pinID)
+            album.returnTo = from
+            screen = .album(album)
+        case let .leaveAlbum(album):
+            guard let from = album.returnTo else {
+                screen = .map(MapScreen())
+                return
+            }
+            screen = .plugged(from)
+            // The pins may have changed while the album was shown (its counts, a deletion elsewhere).
+            screen.feature.pinsChanged(&self)
         case let .backToAlbum(album):
             var album = album
             album.keepSelectionVisible(AlbumGrid(area: layout.main))

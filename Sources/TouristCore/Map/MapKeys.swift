@@ -15,6 +15,8 @@ public enum MapCommand: Equatable, Sendable {
     case goTo
     case rename
     case settings
+    /// The pins list.
+    case pinsList
     case help
     case quit
     // While a pin is picked up.
@@ -51,7 +53,9 @@ public enum MapKeys {
         KeyBinding([[.char("x")], [.delete]], .deletePin, help: "delete the pin under the cursor"),
         KeyBinding([[KeyEntry(.tab, .nextPin)], [KeyEntry(.backTab, .previousPin)]], help: "next / previous pin"),
         KeyBinding([[.char("g")], [.char("/")]], .goTo, help: "go to a place or LAT, LON"),
-        KeyBinding([[.char("R")]], .rename, help: "rename the pin under the cursor"),
+        // One row for both, so the help with its legend still fits 80x24.
+        KeyBinding([[KeyEntry(.char("R"), .rename)], [KeyEntry(.char("P"), .pinsList)]], separator: "  /  ",
+                   help: "rename the pin under the cursor / list every pin"),
         KeyBinding([[.char("s")]], .settings, help: "settings (Flickr key, photo source, search area…)"),
         KeyBinding([[.char("?")]], .help, help: "this help", hint: "help"),
         KeyBinding([[.char("q")]], .quit, help: "quit"),

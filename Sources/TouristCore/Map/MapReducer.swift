@@ -112,6 +112,9 @@ struct MapReducer: Sendable {
         case .settings:
             state.go(to: .settings)
             return []
+        case .pinsList:
+            state.openPinsList()
+            return []
         case .help:
             state.overlay = .help
         case .moveCursor, .pan, .zoom, .dropMovedPin, .putBack, .refuseQuit:
