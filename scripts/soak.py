@@ -193,7 +193,11 @@ def read_db(db, hashes=False):
             # Killed before its first migration committed: a database with nothing in it yet.
             con.execute("COMMIT")
             return {}, {}, {}
-        pins = {r[0]: (r[1], r[2], r[3], r[4]) for r in con.execute("SELECT id, latitude, longitude, albumState, name FROM pin")}
+        # The name a pin is shown by: its own (an imported point's name), else its nearest place's.
+        columns = {r[1] for r in con.execute("PRAGMA table_info(pin)")}
+        shown = "COALESCE(ownName, name)" if "ownName" in columns else "name"
+        pins = {r[0]: (r[1], r[2], r[3], r[4])
+                for r in con.execute(f"SELECT id, latitude, longitude, albumState, {shown} FROM pin")}
         image = "photoImage.bytes" if hashes else "photoImage.photoId IS NOT NULL"
         photos = {}
         for r in con.execute(f"SELECT photo.id, photo.pinId, photo.url, photo.state, {image}, photo.title "
