@@ -102,6 +102,6 @@ final class RenamePromptTests: XCTestCase {
         var state = Sample.mapState()
         press(&state, .char("R"))
         let text = AppView.render(state, raster: nil).text
-        XCTAssertTrue(text.contains("Empty: \u{201C}Naples\u{201D} again. Enter saves, Esc cancels"), text)
+        XCTAssertTrue(text.contains("Enter saves, Esc cancels; empty: \u{201C}Naples\u{201D} again"), text)
     }
 }

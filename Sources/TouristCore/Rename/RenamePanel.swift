@@ -17,8 +17,9 @@ struct RenamePanel: Widget {
             buffer.put(fitting: error, x: inner.x, y: inner.y + 1, style: theme.error, width: inner.width)
         } else {
             let keys = RenameKeys.table.hints(unicode: unicode).map { "\($0.key) \($0.label)" }.joined(separator: ", ")
-            let empty = prompt.placeName.map { "Empty: \u{201C}\($0)\u{201D} again. " } ?? "Empty: no name. "
-            buffer.put(fitting: empty + keys, x: inner.x, y: inner.y + 1, style: theme.dim, width: inner.width)
+            // The keys first: a long place name is what gets cut.
+            let empty = prompt.placeName.map { "; empty: \u{201C}\($0)\u{201D} again" } ?? "; empty: no name"
+            buffer.put(fitting: keys + empty, x: inner.x, y: inner.y + 1, style: theme.dim, width: inner.width)
         }
     }
 }
