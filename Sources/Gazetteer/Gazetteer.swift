@@ -122,8 +122,9 @@ public final class Gazetteer: Sendable {
 
     // MARK: Nearest place
 
-    /// The place closest to `point` along the great circle.
-    public func nearest(to point: GeoPoint) -> (place: Place, distanceKm: Double)? {
+    /// The place closest to `point` along the great circle; nil when none is within `limitKm` (a
+    /// bounded search stops there: a point in mid-ocean costs three small scans, not the world's).
+    public func nearest(to point: GeoPoint, withinKm limitKm: Double = .infinity) -> (place: Place, distanceKm: Double)? {
         guard point.latitude.isFinite, point.longitude.isFinite, layout.count > 0 else { return nil }
         var lon = point.longitude.truncatingRemainder(dividingBy: 360)
         if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
@@ -131,15 +132,16 @@ public final class Gazetteer: Sendable {
         return data.withUnsafeBytes { raw -> (place: Place, distanceKm: Double)? in
             let r = ByteReader(raw)
             var best: (rank: Int, km: Double)?
-            var radius = 25.0
+            var radius = min(25.0, limitKm)
             while true {
                 let wholeWorld = scan(around: p, radiusKm: radius, r, best: &best)
                 if let found = best, found.km <= radius || wholeWorld {
+                    guard found.km <= limitKm else { return nil }
                     return decode(found.rank, r).map { ($0, found.km) }
                 }
-                if wholeWorld { return nil }
+                if wholeWorld || radius >= limitKm { return nil }
                 // Everything closer than the best so far lies within its distance.
-                radius = best.map { $0.km } ?? radius * 2
+                radius = min(limitKm, best.map { $0.km } ?? radius * 2)
             }
         }
     }

@@ -23,6 +23,35 @@ final class GazetteerTests: XCTestCase {
         XCTAssertLessThan(found.distanceKm, 1)
     }
 
+    /// The bounded search finds what the unbounded one finds within the limit, and nothing beyond:
+    /// 2,000 points of a fixed sequence, land and sea, each at limits of 1, 30, 100 and 700 km.
+    func testTheNearestWithinALimitIsTheNearestIfItIsThatClose() throws {
+        let g = try gazetteer()
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        var found = 0, none = 0
+        for _ in 0..<2000 {
+            let p = GeoPoint(latitude: next() * 180 - 90, longitude: next() * 360 - 180)
+            let whole = g.nearest(to: p)
+            for limit in [1.0, 30, 100, 700] {
+                let bounded = g.nearest(to: p, withinKm: limit)
+                if let whole, whole.distanceKm <= limit {
+                    XCTAssertEqual(bounded?.place.displayName, whole.place.displayName, "\(p) within \(limit)")
+                    XCTAssertEqual(bounded?.distanceKm, whole.distanceKm)
+                    found += 1
+                } else {
+                    XCTAssertNil(bounded, "\(p) within \(limit)")
+                    none += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(found, 500)
+        XCTAssertGreaterThan(none, 500)
+    }
+
     func testNearestAcrossTheAntimeridian() throws {
         let g = try gazetteer()
         // Egvekinot lies at 179.1° W; from 179.99° E it is 40 km east, across ±180.

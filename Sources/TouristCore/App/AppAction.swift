@@ -69,6 +69,8 @@ public enum AppEffect: Equatable, Sendable {
 /// the bundled gazetteer and values tests control.
 public struct PlaceLookup: Sendable {
     public var nearest: @Sendable (GeoPoint) -> (name: String, distanceKm: Double)?
+    /// The nearest place if one is within that many kilometres (a bounded, cheaper search).
+    public var nearestWithin: @Sendable (GeoPoint, Double) -> (name: String, distanceKm: Double)?
     public var complete: @Sendable (String, Int) -> [PlaceSuggestion]
     public var named: @Sendable (String) -> PlaceSuggestion?
     /// The names that may go on the map for a view (the runtime asks once per view).
@@ -86,8 +88,10 @@ public struct PlaceLookup: Sendable {
                 labels: @escaping @Sendable (Viewport) -> LabelCandidates = { LabelCandidates(viewport: $0, items: []) },
                 problem: @escaping @Sendable () -> String? = { nil },
                 prepare: @escaping @Sendable () -> Void = {},
-                finishPreparing: @escaping @Sendable () -> Void = {}) {
+                finishPreparing: @escaping @Sendable () -> Void = {},
+                nearestWithin: (@Sendable (GeoPoint, Double) -> (name: String, distanceKm: Double)?)? = nil) {
         self.nearest = nearest
+        self.nearestWithin = nearestWithin ?? { point, km in nearest(point).flatMap { $0.distanceKm <= km ? $0 : nil } }
         self.complete = complete
         self.named = named
         self.labels = labels
@@ -121,7 +125,10 @@ public struct PlaceLookup: Sendable {
                 return "Destinations left aside: \(file)" + (line > 0 ? " line \(line)" : "") + ": \(reason)"
             },
             prepare: { gazetteer.prepareInBackground() },
-            finishPreparing: { gazetteer.finishPreparing() }
+            finishPreparing: { gazetteer.finishPreparing() },
+            nearestWithin: { point, km in
+                gazetteer.nearest(to: point, withinKm: km).map { (name: $0.place.displayName, distanceKm: $0.distanceKm) }
+            }
         )
     }
 

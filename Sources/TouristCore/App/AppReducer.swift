@@ -136,8 +136,7 @@ extension PlaceLookup {
 
     /// The name a pin at this point gets: the nearest known place, if one is near enough.
     public func pinName(_ point: GeoPoint) -> String? {
-        guard let near = nearest(point), near.distanceKm <= PlaceLookup.namingRadiusKm else { return nil }
-        return near.name
+        nearestWithin(point, PlaceLookup.namingRadiusKm)?.name
     }
 }
 
