@@ -7,7 +7,7 @@ RELEASE := .build/release
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev zlib1g-dev chafa pkg-config tmux ncurses-term python3 sqlite3 \
   nghttp2-proxy
 
-.PHONY: all deps build run test unit-test e2e bench golden install uninstall clean data cli-docs fuzz fuzz-build fuzz-smoke faults soak check check-address check-thread check-address-app check-thread-app bench-compare
+.PHONY: all deps build run test unit-test e2e bench golden install uninstall clean data cli-docs fuzz fuzz-build fuzz-smoke faults soak check check-address check-thread check-address-app check-thread-app check-sheet bench-compare
 
 all: build
 
@@ -100,7 +100,16 @@ faults: deps
 # prints its duration.
 SANITIZERS := $(CURDIR)/scripts/sanitizers
 TIMED := sh $(SANITIZERS)/timed.sh
-check: check-address check-address-app check-thread check-thread-app
+check: check-address check-address-app check-thread check-thread-app check-sheet
+
+# A saved album's index.html drawn by headless Chromium with no network (docs/manual.md, "Saving an
+# album"): its pictures come from the files beside it. Chromium is installed here when missing.
+check-sheet: deps
+	@dpkg-query -W -f='$${Status}' chromium 2>/dev/null | grep -q "install ok installed" || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
+	$(SWIFT) build -c release --product vtourist
+	python3 scripts/sheet_check.py --binary $(RELEASE)/vtourist
 
 check-address: deps
 	$(TIMED) "build with AddressSanitizer (tests and vtourist)" $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan

@@ -131,7 +131,11 @@ public struct AlbumExport: Sendable {
             guard !text.isEmpty, !text.hasPrefix("/"),
                   !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || "\"'<>`\\".unicodeScalars.contains($0) })
             else { return nil }
-            return (url, String(text))
+            // Shown as a person reads it (`1@N01`, not `1%40N01`), where that is plain text.
+            let readable = text.removingPercentEncoding.flatMap { decoded in
+                decoded.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } ? nil : decoded
+            }
+            return (url, readable ?? String(text))
         }
         return nil
     }

@@ -80,6 +80,11 @@ final class AlbumExportTests: AlbumStoreTestCase {
     func testAPageAddressOfAnotherSchemeIsNotLinked() {
         XCTAssertEqual(AlbumExport.pageLink("https://commons.wikimedia.org/wiki/File:A.jpg")?.text, "commons.wikimedia.org/wiki/File:A.jpg")
         XCTAssertEqual(AlbumExport.pageLink("https://www.flickr.com/photos/x/1")?.address, "https://www.flickr.com/photos/x/1")
+        // Shown decoded, linked as given; an encoded control stays encoded in the text.
+        let flickr = AlbumExport.pageLink("https://www.flickr.com/photos/1%40N01/9000000")
+        XCTAssertEqual(flickr?.text, "www.flickr.com/photos/1@N01/9000000")
+        XCTAssertEqual(flickr?.address, "https://www.flickr.com/photos/1%40N01/9000000")
+        XCTAssertEqual(AlbumExport.pageLink("https://a.b/x%1B%5B31m")?.text, "a.b/x%1B%5B31m")
         for bad in ["javascript:alert(1)", "data:text/html,x", "file:///etc/passwd", "https:///x", "https://a.b/\"onmouseover=x",
                     "https://a.b/ x", "https://a.b/\u{7}", "//a.b/c", "https://"] {
             XCTAssertNil(AlbumExport.pageLink(bad), bad)
