@@ -56,7 +56,10 @@ enum PinFileText {
             }
             guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
                   let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-                  (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return nil }
+                  (1...12).contains(month), hour < 24, minute < 60, second < 60,
+                  // Before 1583 the formatters count Julian days (the Gregorian calendar began in
+                  // October 1582): those years are theirs.
+                  year >= 1583 else { return nil }
             var millis = 0
             if b.count == 24 {
                 guard b[19] == 0x2E, let m = number(20..<23) else { return nil }

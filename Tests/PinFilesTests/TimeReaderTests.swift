@@ -23,6 +23,15 @@ final class TimeReaderTests: XCTestCase {
             XCTAssertEqual(PinFileText.TimeReader.utc(plain), whole.date(from: plain), plain)
         }
         XCTAssertEqual(PinFileText.TimeReader.utc("2024-02-29T23:59:59Z"), whole.date(from: "2024-02-29T23:59:59Z"))
+        // Before the Gregorian calendar the formatters count Julian days: those times are left to them.
+        let reader = PinFileText.TimeReader()
+        for text in ["1337-06-01T00:00:00Z", "1582-10-04T12:00:00.500Z", "0001-01-01T00:00:00Z"] {
+            XCTAssertNil(PinFileText.TimeReader.utc(text), text)
+            XCTAssertEqual(reader.date(text), fractional.date(from: text) ?? whole.date(from: text), text)
+        }
+        // The fuzzer's find: a time written for a pin made in 1337 read back as written.
+        let medieval = Date(timeIntervalSince1970: -19_948_321_046)
+        XCTAssertEqual(reader.date(fractional.string(from: medieval)), medieval)
     }
 
     func testOtherFormsAreLeftToTheFormattersAndNonsenseIsNoTime() {

@@ -110,6 +110,13 @@ struct AppSession {
                 _ = AppSession.reducer.reduce(&state, .pinSaved(Pin(id: id, coordinate: point, name: name)))
             case let .deletePin(id):
                 _ = AppSession.reducer.reduce(&state, .pinRemoved(id))
+            case let .renamePin(id, name):
+                // What the store would take: the rule's own answer, never a name it would change.
+                if let name { FuzzCheck.that((try? PinName.checked(name)) == name, "renaming to \(name.debugDescription)") }
+                if var pin = state.pin(id) {
+                    pin.ownName = name
+                    _ = AppSession.reducer.reduce(&state, .pinSaved(pin))
+                }
             case let .openAlbum(id):
                 _ = AppSession.reducer.reduce(&state, .albumLoaded(snapshot(&input, pin: id)))
             case let .openPage(url):
@@ -118,7 +125,7 @@ struct AppSession {
             case let .saveMapView(view):
                 checkOnGlobe(view.center)
                 checkOnGlobe(view.cursor)
-            case .album, .savePhoto, .saveSetting, .testFlickrKey, .quit:
+            case .album, .savePhoto, .saveAlbum, .saveSetting, .testFlickrKey, .quit:
                 break
             }
         }
