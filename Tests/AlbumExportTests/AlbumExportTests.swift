@@ -2,6 +2,7 @@
 import Foundation
 import Model
 import Store
+import TestSupport
 import XCTest
 
 /// File names, credits.json and index.html of a saved album: pure, from a real store's album.
@@ -61,10 +62,10 @@ final class AlbumExportTests: AlbumStoreTestCase {
     func testTheSheetLoadsOnlyTheFilesBesideIt() throws {
         let e = try export([("50% off #1? yes", true), ("Bay", true), ("Côte", true)])
         let html = e.indexHTML
-        XCTAssertEqual(Self.pageLinks(html), ["https://www.flickr.com/photos/x/0", "https://www.flickr.com/photos/x/1",
+        XCTAssertEqual(ContactSheetLinks.pageLinks(html), ["https://www.flickr.com/photos/x/0", "https://www.flickr.com/photos/x/1",
                                               "https://www.flickr.com/photos/x/2"])
-        XCTAssertEqual(Self.attributes(html).filter { $0.contains(":") }.count, 3, "no other address")
-        let references = Self.references(html)
+        XCTAssertEqual(ContactSheetLinks.attributes(html).filter { $0.contains(":") }.count, 3, "no other address")
+        let references = ContactSheetLinks.files(html)
         XCTAssertEqual(Set(references), ["01-50%25%20off%20%231-%20yes.jpg", "02-Bay.jpg", "03-C%C3%B4te.jpg"])
         for reference in references {
             XCTAssertEqual(reference.removingPercentEncoding.map { e.items.map(\.file).contains($0) }, true, reference)
@@ -89,31 +90,5 @@ final class AlbumExportTests: AlbumStoreTestCase {
                     "https://a.b/ x", "https://a.b/\u{7}", "//a.b/c", "https://"] {
             XCTAssertNil(AlbumExport.pageLink(bad), bad)
         }
-    }
-
-    /// Every `src` and `href` value of the sheet but the photos' page links (`pageLinks`).
-    static func references(_ html: String) -> [String] {
-        let pages = Set(pageLinks(html))
-        return attributes(html).filter { !pages.contains($0) }
-    }
-
-    /// The addresses the photos' page links go to.
-    static func pageLinks(_ html: String) -> [String] {
-        html.components(separatedBy: "<a class=\"page\" rel=\"noreferrer\" href=\"").dropFirst()
-            .compactMap { $0.split(separator: "\"", maxSplits: 1).first.map(String.init) }
-    }
-
-    /// Every `src` and `href` value of the sheet.
-    static func attributes(_ html: String) -> [String] {
-        var found: [String] = []
-        for attribute in ["src=\"", "href=\""] {
-            var rest = Substring(html)
-            while let start = rest.range(of: attribute) {
-                rest = rest[start.upperBound...]
-                guard let end = rest.firstIndex(of: "\"") else { break }
-                found.append(String(rest[..<end]))
-            }
-        }
-        return found
     }
 }

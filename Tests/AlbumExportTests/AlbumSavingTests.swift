@@ -62,7 +62,7 @@ final class AlbumSavingTests: AlbumStoreTestCase {
         let (pin, _) = try album([("50% off #1?", true), ("../../etc/passwd", true), ("....", true)])
         _ = try AlbumSaving.save(store, pinID: pin.id, into: dir.path, force: false)
         let html = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
-        let references = AlbumExportTests.references(html)
+        let references = ContactSheetLinks.files(html)
         XCTAssertEqual(references.count, 6, "an image and a link each")
         for reference in references {
             let name = try XCTUnwrap(reference.removingPercentEncoding)
@@ -70,7 +70,7 @@ final class AlbumSavingTests: AlbumStoreTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent(name).path), name)
         }
         XCTAssertFalse(html.contains("http:"))
-        XCTAssertEqual(AlbumExportTests.attributes(html).filter { $0.contains("//") }, AlbumExportTests.pageLinks(html))
+        XCTAssertEqual(ContactSheetLinks.attributes(html).filter { $0.contains("//") }, ContactSheetLinks.pageLinks(html))
         XCTAssertEqual(listing(folder).sorted(), ["out", "vtourist.sqlite"] + listing(folder).filter { $0.hasPrefix("vtourist.sqlite-") },
                        "nothing written beside the folder")
     }

@@ -187,8 +187,10 @@ final class InlineTerminalTests: XCTestCase {
     /// with `environment` and none of the variables that name a terminal.
     private func withTerminal(_ environment: [String: String], answer: [UInt8]? = nil, detect: Bool = true,
                               _ body: (NcursesTerminal, PseudoTerminal) throws -> Void) throws {
-        var settings: [String: String?] = ["TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"]
-        for name in ["TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL", "NO_COLOR", "VTOURIST_IMAGES"] {
+        // The locale too: the terminal takes it from the environment, and the caller's may have none.
+        var settings: [String: String?] = ["TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24",
+                                           "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
+        for name in ["LC_CTYPE", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL", "NO_COLOR", "VTOURIST_IMAGES"] {
             settings[name] = .some(nil)
         }
         for (name, value) in environment { settings[name] = value }

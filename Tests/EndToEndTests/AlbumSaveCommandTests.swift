@@ -55,13 +55,13 @@ final class AlbumSaveCommandTests: EndToEndTestCase {
         let html = try String(contentsOfFile: dir + "/index.html", encoding: .utf8)
         XCTAssertFalse(html.lowercased().contains("<script") || html.lowercased().contains("url("))
         let pages = Set(photos.compactMap { $0["pageURL"] as? String })
-        for reference in references(html) where !pages.contains(reference) {
+        for reference in ContactSheetLinks.attributes(html) where !pages.contains(reference) {
             let name = try XCTUnwrap(reference.removingPercentEncoding)
             XCTAssertFalse(name.contains("/"), name)
             XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/" + name), name)
         }
-        XCTAssertEqual(references(html).filter { !pages.contains($0) }.count, 42, "each picture shown and linked")
-        XCTAssertEqual(Set(references(html).filter(pages.contains)), pages, "each photo's page linked")
+        XCTAssertEqual(ContactSheetLinks.attributes(html).filter { !pages.contains($0) }.count, 42, "each picture shown and linked")
+        XCTAssertEqual(Set(ContactSheetLinks.attributes(html).filter(pages.contains)), pages, "each photo's page linked")
     }
 
     func testAFileAlreadyThereIsNamedAndNothingIsWrittenUnlessForced() throws {
@@ -115,11 +115,12 @@ final class AlbumSaveCommandTests: EndToEndTestCase {
         }
     }
 
-    /// A full disk. As the superuser, a real one: DIR on a 200 KB tmpfs mounted in a mount namespace
-    /// of the command's own (ENOSPC; a sanitized binary starts there too, where ThreadSanitizer's
-    /// runtime cannot start under a file-size limit). Otherwise a file-size limit (`prlimit`) stands
-    /// for it: a write past it fails with EFBIG, as a full file system's fails with ENOSPC. Either
-    /// way the fourth photo's stored image is made larger than the room left.
+    /// A full disk. Where a mount namespace of the command's own can mount a tmpfs (the superuser,
+    /// unless a sandbox refuses it), a real one: DIR on a 200 KB tmpfs (ENOSPC; a sanitized binary
+    /// starts there too, where ThreadSanitizer's runtime cannot start under a file-size limit).
+    /// Otherwise a file-size limit (`prlimit`) stands for it: a write past it fails with EFBIG, as a
+    /// full file system's fails with ENOSPC. Either way the fourth photo's stored image is made
+    /// larger than the room left.
     func testAFullDiskNamesTheFileAndLeavesTheOnesWrittenBefore() throws {
         try naples()
         let big = LargeJPEG.url.path
@@ -129,7 +130,8 @@ final class AlbumSaveCommandTests: EndToEndTestCase {
         XCTAssertEqual(updated.status, 0, updated.stderr)
         let dir = folder + "/full"
         let r: (status: Int32, stdout: String, stderr: String)
-        if geteuid() == 0 {
+        let realDisk = try Self.canMountATmpfs(in: folder)
+        if realDisk {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             // The tmpfs goes with the namespace: what it held is listed beside it before it goes.
             let script = "mount -t tmpfs -o size=200k tmpfs \"$1\" || exit 99; d=$1; shift; \"$@\"; s=$?; "
@@ -141,7 +143,7 @@ final class AlbumSaveCommandTests: EndToEndTestCase {
                                environment: environment())
         }
         XCTAssertEqual(r.status, 1, r.stderr)
-        let written = geteuid() == 0
+        let written = realDisk
             ? lines(try String(contentsOfFile: dir + ".listing", encoding: .utf8)).sorted() : directoryListing(dir).sorted()
         XCTAssertEqual(written.count, 3, "the three photos before the one that did not fit")
         XCTAssertEqual(lines(r.stdout), written.map { dir + "/" + $0 }, "the files written are listed")
@@ -150,6 +152,17 @@ final class AlbumSaveCommandTests: EndToEndTestCase {
         XCTAssertTrue(r.stderr.contains(": the disk is full; the 3 files written before it are left in place: "
                                         + written.joined(separator: ", ")), r.stderr)
         XCTAssertTrue(written.allSatisfy { $0.hasPrefix("0") && $0.hasSuffix(".jpg") }, "no credits, no sheet, no half file")
+    }
+
+    /// Whether `unshare -m` may mount a tmpfs here: it takes the superuser, and a sandbox may refuse
+    /// even that (then the file-size limit stands in).
+    static func canMountATmpfs(in folder: String) throws -> Bool {
+        let probe = folder + "/mount-probe"
+        try FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        let r = try runProcess("/usr/bin/unshare", ["-m", "/bin/sh", "-c", "mount -t tmpfs -o size=4k tmpfs \"$1\"", "sh", probe])
+        return r.status == 0
     }
 
     func testAnAlbumWithNothingStoredWritesNothing() throws {
@@ -217,24 +230,10 @@ final class AlbumSaveCommandTests: EndToEndTestCase {
         let html = try String(contentsOfFile: dir + "/index.html", encoding: .utf8)
         XCTAssertFalse(html.lowercased().contains("<script"))
         XCTAssertFalse(html.unicodeScalars.contains { $0 == "\u{1B}" })
-        for reference in references(html) where !reference.hasPrefix("https://") && !reference.hasPrefix("http://127.0.0.1") {
+        for reference in ContactSheetLinks.attributes(html) where !reference.hasPrefix("https://") && !reference.hasPrefix("http://127.0.0.1") {
             XCTAssertFalse(reference.contains(":") || reference.contains("//"), reference)
             let name = try XCTUnwrap(reference.removingPercentEncoding)
             XCTAssertTrue(names.contains(name), name)
         }
-    }
-
-    /// Every `src` and `href` value of a sheet.
-    func references(_ html: String) -> [String] {
-        var found: [String] = []
-        for attribute in ["src=\"", "href=\""] {
-            var rest = Substring(html)
-            while let start = rest.range(of: attribute) {
-                rest = rest[start.upperBound...]
-                guard let end = rest.firstIndex(of: "\"") else { break }
-                found.append(String(rest[..<end]))
-            }
-        }
-        return found
     }
 }

@@ -87,10 +87,9 @@ final class PinsListTests: EndToEndTestCase {
         // Another process drops a pin (by Reykjavík: named Seltjarnarnes): it appears within a second (the data_version poll).
         let dropped = try cli(["drop", "64.15", "-21.94", "--db", db])
         XCTAssertEqual(dropped.status, 0, dropped.stderr)
-        let start = Date()
-        t.wait(forText: "Pins  3 pins")
-        // A second for the poll, and as much again for a busy machine to draw it.
-        XCTAssertLessThan(Date().timeIntervalSince(start), 2.0)
+        // The poll's once a second is LoopStateTests' (on the clock client); here the list shows what it
+        // read. The wait is the poll's second and slack for a machine busy with other tests.
+        t.wait(forText: "Pins  3 pins", timeout: 5)
 
         // Narrower: the coordinates and the dates go, the names and photos stay.
         try t.resize(width: 60, height: 16)
