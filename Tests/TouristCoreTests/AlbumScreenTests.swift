@@ -164,13 +164,13 @@ final class AlbumScreenTests: XCTestCase {
         XCTAssertEqual(s.message?.text, "Mark photos with space first.")
     }
 
-    func testNoImagesShowsNoDeleteOrMarkHints() {
+    func testNoImagesShowsNoDeleteMarkOrSaveHints() {
         let s = openState([], status: .empty)
         let screen = AppView.render(s, raster: nil)
         XCTAssertTrue(screen.text.contains("No Images"))
         let hints = screen.rowText(2)
         XCTAssertTrue(hints.contains("a Add more"), hints)
-        for word in ["delete", "mark"] { XCTAssertFalse(screen.text.contains(word), screen.text) }
+        for word in ["delete", "mark", "W save"] { XCTAssertFalse(screen.text.contains(word), screen.text) }
         let full = AppView.render(openState(parks(3)), raster: nil).rowText(2)
         XCTAssertTrue(full.contains("x delete") && full.contains("space mark"), full)
     }

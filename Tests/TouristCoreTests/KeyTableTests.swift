@@ -261,7 +261,7 @@ final class KeyTableTests: XCTestCase {
         XCTAssertEqual(MapKeys.browsing.hints().map { "\($0.key) \($0.label)" }, ["? help"])
         XCTAssertEqual(AlbumKeys.table.hints().map { "\($0.key) \($0.label)" },
                        ["n New Collection", "a Add more", "r retry", "x delete", "space mark", "X delete marked",
-                        "Esc back", "f filter", "? help"])
+                        "Esc back", "f filter", "W save", "? help"])
         XCTAssertEqual(PhotoKeys.table.hints().map { "\($0.key) \($0.label)" },
                        ["\u{2190} previous", "\u{2192} next", "+ zoom", "o open page", "w save", "x delete", "Esc album", "? help"])
         XCTAssertEqual(PhotoKeys.zoomed.hints().map { "\($0.key) \($0.label)" },

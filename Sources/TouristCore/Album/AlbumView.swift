@@ -66,9 +66,9 @@ enum AlbumView {
 extension AlbumView {
     /// The header's key hints and the columns each takes, on the header's third row (`area` is the
     /// header's area): what is drawn and what a click does.
-    /// An album without photos (`No Images`, a failed search) has no delete or mark hints.
+    /// An album without photos (`No Images`, a failed search) has no delete, mark or save hints.
     static func hints(for snapshot: AlbumSnapshot?, in area: Rect, unicode: Bool) -> [(hint: Hint<AlbumCommand>, columns: Range<Int>)] {
-        let photoCommands: [AlbumCommand] = [.deletePhoto, .toggleMark, .deleteMarked]
+        let photoCommands: [AlbumCommand] = [.deletePhoto, .toggleMark, .deleteMarked, .saveAlbum]
         let hasPhotos = snapshot.map { !$0.photos.isEmpty } ?? false
         return AlbumKeys.table.hints(unicode: unicode).filter { hasPhotos || !photoCommands.contains($0.command) }
             .fitting(width: area.right - area.x - 1).placed(from: area.x + 1)
