@@ -161,26 +161,55 @@ public enum AlbumSaving {
         return nil
     }
 
-    /// Writes a file: nil when written, else why not. Without `force` the file is created only when
-    /// nothing is there (O_EXCL: one that appeared meanwhile is never written over); with it, the bytes
-    /// go to a temporary file renamed over the old one, so a failure leaves the old file whole. A file
-    /// that could not be finished is removed.
+    /// Writes a file: nil when written, else why not. The bytes go to a hidden temporary file beside
+    /// it (`.vtourist-XXXXXX`), which then takes the name, so the name holds the whole file or nothing,
+    /// even when the process is killed (a kill can leave only the hidden file). Without `force` the name
+    /// is taken only when nothing has it (a hard link: one that appeared meanwhile is never written
+    /// over; where the file system has no hard links, the file is created there directly, O_EXCL); with
+    /// it, the temporary file is renamed over the old one, so a failure leaves the old file whole.
     static func writeFile(_ bytes: Data, to path: String, force: Bool) -> String? {
-        let target: String
-        let fd: Int32
+        var template = Array(((path as NSString).deletingLastPathComponent + "/.vtourist-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return reason(errno) }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { unlink(temporary) }
+        var failure = write(bytes, to: fd)
+        if failure == nil, fchmod(fd, 0o644) != 0 { failure = errno }
+        if close(fd) != 0, failure == nil { failure = errno }
+        if let failure { return reason(failure) }
         if force {
-            var template = Array(((path as NSString).deletingLastPathComponent + "/.vtourist-XXXXXX").utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            target = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        } else {
-            target = path
-            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            return rename(temporary, path) == 0 ? nil : reason(errno)
         }
+        if link(temporary, path) == 0 { return nil }
+        switch errno {
+        case EEXIST:
+            return "it appeared meanwhile"
+        case EPERM, EOPNOTSUPP, EMLINK, ENOSYS:
+            // No hard links here (FAT, some network shares): straight to the name, made only if free.
+            return writeDirectly(bytes, to: path)
+        case let code:
+            return reason(code)
+        }
+    }
+
+    /// Writes the file under its own name, created only when nothing is there; a file that could not
+    /// be finished is removed.
+    static func writeDirectly(_ bytes: Data, to path: String) -> String? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return errno == EEXIST ? "it appeared meanwhile" : reason(errno) }
-        var failure = bytes.withUnsafeBytes { buffer -> Int32? in
+        var failure = write(bytes, to: fd)
+        if close(fd) != 0, failure == nil { failure = errno }
+        guard let failure else { return nil }
+        unlink(path)
+        return reason(failure)
+    }
+
+    /// Writes all the bytes: nil, or the error number that stopped it.
+    static func write(_ bytes: Data, to fd: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer -> Int32? in
             var offset = 0
             while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return errno
@@ -189,14 +218,6 @@ public enum AlbumSaving {
             }
             return nil
         }
-        if failure == nil, force, fchmod(fd, 0o644) != 0 { failure = errno }
-        if close(fd) != 0, failure == nil { failure = errno }
-        if failure == nil, force, rename(target, path) != 0 { failure = errno }
-        if let failure {
-            unlink(target)
-            return reason(failure)
-        }
-        return nil
     }
 
     static func reason(_ code: Int32) -> String {

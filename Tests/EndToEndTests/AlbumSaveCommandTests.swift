@@ -154,6 +154,34 @@ final class AlbumSaveCommandTests: EndToEndTestCase {
         XCTAssertTrue(written.allSatisfy { $0.hasPrefix("0") && $0.hasSuffix(".jpg") }, "no credits, no sheet, no half file")
     }
 
+    /// A save killed (SIGKILL) at any moment leaves under the photos' names only whole files: each is
+    /// written under a hidden temporary name and takes its own once whole. Kills at nine points
+    /// spread over a save's length (the photos made 4 MB each, so most of it is writing); every file
+    /// left under a photo's name is byte for byte the one a whole save writes.
+    func testASaveKilledAtAnyMomentLeavesOnlyWholeFiles() throws {
+        try naples()
+        let sql = "UPDATE photoImage SET bytes = readfile('\(LargeJPEG.url.path)') || zeroblob(4000000)"
+        let updated = try runProcess("/usr/bin/sqlite3", [db, sql], environment: environment())
+        XCTAssertEqual(updated.status, 0, updated.stderr)
+        let whole = folder + "/whole"
+        let started = Date()
+        XCTAssertEqual(try save(whole).status, 0)
+        let length = Date().timeIntervalSince(started)
+        var killedMidway = 0
+        for point in 1...9 {
+            let dir = folder + "/killed-\(point)"
+            let pid = try spawnProgram(try vtouristBinary(), ["album", "1", "--save", dir, "--db", db], environment: environment())
+            usleep(useconds_t(length * Double(point) / 10 * 1_000_000))
+            kill(pid, SIGKILL)
+            if waitForExit(pid) == 128 + SIGKILL { killedMidway += 1 }
+            for name in directoryListing(dir) where !name.hasPrefix(".vtourist-") {
+                XCTAssertEqual(FileManager.default.contents(atPath: dir + "/" + name), FileManager.default.contents(atPath: whole + "/" + name),
+                               "\(name), killed at \(point)/10 of the save")
+            }
+        }
+        XCTAssertGreaterThan(killedMidway, 0, "some kill came before the save had finished")
+    }
+
     /// Whether `unshare -m` may mount a tmpfs here: it takes the superuser, and a sandbox may refuse
     /// even that (then the file-size limit stands in).
     static func canMountATmpfs(in folder: String) throws -> Bool {
