@@ -167,6 +167,19 @@ enum GeoJSONReader {
 
     /// What one geometry is; never fails to decode, so one odd feature names itself instead of the file.
     struct Geometry: Decodable {
+        /// Whether a LineString's (or a MultiLineString's part's) coordinates hold a position, looked at
+        /// without decoding them; true too when they are not arrays (nothing can be told).
+        static func holdsAPosition(_ c: KeyedDecodingContainer<Keys>, multi: Bool) -> Bool {
+            guard var positions = try? c.nestedUnkeyedContainer(forKey: .coordinates) else { return true }
+            guard multi else { return !positions.isAtEnd }
+            while !positions.isAtEnd {
+                // A part that is not an array is not stepped over by a failed look: stop there.
+                guard let part = try? positions.nestedUnkeyedContainer() else { return true }
+                if !part.isAtEnd { return true }
+            }
+            return false
+        }
+
         var shape: Item.Shape
         /// Its `type`, empty when it has none.
         var type = ""
@@ -187,7 +200,10 @@ enum GeoJSONReader {
                 break
             case "LineString", "MultiLineString":
                 guard reading else {
-                    shape = .lines([])
+                    // Counted without reading its points; one without any position is no line (as a GPX
+                    // track without points). Coordinates that are not arrays at all count: the reading
+                    // that needs them refuses them.
+                    shape = Self.holdsAPosition(c, multi: type == "MultiLineString") ? .lines([]) : .notAPoint
                     return
                 }
                 // Strict as for a Point: each position is [longitude, latitude, …] numbers on the globe.
@@ -216,7 +232,7 @@ enum GeoJSONReader {
                     }
                     lines.append(line)
                 }
-                shape = .lines(lines)
+                shape = lines.contains { !$0.isEmpty } ? .lines(lines) : .notAPoint
                 return
             case "GeometryCollection":
                 // Its lines count; its other members (points too) are skipped, as before.

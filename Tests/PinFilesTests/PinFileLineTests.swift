@@ -131,6 +131,17 @@ final class PinFileLineTests: XCTestCase {
         XCTAssertEqual(file.lines, [])
     }
 
+    func testAGeoJSONLineWithoutAPositionIsNoLineReadOrNot() throws {
+        // As a GPX track without points: not a point, but no line either (so no --along hint for it).
+        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[]}},{"type":"Feature","geometry":{"type":"MultiLineString","coordinates":[[],[]]}},{"type":"Feature","geometry":{"type":"GeometryCollection","geometries":[{"type":"LineString","coordinates":[]}]}},{"type":"Feature","geometry":{"type":"MultiLineString","coordinates":[[],[[1,2]]]}}]}"#
+        for lines in [true, false] {
+            let file = try read(text, lines: lines)
+            XCTAssertEqual(file.notPoints, 4, "read: \(lines)")
+            XCTAssertEqual(file.lineFeatures, 1, "only the MultiLineString with a position; read: \(lines)")
+            XCTAssertEqual(file.lines, lines ? [[p(2, 1)]] : [])
+        }
+    }
+
     func testGeoJSONBadLinePositionsRefuseTheFileNamingTheFeature() {
         assertRefused(#"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]}},{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[10,91]]}}]}"#,
                       .badPoint(place: "feature 2", detail: "LineString position 2: latitude 91 is outside −90…90"))
