@@ -57,6 +57,24 @@ final class ImportAlongTests: EndToEndTestCase {
         XCTAssertEqual(try pins(db: db).count, 7, coarser.stderr)
     }
 
+    /// `import - --along KM` reads the tracks from standard input as from the file (and a pipe of
+    /// tracks only gets the hint, naming standard input's way of saying it).
+    func testAlongReadsStandardInput() throws {
+        let bin = try vtouristBinary()
+        let db = path("stdin.sqlite")
+        let r = try runProcess("/bin/bash", ["-c", #""$0" import - --along 1 --db "$1" < "$2""#, bin, db, fixture("route.gpx")],
+                               environment: environment())
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "added 7 pins (7 along tracks), skipped 0 duplicates, 0 not points or lines\n")
+        let fromFile = path("file.sqlite")
+        XCTAssertEqual(try cli(["import", fixture("route.gpx"), "--along", "1", "--db", fromFile]).status, 0)
+        XCTAssertEqual(try pins(db: db).map(\.name), try pins(db: fromFile).map(\.name), "the same pins as from the file")
+        let hint = try runProcess("/bin/bash", ["-c", #"cat "$2" | "$0" import - --db "$1""#, bin, path("hint.sqlite"), fixture("route.gpx")],
+                                  environment: environment())
+        XCTAssertEqual(hint.status, 0, hint.stderr)
+        XCTAssertTrue(hint.stderr.contains("--along 10"), hint.stderr)
+    }
+
     func testAlongWithWaitDownloadsTheirAlbums() throws {
         let db = path("wait.sqlite")
         let r = try cli(["import", fixture("route.gpx"), "--along", "2", "--wait", "--db", db], environment: ["FLICKR_API_KEY": "good-key"])
