@@ -21,14 +21,23 @@ public final class AppDatabase: Sendable {
     /// Files of the database other users could read or change when it was opened (now 0600 where
     /// possible): the caller tells the user, once.
     public let permissionNotes: [PermissionNote]
+    /// Opened by `openForReading` on a file this user may not write: every write is refused with
+    /// `.readOnlyDatabase` before SQLite is asked.
+    public let isReadOnly: Bool
 
     private init(path: String, busyTimeout: TimeInterval, writer: any DatabaseWriter,
-                 versionReader: (any DatabaseReader)?, permissionNotes: [PermissionNote] = []) {
+                 versionReader: (any DatabaseReader)?, permissionNotes: [PermissionNote] = [], isReadOnly: Bool = false) {
         self.path = path
         self.busyTimeout = busyTimeout
         self.writer = writer
         self.versionReader = versionReader
         self.permissionNotes = permissionNotes
+        self.isReadOnly = isReadOnly
+    }
+
+    /// What the app says on its message line when it could only open the database read-only.
+    public var readOnlyNote: String? {
+        isReadOnly ? "The database \(path) is read-only for this user: nothing you change will be saved." : nil
     }
 
     // MARK: Opening
@@ -53,6 +62,68 @@ public final class AppDatabase: Sendable {
         // A dangling link counts as missing: opening it would create its target.
         guard OpenCheck.isDirectory(path) != nil else { throw OpenCheck.absence(path) }
         return try open(path: path, busyTimeout: busyTimeout)
+    }
+
+    /// Opens a database that already exists for reading it: as `openExisting` does where this user
+    /// may write it (brought up to date, permissions tightened), else read-only (`isReadOnly`), with
+    /// nothing written, migrated or created beside it.
+    public static func openForReading(path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(StoreError) -> AppDatabase {
+        guard !path.isEmpty else { throw .emptyPath }
+        guard OpenCheck.isDirectory(path) != nil else { throw OpenCheck.absence(path) }
+        return try openAllowingReadOnly(path: path, busyTimeout: busyTimeout)
+    }
+
+    /// Opens (or creates) the database as `open` does; one that exists but that this user may not
+    /// write is opened read-only instead (`isReadOnly`), as the full-screen app wants it.
+    public static func openAllowingReadOnly(path: String, busyTimeout: TimeInterval = defaultBusyTimeout) throws(StoreError) -> AppDatabase {
+        do {
+            return try open(path: path, busyTimeout: busyTimeout)
+        } catch {
+            // A new database in a read-only folder stays refused: there is nothing to read.
+            switch error {
+            case .readOnlyFile, .readOnlyFolder:
+                guard OpenCheck.isDirectory(path) == false else { throw error }
+                return try openReadOnly(path: path, busyTimeout: busyTimeout)
+            default:
+                throw error
+            }
+        }
+    }
+
+    /// A read-only connection to an existing database, checked as `open` checks it. A database of an
+    /// older schema is refused (`.readOnlyOlderVersion`): bringing it up to date needs a write.
+    static func openReadOnly(path: String, busyTimeout: TimeInterval) throws(StoreError) -> AppDatabase {
+        guard !path.isEmpty else { throw .emptyPath }
+        guard let isDirectory = OpenCheck.isDirectory(path) else { throw OpenCheck.absence(path) }
+        if isDirectory { throw .isDirectory(path: path) }
+        if OpenCheck.facts(path: path).database?.readable == false { throw .unreadable(path: path) }
+        // An empty file holds no schema, and none can be made in it.
+        guard OpenCheck.fileSize(path) > 0 else { throw .readOnlyFile(path: path) }
+        guard try OpenCheck.hasSQLiteHeader(path) else { throw .notADatabase(path: path) }
+        let migrator = Schema.migrator
+        try OpenCheck.inspect(path: path, migrator: migrator, busyTimeout: busyTimeout)
+        var config = configuration(busyTimeout: busyTimeout)
+        config.readonly = true
+        do {
+            // As `inspect` reads it: without WAL content the main file is the whole database, read
+            // without locks or -wal/-shm files that a read-only user could not remove again.
+            let location = OpenCheck.fileSize(path + "-wal") == 0 ? OpenCheck.immutableURI(path) : path
+            let queue = try DatabaseQueue(path: location, configuration: config)
+            let complete: Bool
+            do {
+                complete = try queue.read { db in try migrator.hasCompletedMigrations(db) }
+            } catch {
+                try? queue.close()
+                throw error
+            }
+            guard complete else {
+                try? queue.close()
+                throw StoreError.readOnlyOlderVersion(path: path)
+            }
+            return AppDatabase(path: path, busyTimeout: busyTimeout, writer: queue, versionReader: nil, isReadOnly: true)
+        } catch {
+            throw StoreError.from(error, path: path)
+        }
     }
 
     private static func openChecked(path: String, folder: String, busyTimeout: TimeInterval) throws(StoreError) -> AppDatabase {
@@ -374,12 +445,14 @@ public final class AppDatabase: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        if isReadOnly { throw .readOnlyDatabase(path: path) }
         do { return try writer.write(body) } catch { throw mapped(error) }
     }
 
     /// `body` in one IMMEDIATE transaction: the write lock is taken before anything is read, so
     /// another process cannot change what `body` reads before it writes.
     func writeImmediate<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        if isReadOnly { throw .readOnlyDatabase(path: path) }
         do {
             return try writer.writeWithoutTransaction { db in
                 var result: T?

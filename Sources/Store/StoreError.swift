@@ -21,6 +21,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     case readOnlyFile(path: String)
     /// SQLite needs to create files next to the database and cannot.
     case readOnlyFolder(path: String, folder: String)
+    /// A write to a database opened read-only (`AppDatabase.openForReading` on a file this user may not write).
+    case readOnlyDatabase(path: String)
+    /// A read-only database of an older schema: bringing it up to date needs a write.
+    case readOnlyOlderVersion(path: String)
     /// The file is not SQLite at all.
     case notADatabase(path: String)
     /// The file is an SQLite database of another program.
@@ -64,6 +68,11 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
             return "cannot open database \(path): the file is read-only for this user, and vtourist needs to save pins in it"
         case .readOnlyFolder(let path, let folder):
             return "cannot open database \(path): the directory \(folder) is read-only for this user, and SQLite needs to create its -wal and -shm files there"
+        case .readOnlyDatabase(let path):
+            return "cannot save in database \(path): it is read-only for this user"
+        case .readOnlyOlderVersion(let path):
+            return "cannot read database \(path): it was written by an older vtourist and is read-only for this user, "
+                + "so it cannot be brought up to date; make it writable and run vtourist once"
         case .notADatabase(let path):
             return "cannot open database \(path): it is not a vtourist database (not an SQLite file)"
         case .foreignDatabase(let path):

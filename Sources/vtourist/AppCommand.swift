@@ -15,7 +15,7 @@ enum FullScreenApp {
     static func run(database: DatabaseOptions) throws {
         // Everything that can fail is opened before curses takes the screen,
         // so a failure is one readable line on stderr.
-        let store = try database.open()
+        let store = try database.openAllowingReadOnly()
         let geometry: WorldGeometry
         let gazetteer: Gazetteer
         do {
@@ -54,7 +54,8 @@ enum FullScreenApp {
            albumSaver: .live(store: store, pictures: PhotoFile.picturesFolder(environment: environment)),
            trace: trace)
         // Also on the status line: curses takes the screen right after stderr said so.
-        let problems = store.permissionNotes.map(\.description) + photos.problems + [scale.problem].compactMap { $0 }
+        var problems: [String] = store.readOnlyNote.map { [$0] } ?? []
+        problems += store.permissionNotes.map(\.description) + photos.problems + [scale.problem].compactMap { $0 }
         let start = RuntimeStart(pins: pins, view: view, settings: settings,
                                  overrides: EnvironmentOverrides(environment: ProcessInfo.processInfo.environment).overridden,
                                  problem: problems.isEmpty ? nil : problems.joined(separator: " "))

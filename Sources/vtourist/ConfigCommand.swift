@@ -52,7 +52,7 @@ private func storedTexts(_ store: AppDatabase) throws -> [SettingKey: String] {
 
 /// The stored settings' texts; none where there is no database, and none is created for reading.
 private func storedTexts(_ database: DatabaseOptions) throws -> [SettingKey: String] {
-    guard let store = try database.openIfPresent() else { return [:] }
+    guard let store = try database.openIfPresent(forReading: true) else { return [:] }
     defer { try? store.close() }
     return try storedTexts(store)
 }

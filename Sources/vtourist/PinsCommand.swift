@@ -17,7 +17,7 @@ struct Pins: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let store = try database.openExisting()
+            let store = try database.openForReading()
             defer { try? store.close() }  // folds the WAL back into the file
             let pins: [Pin]
             do { pins = try store.pins() } catch { throw CommandFailure("\(error)") }

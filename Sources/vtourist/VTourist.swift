@@ -93,6 +93,13 @@ struct DatabaseOptions: ParsableArguments {
         return try opened { path throws(StoreError) in try AppDatabase.open(path: path, busyTimeout: timeout) }
     }
 
+    /// Opens the database for the full-screen app: as `open`, but one this user may not write is
+    /// opened read-only (the app says so) instead of refused.
+    func openAllowingReadOnly() throws -> AppDatabase {
+        let timeout = try busyTimeout()
+        return try opened { path throws(StoreError) in try AppDatabase.openAllowingReadOnly(path: path, busyTimeout: timeout) }
+    }
+
     /// Opens the database for a command that only reads it: a missing one is a failure, and no
     /// file or folder is created.
     func openExisting() throws -> AppDatabase {
@@ -100,11 +107,22 @@ struct DatabaseOptions: ParsableArguments {
         return try opened { path throws(StoreError) in try AppDatabase.openExisting(path: path, busyTimeout: timeout) }
     }
 
-    /// The database if there is one; nil, and nothing created, when there is none.
-    func openIfPresent() throws -> AppDatabase? {
+    /// Opens the database for a command that only reads it: as `openExisting`, but a database this
+    /// user may not write is opened read-only instead of refused.
+    func openForReading() throws -> AppDatabase {
+        let timeout = try busyTimeout()
+        return try opened { path throws(StoreError) in try AppDatabase.openForReading(path: path, busyTimeout: timeout) }
+    }
+
+    /// The database if there is one (read-only where this user may not write it, when `forReading`);
+    /// nil, and nothing created, when there is none.
+    func openIfPresent(forReading: Bool = false) throws -> AppDatabase? {
         let timeout = try busyTimeout()
         do {
-            return try opened { path throws(StoreError) in try AppDatabase.openExisting(path: path, busyTimeout: timeout) }
+            return try opened { path throws(StoreError) in
+                try forReading ? AppDatabase.openForReading(path: path, busyTimeout: timeout)
+                               : AppDatabase.openExisting(path: path, busyTimeout: timeout)
+            }
         } catch let failure as CommandFailure where failure.cause == .missing(path: path()) {
             return nil
         }
