@@ -222,6 +222,7 @@ struct Drop: ParsableCommand {
                     ? "no photos here: the search found none around pin \(pin.id)\n"
                     : "\(album.pin.filter.noMatchMessage) (pin \(pin.id))\n")
             }
+            try PhotoFailures(album.photos).finish()
             print(pin.id)
         }
     }
@@ -423,7 +424,7 @@ struct AlbumSubcommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let store = try database.openExisting()
+            let store = try database.openForReading()
             defer { try? store.close() }
             let found = try PinArgument.resolve(pin, in: store)
             if let save { return try saveAlbum(found, into: save, store: store) }

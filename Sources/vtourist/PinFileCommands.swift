@@ -28,7 +28,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let store = try database.openExisting()
+            let store = try database.openForReading()
             defer { try? store.close() }
             let pins: [Pin]
             do { pins = try store.pins() } catch { throw CommandFailure("\(error)") }
@@ -187,9 +187,13 @@ struct Import: ParsableCommand {
             albums.waitForChange()
         }
         if onTerminal { StandardStream.error.write("\n") }
+        // Said before a failed search is: both are how the wait ended.
+        let photos = try PhotoFailures(albumsOf: ids, in: store)
+        if !failed.isEmpty, let line = photos.line { StandardStream.error.write(line + "\n") }
         if let first = failed.first {
             let reason = first.albumStatus.reason.map { ": \(PinTable.sanitized($0))" } ?? ""
             throw CommandFailure("the photo search failed for \(failed.count) of \(ids.count) imported pins (pin \(first.id)\(reason))")
         }
+        try photos.finish()
     }
 }

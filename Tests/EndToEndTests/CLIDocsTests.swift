@@ -59,14 +59,90 @@ final class CLIDocsTests: EndToEndTestCase {
             case "option": items.append(".It Fl \(names) Ar \(value)" + repeating)
             default: items.append(".It Fl " + names)
             }
-            if let abstract = argument["abstract"] as? String, !abstract.isEmpty { items.append(abstract) }
+            if let abstract = argument["abstract"] as? String, !abstract.isEmpty { items.append(groffEscaped(abstract)) }
         }
         for sub in command["subcommands"] as? [[String: Any]] ?? [] {
             items.append(".It Em " + (sub["commandName"] as? String ?? "?"))
-            if let abstract = sub["abstract"] as? String, !abstract.isEmpty { items.append(abstract) }
+            if let abstract = sub["abstract"] as? String, !abstract.isEmpty { items.append(groffEscaped(abstract)) }
             items += manPageItems(sub)
         }
         return items
+    }
+
+    /// Every character beyond ASCII as the page writes it (scripts/make_cli_docs.sh): `°` is `\[u00B0]`.
+    static func groffEscaped(_ text: String) -> String {
+        text.unicodeScalars.map { $0.isASCII ? String($0) : String(format: "\\[u%04X]", $0.value) }.joined()
+    }
+
+    /// The page as `man` shows it in a UTF-8 locale: groff's text, without bold or underlining.
+    func renderedManPage() throws -> String {
+        let page = CLIDocsTests.root.appendingPathComponent("docs/vtourist.1").path
+        let r = try runProcess("/usr/bin/groff", ["-mandoc", "-Tutf8", "-P-cbou", page],
+                               environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r.stdout
+    }
+
+    /// The lines of one section of the rendered page (from its heading to the next), trimmed.
+    static func section(_ name: String, of text: String) -> [String] {
+        var lines: [String] = []
+        var inside = false
+        for line in text.components(separatedBy: "\n") {
+            let heading = !line.isEmpty && !line.hasPrefix(" ")
+            if heading { inside = line == name; continue }
+            if inside { lines.append(line.trimmingCharacters(in: .whitespaces)) }
+        }
+        return lines
+    }
+
+    /// The help's characters beyond ASCII reach the page (as groff escapes) and show as written.
+    func testTheManPageKeepsEveryCharacter() throws {
+        let page = try committed("docs/vtourist.1")
+        XCTAssertFalse(page.contains("4051N"), "the degrees and minutes lost their signs: run make cli-docs")
+        XCTAssertTrue(page.contains("drop 40\\[u00B0]51\\[u2032]N 14\\[u00B0]16\\[u2032]E"))
+        XCTAssertTrue(page.unicodeScalars.allSatisfy(\.isASCII), "every other character is an escape")
+        let text = try renderedManPage()
+        // Filled text breaks lines where it likes: compared as words.
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(words.contains("degrees and minutes (drop 40°51′N 14°16′E)"), text)
+        XCTAssertTrue(Self.section("EXAMPLES", of: text).contains("vtourist drop 40°51′N 14°16′E --wait"), text)
+    }
+
+    /// Exit status 75 (a wait that ran out) is in the page's EXIT STATUS and in the manual's table.
+    func testExitStatus75IsDocumented() throws {
+        let exit = Self.section("EXIT STATUS", of: try renderedManPage())
+        XCTAssertTrue(exit.contains { $0.hasPrefix("75 ") && $0.hasSuffix("A wait that ran out (EX_TEMPFAIL): drop --wait --timeout ended") },
+                      exit.joined(separator: "\n"))
+        let manual = try committed("docs/manual.md")
+        let table = try XCTUnwrap(manual.components(separatedBy: "### Exit status").last)
+        XCTAssertTrue(table.contains("\n| 75 | a wait that ran out (EX_TEMPFAIL)"), "the manual's exit-status table")
+    }
+
+    /// Every command line of the page's EXAMPLES runs, in its order, against a fresh database and
+    /// the local stand-in, and exits 0.
+    func testEveryExampleOfTheManPageWorks() throws {
+        let examples = Self.section("EXAMPLES", of: try renderedManPage()).filter { $0.hasPrefix("vtourist ") }
+        XCTAssertGreaterThanOrEqual(examples.count, 10, "the page's examples")
+        let dir = try temporaryDirectory()
+        let binDir = dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: binDir, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: binDir.appendingPathComponent("vtourist").path,
+                                                   withDestinationPath: try vtouristBinary())
+        let work = dir.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let env = environment(["PATH": binDir.path + ":/usr/bin:/bin"])
+        for example in examples {
+            let r = try runProcess("/bin/sh", ["-c", "cd \(TmuxSession.quote(work.path)) && " + example], environment: env)
+            XCTAssertEqual(r.status, 0, "\(example): \(r.stderr)")
+        }
+        // They did what they say.
+        let db = try XCTUnwrap(env["VTOURIST_DB"])
+        let listed = try pins(db: db)
+        XCTAssertEqual(listed.count, 3, "two drops and a pin by name; the import skipped them all")
+        XCTAssertEqual(listed.first?.name, "Bay of Naples")
+        XCTAssertEqual(listed.first?.photos, 12, "photos_per_collection 12")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("naples-photos/index.html").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("pins.gpx").path))
     }
 
     func testTheCompletionsAreTheCurrentOnes() throws {

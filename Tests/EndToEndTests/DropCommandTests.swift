@@ -271,5 +271,51 @@ final class DropCommandTests: EndToEndTestCase {
         let found = try cli(["drop", "40.85", "14.27", "--wait"], environment: ["FLICKR_API_KEY": "good-key"])
         XCTAssertEqual(found.status, 0, found.stderr)
         XCTAssertFalse(found.stderr.contains("no photos"), found.stderr)
+        XCTAssertFalse(found.stderr.contains("could not be downloaded"), found.stderr)
+    }
+
+    // MARK: How --wait ends when photos failed for good
+
+    func testWaitWhenEveryPhotoFailsSaysSoAndFails() throws {
+        server.set(.imageFault, to: "404")
+        let r = try drop(["40.85", "14.27", "--wait"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(stderrLines(r.stderr).last, "vtourist: 21 of 21 photos could not be downloaded: HTTP 404", r.stderr)
+        XCTAssertEqual(stderrLines(r.stderr).filter { $0.contains("could not be downloaded") }.count, 1, r.stderr)
+        // The album is as the line says: kept, every photo failed, for `r` to retry.
+        let listed = try pins(db: db)
+        XCTAssertEqual(listed.map(\.state), ["ready"])
+        XCTAssertEqual(listed.map(\.photos), [21])
+        XCTAssertEqual(listed.map(\.downloaded), [0])
+    }
+
+    func testWaitWhenSomePhotosFailSaysHowManyAndSucceeds() throws {
+        // Photos 0, 7 and 14 of the 21 fail; the rest come in.
+        server.set(.imageFault, to: "404,ok,ok,ok,ok,ok,ok")
+        let r = try drop(["40.85", "14.27", "--wait"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "1\n")
+        XCTAssertEqual(stderrLines(r.stderr).last, "3 of 21 photos could not be downloaded: HTTP 404", r.stderr)
+        XCTAssertEqual(try pins(db: db).map(\.downloaded), [18])
+    }
+
+    /// `import --wait` ends as `drop --wait` does, the photos counted over every new album.
+    func testImportWaitCountsFailedPhotosAsDropWaitDoes() throws {
+        let file = try temporaryDirectory().appendingPathComponent("two.geojson")
+        try Data(#"""
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","geometry":{"type":"Point","coordinates":[14.27,40.85]},"properties":{"name":"One"}},
+              {"type":"Feature","geometry":{"type":"Point","coordinates":[2.35,48.85]},"properties":{"name":"Two"}}]}
+            """#.utf8).write(to: file)
+        server.set(.imageFault, to: "404,ok,ok,ok,ok,ok,ok")
+        let some = try cli(["import", file.path, "--wait"])
+        XCTAssertEqual(some.status, 0, some.stderr)
+        XCTAssertEqual(stderrLines(some.stderr).last, "6 of 42 photos could not be downloaded: HTTP 404", some.stderr)
+
+        server.set(.imageFault, to: "404")
+        let all = try cli(["import", file.path, "--wait", "--db", try db + ".all"])
+        XCTAssertEqual(all.status, 1, all.stderr)
+        XCTAssertEqual(stderrLines(all.stderr).last, "vtourist: 42 of 42 photos could not be downloaded: HTTP 404", all.stderr)
     }
 }
