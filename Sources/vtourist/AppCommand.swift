@@ -43,10 +43,17 @@ enum FullScreenApp {
         let trace = Trace.from(environment: environment)
         let scale = RetryScale.read(environment)
         let world = RuntimeWorld(terminal: terminal, store: store, makeAlbums: { onEvent in
-            .live(AlbumService(store: store, http: makeHTTPClient(settings, environment: environment), settings: photos,
-                               imageCheck: .live, retryPolicy: scale.policy,
-                               userAgent: userAgent(settings), trace: trace, onEvent: onEvent),
-                  photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
+            var albums = AlbumsClient.live(
+                AlbumService(store: store, http: makeHTTPClient(settings, environment: environment), settings: photos,
+                             imageCheck: .live, retryPolicy: scale.policy,
+                             userAgent: userAgent(settings), trace: trace, onEvent: onEvent),
+                photoSettings: { PhotoSourceSettings.resolve(environment: environment, settings: $0) })
+            if store.isReadOnly {
+                // Taking an album up is a write (its lease): a read-only database shows its albums as stored.
+                albums.resume = { _ in }
+                albums.resumeInterrupted = {}
+            }
+            return albums
         }, geometry: geometry, places: .live(gazetteer), log: .beside(databasePath: store.path),
            photoSaver: .folder(PhotoFile.picturesFolder(environment: environment)), pageOpener: .live,
            largeImages: .live(http: makeHTTPClient(settings), commonsEndpoint: photos.commonsEndpoint,

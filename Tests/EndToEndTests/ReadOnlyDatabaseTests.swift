@@ -14,7 +14,8 @@ final class ReadOnlyDatabaseTests: EndToEndTestCase {
         var db: String
     }
 
-    func setUp(folderMode: mode_t, fileMode: mode_t) throws -> Setup {
+    /// With `interrupted`, a second pin's album is left downloading (dropped without --wait).
+    func setUp(folderMode: mode_t, fileMode: mode_t, interrupted: Bool = false) throws -> Setup {
         let dir = try temporaryDirectory()
         chmod(dir.path, 0o755)
         let binDir = dir.appendingPathComponent("bin")
@@ -34,6 +35,7 @@ final class ReadOnlyDatabaseTests: EndToEndTestCase {
         let dropped = try cli(["drop", "40.85", "14.27", "--wait", "--db", db])
         XCTAssertEqual(dropped.status, 0, dropped.stderr)
         XCTAssertEqual(try cli(["config", "set", "photos_per_collection", "12", "--db", db]).status, 0)
+        if interrupted { XCTAssertEqual(try cli(["drop", "10", "20", "--db", db]).status, 0) }
         // Made by root: given to nobody's reach, then taken back by the modes.
         chmod(db, fileMode)
         chmod(folder.path, folderMode)
@@ -114,21 +116,26 @@ final class ReadOnlyDatabaseTests: EndToEndTestCase {
     }
 
     /// The app opens it, says on the message line that nothing will be saved, and a pin dropped
-    /// then is refused on the message line, not shown as saved.
+    /// then is refused on the message line, not shown as saved. An album left downloading is shown
+    /// as stored: taking it up would be a write.
     func testTheAppOpensItAndSaysNothingWillBeSaved() throws {
-        let setup = try setUp(folderMode: 0o777, fileMode: 0o444)
+        let setup = try setUp(folderMode: 0o777, fileMode: 0o444, interrupted: true)
         let before = try sha256(setup.db)
         let command = getuid() == 0
             ? ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", setup.bin, "--db", setup.db]
             : [setup.bin, "--db", setup.db]
         let t = try session(command, width: 200, environment: ["HOME": "/"])
         t.wait(forText: "The database \(setup.db) is read-only for this user: nothing you change will be saved.")
-        t.wait(forText: "1 pin")
+        t.wait(forText: "2 pins")
         try t.keys("Right", "Right", "Right", "p")
         t.wait(forText: "Could not save: cannot save in database \(setup.db): it is read-only for this user")
-        XCTAssertFalse(t.screen().contains("2 pins"), t.screen())
+        XCTAssertFalse(t.screen().contains("3 pins"), t.screen())
         try t.keys("q")
         XCTAssertEqual(t.waitForExit(), 0)
         XCTAssertEqual(try sha256(setup.db), before, "the database changed")
+        // The log beside the database has every failure the message line showed: the drop's, and no take-up.
+        let log = try String(contentsOfFile: (setup.db as NSString).deletingLastPathComponent + "/vtourist.log", encoding: .utf8)
+        XCTAssertTrue(log.contains("Could not save: cannot save in database"), log)
+        XCTAssertFalse(log.contains("take up"), log)
     }
 }
