@@ -60,7 +60,8 @@ struct Drop: ParsableCommand {
             again with growing pauses for about ten minutes; while the network is gone it says \
             "offline" on stderr and keeps waiting. --timeout SECONDS bounds the wait: when it runs out \
             the album is left to resume (an open app takes it up, else the app when it next starts) \
-            and the exit status is 75 (EX_TEMPFAIL).
+            and the exit status is 75 (EX_TEMPFAIL). Photos that failed for good are counted at the end \
+            ("3 of 21 photos could not be downloaded: HTTP 404"); when every one did, the exit status is 1.
             A place that already has a pin (within \(CoordinateNumber.text(samePlace)) degree in latitude \
             and longitude) is refused unless --again is given.
             --text, --tags, --taken and --sort give the album a filter, as f does in the album; it is \

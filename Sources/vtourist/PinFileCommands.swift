@@ -58,7 +58,8 @@ struct Import: ParsableCommand {
             The lines' points are checked as waypoints are; more than \(AlongSampler.maximumPoints) points along the lines is \
             refused, with a KM that would do.
             Without --wait the new albums are left downloading: an open app takes them up within a \
-            few seconds, else the app fetches them when it next starts.
+            few seconds, else the app fetches them when it next starts. With --wait the photos that \
+            failed for good are counted over every new album as drop --wait counts them.
             """)
 
     @OptionGroup var database: DatabaseOptions
