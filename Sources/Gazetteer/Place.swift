@@ -114,14 +114,16 @@ public enum NameMatch: Int, Comparable, Sendable {
     /// what the command line accepts for a place (`Gazetteer.lookUp`).
     public var isWholeName: Bool { tier == 0 }
 
-    /// Whole names, then starts of names, then typos: a strict order. Within one, the kind of match
-    /// weighs (`share`) but importance decides.
+    /// Whole names, then starts of own names, then starts of alternate names, then typos: a strict
+    /// order (what completes a prefix stays as the prompt has always shown it). Among whole names
+    /// the kind of match weighs (`share`) but importance decides.
     var tier: Int {
         switch self {
         case .name, .nameOfABiggerPlace, .alternateName: 0
-        case .namePrefix, .alternatePrefix: 1
-        case .typo: 2
-        case .typoPrefix: 3
+        case .namePrefix: 1
+        case .alternatePrefix: 2
+        case .typo: 3
+        case .typoPrefix: 4
         }
     }
 
@@ -133,7 +135,8 @@ public enum NameMatch: Int, Comparable, Sendable {
     func share(nameLength: Int) -> Double {
         switch self {
         case .name, .namePrefix, .typo, .typoPrefix: 1
-        case .nameOfABiggerPlace, .alternateName, .alternatePrefix: nameLength <= 3 ? 1e-4 : 1e-2
+        case .nameOfABiggerPlace, .alternateName: nameLength <= 3 ? 1e-4 : 1e-2
+        case .alternatePrefix: 1  // a tier of its own
         }
     }
 
