@@ -316,6 +316,7 @@ final class GazetteerTests: XCTestCase {
         for (query, expected) in [("Toledo", "US"), ("Valencia", "VE"), ("Córdoba", "AR"), ("Newcastle", "AU"),
                                   ("Durham", "US"), ("San José", "US"), ("Bogota", "CO"), ("Malaga", "ES"),
                                   ("Cologne", "DE"), ("Seville", "ES"), ("Mecca", "SA"), ("Calcutta", "IN"),
+                                  ("Canton", "CN"), ("Naples", "IT"), ("Sakata", "JP"), ("Sol", "ES"),
                                   ("Toledo, ES", "ES"), ("Cologne, IT", "IT"), ("Seville, Ohio", "US"), ("San José, CR", "CR"),
                                   ("Malaga, Spain", "ES")] {
             XCTAssertEqual(g.place(named: query)?.countryCode, expected, query)
