@@ -112,11 +112,21 @@ struct PinPlaces: Sendable {
     static func live(_ gazetteer: Gazetteer) -> PinPlaces {
         let lookup = PlaceLookup.live(gazetteer)
         return PinPlaces { pin in
+            // Named by its town, as nearly every pin is: nothing to look up (10,000 pins list at once).
+            if let name = pin.name, isTownName(name) { return (name, nil) }
             let town = lookup.pinName(pin.coordinate)
             guard let name = pin.name, name != town else { return (town ?? pin.name, nil) }
             if let destination = gazetteer.destination(named: name, near: pin.coordinate) { return (town, destination.name) }
             return (town ?? name, nil)
         }
+    }
+
+    /// Is it a town's name as a pin gets it (`Place.displayName`: "Naples, Campania, IT", ending in
+    /// the country's code), not a destination's ("Eiffel Tower")?
+    static func isTownName(_ name: String) -> Bool {
+        let scalars = Array(name.unicodeScalars.suffix(4))
+        return scalars.count == 4 && scalars[0] == "," && scalars[1] == " "
+            && scalars[2...].allSatisfy { ("A"..."Z").contains($0) || $0 == "?" }
     }
 
     /// Over the bundled gazetteer; as stored when it cannot be read.
