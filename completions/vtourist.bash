@@ -180,13 +180,13 @@ _vtourist() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    pins|album|drop|rename|export|import|render|config|help)
+    pins|album|drop|rename|move|delete|export|import|render|config|help)
         # Offer subcommand argument completions
         "_vtourist_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'pins album drop rename export import render config help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'pins album drop rename move delete export import render config help' -- "${cur}"))
         ;;
     esac
 }
@@ -262,6 +262,36 @@ _vtourist_rename() {
     repeating_options=()
     non_repeating_options=(--db)
     __vtourist_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_vtourist_move() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __vtourist_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_vtourist_delete() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __vtourist_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in

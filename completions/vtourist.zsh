@@ -55,6 +55,8 @@ _vtourist() {
             'album:List one pin'\''s photos, or save them into a folder.'
             'drop:Add a pin and fetch its album without the full-screen app.'
             'rename:Give a pin a name of its own.'
+            'move:Move a pin; its album is fetched again for the new place.'
+            'delete:Delete a pin and its album.'
             'export:Write every pin to stdout as GeoJSON or GPX.'
             'import:Add pins from a GeoJSON or GPX file; their albums download as for a drop.'
             'render:Print a JPEG picture to the terminal with the renderer the album uses.'
@@ -65,7 +67,7 @@ _vtourist() {
         ;;
     arg)
         case "${words[1]}" in
-        pins|album|drop|rename|export|import|render|config|help)
+        pins|album|drop|rename|move|delete|export|import|render|config|help)
             "_vtourist_${words[1]}" && ret=0
             ;;
         esac
@@ -131,6 +133,35 @@ _vtourist_rename() {
         '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
         ':pin:'
         ':name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_vtourist_move() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
+        ':pin:'
+        '*:place:'
+        '--json[Print the moved pin as a JSON object.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_vtourist_delete() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The SQLite database (default\: $VTOURIST_DB, else $XDG_DATA_HOME/vtourist/vtourist.sqlite).]:path:'
+        ':pin:'
+        '--json[Print the deleted pin as a JSON object.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

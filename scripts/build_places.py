@@ -215,13 +215,16 @@ def ascii_lower(text):
 
 def is_good_alias(alias, name):
     """Alternate names worth indexing: Latin-script exonyms and endonyms such
-    as "Napoli" or "Köln". Lower-case entries in the dumps are mostly
-    transliterations ("ba li") and three capitals are airport codes."""
-    if not alias or alias == name or not alias[0].isupper():
+    as "Napoli" or "Köln", and names in other scripts ("東京", "Москва",
+    "서울"). Lower-case Latin entries in the dumps are mostly
+    transliterations ("ba li") and three capitals are airport codes; a name
+    in a script with capitals begins with one."""
+    if not alias or alias == name or alias[0].islower():
         return False
-    if len(alias) <= 3 and alias.isupper():
-        return False
-    return all(ord(c) < 0x250 or unicodedata.category(c)[0] in "MZP" for c in alias)
+    if all(ord(c) < 0x250 or unicodedata.category(c)[0] in "MZP" for c in alias):
+        return alias[0].isupper() and not (len(alias) <= 3 and alias.isupper())
+    # Bangkok's ceremonial name is longer than a key may be (255 bytes) and nobody types it.
+    return len(alias.encode("utf-8")) <= 100 and any(unicodedata.category(c)[0] == "L" for c in alias)
 
 
 # ---------------------------------------------------------------------------

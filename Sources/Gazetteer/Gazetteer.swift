@@ -351,8 +351,11 @@ public final class Gazetteer: Sendable {
     /// The `limit` best index entries for a folded name: every entry whose key
     /// is the name, ranked by `NameMatch` then population, then those whose key
     /// starts with it (own names before alternate names, each by population).
-    func ranked(_ prefix: [UInt8], _ qualifiers: [[UInt8]], limit: Int,
+    func ranked(_ prefix: [UInt8], _ qualifiers: [[UInt8]], whole wholeQualifiers: Bool = false, limit: Int,
                         _ r: ByteReader) -> [(rank: Int, match: NameMatch)] {
+        func matches(_ rank: Int, _ qualifiers: [[UInt8]], _ r: ByteReader) -> Bool {
+            self.matches(rank, qualifiers, whole: wholeQualifiers, r)
+        }
         let low = partitionPoint { compareKey($0, prefix, r) >= 0 }
         let high = partitionPoint { compareKey($0, prefix, r) > 0 }
         // Entries whose key is the whole name sort first in the run.
@@ -369,7 +372,11 @@ public final class Gazetteer: Sendable {
         }
         let named = Set(exactNames)
         hits += exactAliases.filter { !named.contains($0) }.map { ($0, NameMatch.alternateName) }
-        hits.sort { ($0.match, $0.rank) < ($1.match, $1.rank) }
+        let nameLength = prefix.lazy.filter { $0 != 0x20 }.count
+        func order(_ hit: (rank: Int, match: NameMatch)) -> (Int, Double, Int) {
+            let population = Int(r.u32(layout.records + hit.rank * PlacesLayout.recordSize + 8))
+            return (hit.match.tier, -hit.match.rankingWeight(population, nameLength: nameLength), hit.rank)
+        }
         var seen = Set(hits.map(\.rank))
         if hits.count < limit {
             var names = TopRanks(capacity: limit)
@@ -388,22 +395,27 @@ public final class Gazetteer: Sendable {
                 }
             }
         }
+        hits.sort { order($0) < order($1) }
         return Array(hits.prefix(limit))
     }
 
-    /// Is `name` its own name cut short at a word ("New York" for New York City): then the
-    /// alternate name is the name the place goes by and matches as its own name does.
+    /// Is `name` its own name cut short at a word ("New York" for New York City), or with a word
+    /// shortened as travellers write it ("St Petersburg" for Saint Petersburg): then the alternate
+    /// name is the name the place goes by and matches as its own name does.
     private func isShortForm(_ name: [UInt8], ofNameOf rank: Int, _ r: ByteReader) -> Bool {
         guard let own = string(Int(r.u32(layout.records + rank * PlacesLayout.recordSize + 12)), r) else { return false }
         let folded = Array(searchFold(own).utf8)
-        return folded.count > name.count && folded.starts(with: name) && folded[name.count] == 0x20
+        if folded.count > name.count && folded.starts(with: name) && folded[name.count] == 0x20 { return true }
+        return abbreviated(folded) == abbreviated(name)
     }
 
     /// `isShortForm` for a name typed without its spaces ("Newyork").
     func isShortForm(compact name: [UInt8], ofNameOf rank: Int, _ r: ByteReader) -> Bool {
         guard let own = string(Int(r.u32(layout.records + rank * PlacesLayout.recordSize + 12)), r) else { return false }
+        let folded = Array(searchFold(own).utf8)
+        if abbreviated(folded).filter({ $0 != 0x20 }) == name { return true }
         var letters: [UInt8] = []
-        for b in searchFold(own).utf8 {
+        for b in folded {
             if b == 0x20 {
                 if letters == name { return true }
             } else {
@@ -465,7 +477,8 @@ public final class Gazetteer: Sendable {
     }
 
     /// Does every qualifier start the place's region, its country's name, or equal its country code?
-    func matches(_ rank: Int, _ qualifiers: [[UInt8]], _ r: ByteReader) -> Bool {
+    /// `whole`: equal its region or its country's name (a qualifier typed without a comma, "Oslo Norway").
+    func matches(_ rank: Int, _ qualifiers: [[UInt8]], whole: Bool = false, _ r: ByteReader) -> Bool {
         let base = layout.records + rank * PlacesLayout.recordSize
         let admin = r.u16(base + 16)
         let country = Int(r.u8(base + 18))
@@ -481,8 +494,9 @@ public final class Gazetteer: Sendable {
         }
         let code = [r.u8(countryBase) | 0x20, r.u8(countryBase + 1) | 0x20]
         return qualifiers.allSatisfy { q in
-            q == code || fields.contains { field in
-                field.length >= q.count && q.indices.allSatisfy { r.u8(field.start + $0) == q[$0] }
+            (!whole && q == code) || fields.contains { field in
+                (whole ? field.length == q.count : field.length >= q.count)
+                    && q.indices.allSatisfy { r.u8(field.start + $0) == q[$0] }
             }
         }
     }
@@ -567,4 +581,19 @@ struct NameQuery {
         qualifiers = parts.dropFirst().filter { !$0.isEmpty }
         whole = Array(searchFold(text).utf8)
     }
+}
+
+/// Words a traveller writes short, folded: "saint petersburg" is written "st petersburg".
+private let shortWords: [([UInt8], [UInt8])] = [("saint", "st"), ("sainte", "ste"), ("mount", "mt"), ("fort", "ft")]
+    .map { (Array($0.utf8), Array($1.utf8)) }
+
+/// A folded name with each of `shortWords` written short.
+func abbreviated(_ folded: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(folded.count)
+    for (i, word) in folded.split(separator: 0x20, omittingEmptySubsequences: false).enumerated() {
+        if i > 0 { out.append(0x20) }
+        out += shortWords.first { $0.0.elementsEqual(word) }?.1 ?? Array(word)
+    }
+    return out
 }

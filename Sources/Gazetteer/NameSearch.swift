@@ -48,6 +48,14 @@ public enum Feature: Hashable, Sendable {
     }
 }
 
+/// What a place name typed on the command line means (`Gazetteer.lookUp`).
+public enum NameLookup: Hashable, Sendable {
+    /// The place or destination that goes by the name.
+    case found(Feature)
+    /// Nothing goes by that name; up to three that it may have meant (none when nothing is close).
+    case unknown(suggestions: [Feature])
+}
+
 /// A place or destination and how it matched the name asked for.
 public struct FeatureMatch: Hashable, Sendable {
     public var feature: Feature
@@ -69,14 +77,18 @@ extension Gazetteer {
     /// The places and destinations a typed name may mean, best first: the
     /// ranking the go-to prompt's suggestions, its Enter and `vtourist drop NAME` share.
     ///
-    /// By `NameMatch` (an own name beats an alternate name, which beats the
-    /// start of a name; one typo away comes last, and only when nothing
-    /// else matches), then by weight (a place's population, a destination's
-    /// weight). Case, accents and punctuation never count; spaces do not for
+    /// Whole names first (own or alternate), then starts of names; one typo away comes last, and
+    /// only when nothing else matches (`NameMatch.tier`). Within those, by weight (a place's
+    /// population, a destination's weight) with the kind of match weighing in (`NameMatch.share`):
+    /// an own name beats an alternate name of a place up to a hundred times bigger, so "Naples" is
+    /// Naples, Campania before Naples, Florida, but "Cologne" is Köln, not Cologne, Lombardy.
+    /// Case, accents and punctuation never count; spaces do not for
     /// destinations and big places ("Machupicchu"); a leading article may be
     /// left out ("the Eiffel Tower"), though a name that has it matches first
     /// ("The Hague"). "name, qualifier…" keeps what lies in a region or
-    /// country starting with each qualifier, or a destination of that kind ("Bali, island", "Bali, isl").
+    /// country starting with each qualifier, or a destination of that kind ("Bali, island", "Bali, isl");
+    /// without a comma, last words that are the whole name of a region or country qualify a name
+    /// that is not whole otherwise ("Oslo Norway", "Paris Texas").
     public func search(_ query: String, limit: Int) -> [FeatureMatch] {
         guard limit > 0, let q = NameQuery(query) else { return [] }
         let limit = min(limit, 1000)  // keeps the lists small whatever the caller asks
@@ -84,6 +96,13 @@ extension Gazetteer {
         if hits.isEmpty, !q.qualifiers.isEmpty {
             // A name with a comma in it, or qualifiers that match nothing.
             hits = candidates(q.whole, [], limit: limit, typos: false)
+        }
+        if q.qualifiers.isEmpty, !hits.contains(where: { $0.match.isWholeName }) {
+            let qualified = qualifiedBySpace(q.name, limit: limit)
+            if !qualified.isEmpty {
+                let ids = Set(qualified.map(\.identity))
+                hits = Array((qualified + hits.filter { !ids.contains($0.identity) }).prefix(limit))
+            }
         }
         if hits.isEmpty {
             hits = candidates(q.name, q.qualifiers, limit: limit, typos: true)
@@ -100,9 +119,36 @@ extension Gazetteer {
         }
     }
 
-    /// The first of `search`: what the go-to prompt's Enter and `vtourist drop NAME` go to.
+    /// The first of `search`: what the go-to prompt's Enter goes to.
     public func feature(named query: String) -> Feature? {
         search(query, limit: 1).first?.feature
+    }
+
+    /// What a place name typed on the command line means (`vtourist drop PLACE`, `move PIN PLACE`),
+    /// where nobody sees suggestions before Enter: the first of `search` when it goes by that
+    /// whole name (`NameMatch.isWholeName`), else nothing, with up to three suggestions.
+    public func lookUp(_ query: String) -> NameLookup {
+        let found = search(query, limit: 6)
+        if let first = found.first, first.match.isWholeName { return .found(first.feature) }
+        var shown: [Feature] = []
+        for hit in found where shown.count < 3 && !shown.contains(where: { $0.displayName == hit.feature.displayName }) {
+            shown.append(hit.feature)
+        }
+        return .unknown(suggestions: shown)
+    }
+
+    /// "Oslo Norway" as "Oslo, Norway": the whole-name matches of the first words among what lies in
+    /// the region or country the last words name in full, trying the longest name first.
+    private func qualifiedBySpace(_ name: [UInt8], limit: Int) -> [Hit] {
+        let words = name.split(separator: 0x20)
+        guard words.count >= 2 else { return [] }
+        for cut in stride(from: words.count - 1, through: 1, by: -1) {
+            let head = Array(words[..<cut].joined(separator: [0x20]))
+            let tail = Array(words[cut...].joined(separator: [0x20]))
+            let found = candidates(head, [tail], whole: true, limit: limit, typos: false).filter { $0.match.isWholeName }
+            if !found.isEmpty { return found }
+        }
+        return []
     }
 
     /// One candidate of a search, before it is decoded.
@@ -111,20 +157,32 @@ extension Gazetteer {
         /// Found only with the leading article left out: after those found with it.
         var withoutArticle: Bool
         var weight: Int
+        /// `weight` as the kind of match counts it (`NameMatch.rankingWeight`).
+        var score: Double
         var isDestination: Bool
         /// A place's rank or a destination's index.
         var id: Int
 
         var identity: Int { isDestination ? -1 - id : id }
 
+        init(match: NameMatch, withoutArticle: Bool, weight: Int, nameLength: Int, isDestination: Bool, id: Int) {
+            self.match = match
+            self.withoutArticle = withoutArticle
+            self.weight = weight
+            self.score = match.rankingWeight(weight, nameLength: nameLength)
+            self.isDestination = isDestination
+            self.id = id
+        }
+
         static func precedes(_ a: Hit, _ b: Hit) -> Bool {
-            (a.match.rawValue, a.withoutArticle ? 1 : 0, -a.weight, a.isDestination ? 1 : 0, a.id)
-                < (b.match.rawValue, b.withoutArticle ? 1 : 0, -b.weight, b.isDestination ? 1 : 0, b.id)
+            (a.match.tier, a.withoutArticle ? 1 : 0, -a.score, a.match.rawValue, a.isDestination ? 1 : 0, a.id)
+                < (b.match.tier, b.withoutArticle ? 1 : 0, -b.score, b.match.rawValue, b.isDestination ? 1 : 0, b.id)
         }
     }
 
     /// The `limit` best candidates for a folded name with and without its leading article.
-    private func candidates(_ name: [UInt8], _ qualifiers: [[UInt8]], limit: Int, typos: Bool) -> [Hit] {
+    /// `whole`: the qualifiers name a region, country or kind in full (`matches(_:_:whole:_:)`).
+    private func candidates(_ name: [UInt8], _ qualifiers: [[UInt8]], whole: Bool = false, limit: Int, typos: Bool) -> [Hit] {
         var variants = [(name, false)]
         if let bare = withoutArticle(name) { variants.append((bare, true)) }
         let destinations = lazyDestinations.index
@@ -140,9 +198,9 @@ extension Gazetteer {
             for (text, bare) in variants {
                 let compact = text.filter { $0 != 0x20 }
                 guard !compact.isEmpty else { continue }
-                let placeFits = { (rank: Int) in qualifiers.isEmpty || self.matches(rank, qualifiers, r) }
+                let placeFits = { (rank: Int) in qualifiers.isEmpty || self.matches(rank, qualifiers, whole: whole, r) }
                 let destinationFits = { (id: Int) in
-                    qualifiers.isEmpty || self.destination(destinations.all[id], fits: qualifiers, r)
+                    qualifiers.isEmpty || self.destination(destinations.all[id], fits: qualifiers, whole: whole, r)
                 }
                 if typos {
                     guard compact.count >= Self.typoMinimumLength else { continue }
@@ -151,19 +209,22 @@ extension Gazetteer {
                             guard let match = typoMatch(query, key) else { return }
                             let id = Int(destinations.names.ids[i])
                             guard destinationFits(id) else { return }
-                            add(Hit(match: match, withoutArticle: bare, weight: destinations.all[id].weight, isDestination: true, id: id))
+                            add(Hit(match: match, withoutArticle: bare, weight: destinations.all[id].weight, nameLength: compact.count,
+                                    isDestination: true, id: id))
                         }
                         bigPlaces.scan { i, key in
                             guard let match = typoMatch(query, key) else { return }
                             let rank = Int(bigPlaces.ids[i])
                             guard placeFits(rank) else { return }
-                            add(Hit(match: match, withoutArticle: bare, weight: population(rank), isDestination: false, id: rank))
+                            add(Hit(match: match, withoutArticle: bare, weight: population(rank), nameLength: compact.count,
+                                    isDestination: false, id: rank))
                         }
                     }
                     continue
                 }
-                for hit in ranked(text, qualifiers, limit: limit, r) {
-                    add(Hit(match: hit.match, withoutArticle: bare, weight: population(hit.rank), isDestination: false, id: hit.rank))
+                for hit in ranked(text, qualifiers, whole: whole, limit: limit, r) {
+                    add(Hit(match: hit.match, withoutArticle: bare, weight: population(hit.rank), nameLength: compact.count,
+                            isDestination: false, id: hit.rank))
                 }
                 let spacedQuery = compact.count != text.count
                 for (keys, isDestination) in [(destinations.names, true), (bigPlaces, false)] {
@@ -179,7 +240,8 @@ extension Gazetteer {
                                                      : (isAlias ? .alternatePrefix : .namePrefix)
                         if match == .alternateName, !isDestination, isShortForm(compact: compact, ofNameOf: id, r) { match = .name }
                         let weight = isDestination ? destinations.all[id].weight : population(id)
-                        let hit = Hit(match: match, withoutArticle: bare, weight: weight, isDestination: isDestination, id: id)
+                        let hit = Hit(match: match, withoutArticle: bare, weight: weight, nameLength: compact.count,
+                                      isDestination: isDestination, id: id)
                         if found.count == limit, let worst = found.last, !Hit.precedes(hit, worst) { continue }
                         guard isDestination ? destinationFits(id) : placeFits(id) else { continue }
                         found.insert(hit, at: found.firstIndex { Hit.precedes(hit, $0) } ?? found.count)
@@ -193,8 +255,9 @@ extension Gazetteer {
     }
 
     /// Does every qualifier equal the destination's country code, or start its country's name or
-    /// its kind's word (with three letters at least: "in" is India, not "island")?
-    private func destination(_ d: Destination, fits qualifiers: [[UInt8]], _ r: ByteReader) -> Bool {
+    /// its kind's word (with three letters at least: "in" is India, not "island")? `whole`: equal
+    /// its country's name or its kind's word.
+    private func destination(_ d: Destination, fits qualifiers: [[UInt8]], whole: Bool = false, _ r: ByteReader) -> Bool {
         let kind = Array(searchFold(d.kind.word).utf8)
         var countryName: [UInt8] = []
         if let code = d.countryCode {
@@ -207,6 +270,7 @@ extension Gazetteer {
             }
         }
         let code = Array((d.countryCode ?? "").lowercased().utf8)
+        if whole { return qualifiers.allSatisfy { $0 == kind || (!countryName.isEmpty && $0 == countryName) } }
         return qualifiers.allSatisfy { q in
             q == code || (q.count >= 3 && kind.starts(with: q)) || (!countryName.isEmpty && countryName.starts(with: q))
         }
@@ -304,5 +368,25 @@ func oneEditApart(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt
     case 1: return same(i + 1, i)  // a letter too many
     case -1: return same(i, i + 1)  // a letter missing
     default: return false
+    }
+}
+
+extension Gazetteer {
+    /// How far from a point destination a pin named by it may lie: a pin dropped on the map takes
+    /// the cursor's point, which the go-to prompt put on the destination's but keys may have moved within its cell.
+    public static let destinationPinKm = 25.0
+
+    /// The destination called `name` (its own name or an alternate, folded, spaces aside) whose extent
+    /// holds `point`, or whose point lies within `destinationPinKm` of it: the one a pin named so was dropped on.
+    public func destination(named name: String, near point: GeoPoint) -> Destination? {
+        var folder = SearchFolder()
+        let key = folder.foldBytes(name).filter { $0 != 0x20 }
+        guard !key.isEmpty else { return nil }
+        let index = lazyDestinations.index
+        for i in index.names.range(startingWith: key) where index.names.length(i) == key.count {
+            let d = index.all[Int(index.names.ids[i])]
+            if d.extent?.contains(point) == true || distanceKm(d.coordinate, point) <= Self.destinationPinKm { return d }
+        }
+        return nil
     }
 }

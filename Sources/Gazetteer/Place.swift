@@ -84,9 +84,10 @@ public struct GeoBox: Hashable, Sendable {
 }
 
 /// How a place or destination matches a typed name, best first. They are
-/// ranked by this, then by weight (a place's population, a destination's
-/// weight): the go-to prompt's list, its Enter and `vtourist drop PLACE`
-/// all read the same order (`Gazetteer.search`).
+/// ranked by its `tier` (whole names, starts, typos), then by weight (a place's
+/// population, a destination's weight) times the kind's `share`: the go-to
+/// prompt's list, its Enter and `vtourist drop PLACE` all read the same order
+/// (`Gazetteer.search`).
 public enum NameMatch: Int, Comparable, Sendable {
     /// Its own name, case, accents and punctuation aside: "Bogota" and "Bogotá" for both
     /// Bogotá, Colombia and Bogota, New Jersey (the bigger first), "St Louis" for St. Louis;
@@ -108,6 +109,41 @@ public enum NameMatch: Int, Comparable, Sendable {
     case typoPrefix
 
     public static func < (a: NameMatch, b: NameMatch) -> Bool { a.rawValue < b.rawValue }
+
+    /// A name the place or destination goes by, whole (its own or an alternate), not a start or a typo:
+    /// what the command line accepts for a place (`Gazetteer.lookUp`).
+    public var isWholeName: Bool { tier == 0 }
+
+    /// Whole names, then starts of own names, then starts of alternate names, then typos: a strict
+    /// order (what completes a prefix stays as the prompt has always shown it). Among whole names
+    /// the kind of match weighs (`share`) but importance decides.
+    var tier: Int {
+        switch self {
+        case .name, .nameOfABiggerPlace, .alternateName: 0
+        case .namePrefix: 1
+        case .alternatePrefix: 2
+        case .typo: 3
+        case .typoPrefix: 4
+        }
+    }
+
+    /// How much of its weight a match of this kind ranks with: an alternate name counts as a place a
+    /// hundred times smaller, so Köln (1,024,621, "Cologne") beats Cologne, Lombardy (7,032), and
+    /// Sakata (100,273) keeps its name from Jakarta, which GeoNames also lists as "Sakata".
+    /// `nameLength`: a name of three letters or fewer (folded, without spaces) is mostly a code or
+    /// an abbreviation when it is an alternate ("Sol" for Seoul, "Pa" for Chongqing): it counts for far less.
+    func share(nameLength: Int) -> Double {
+        switch self {
+        case .name, .namePrefix, .typo, .typoPrefix: 1
+        case .nameOfABiggerPlace, .alternateName: nameLength <= 3 ? 1e-4 : 1e-2
+        case .alternatePrefix: 1  // a tier of its own
+        }
+    }
+
+    /// What ranks a match of this kind within its tier (higher first).
+    func rankingWeight(_ weight: Int, nameLength: Int) -> Double {
+        Double(weight) * share(nameLength: nameLength)
+    }
 }
 
 /// A place and how it matched the name asked for.

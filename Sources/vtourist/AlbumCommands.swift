@@ -52,8 +52,9 @@ struct Drop: ParsableCommand {
             The place is read as the map's go-to prompt reads it: negative numbers as written \
             (drop -33.9 151.2), "LAT, LON" as one word, hemisphere letters (drop 51.5N 0.12W), \
             degrees and minutes (drop 40°51′N 14°16′E), or the name of a place or destination (drop Naples, \
-            drop New York, drop Paris, Texas, drop Santorini, drop the Eiffel Tower): the gazetteer's best \
-            match, as the go-to prompt's first suggestion, named on stderr; a destination also names the pin.
+            drop New York, drop Paris, Texas, drop Oslo Norway, drop Santorini, drop the Eiffel Tower): \
+            \(PlaceArgument.nameRule). The place found is named on stderr; a destination also names the pin. \
+            Where several go by the name, the most important comes first, as in the go-to prompt.
             Without --wait the album is left downloading: an open app takes it up within a few \
             seconds, else the app fetches it when it next starts.
             With --wait, failures that heal by themselves (the network down, a busy server) are tried \
@@ -241,39 +242,10 @@ struct Drop: ParsableCommand {
         return .badInput(which + "; add --again to drop another pin there")
     }
 
-    /// The point the words name: coordinates in any form the go-to prompt
-    /// reads, else the gazetteer's best match for a place or destination name
-    /// (the go-to prompt's first suggestion), which is named on stderr so a
-    /// surprising match shows; and the destination's name when it is one.
+    /// The point the words name (`PlaceArgument.locate`), and the destination's name when it is one.
     func locate(_ gazetteer: Result<Gazetteer, any Error>) throws -> (point: GeoPoint, destination: String?) {
-        let words = placeWords
-        let text = PinTable.sanitized(words.joined(separator: " ").trimmingCharacters(in: .whitespaces))
-        switch parseCoordinates(words: words) {
-        case let .coordinate(point):
-            return (point, nil)
-        case let .outOfRange(why):
-            throw CommandFailure.badInput("bad coordinates \u{201C}\(text)\u{201D}: \(why.prefix(1).lowercased() + why.dropFirst())")
-        case .notCoordinates:
-            guard !text.isEmpty else {
-                throw CommandFailure.badInput("drop needs a place: LAT LON (e.g. drop -33.9 151.2) or a place name (e.g. drop Naples)")
-            }
-            let places: Gazetteer
-            do { places = try gazetteer.get() } catch {
-                throw CommandFailure("cannot look up \u{201C}\(text)\u{201D}: \(error)")
-            }
-            let found = places.feature(named: text)
-            if let problem = places.destinationsProblem {
-                // Left aside, not fatal: the places still answer.
-                StandardStream.error.write("vtourist: destinations left aside: \(PinTable.sanitized(problem.description))\n")
-            }
-            guard let found else {
-                throw CommandFailure.badInput("no place called \u{201C}\(text)\u{201D}, and not LAT LON either (e.g. -33.9 151.2, \"51.5, -0.12\", 51.5N 0.12W)")
-            }
-            let p = found.coordinate
-            StandardStream.error.write("\(PinTable.sanitized(found.displayName)) (\(p.formatted()))\n")
-            if case .destination(let d) = found { return (p, d.name) }
-            return (p, nil)
-        }
+        try PlaceArgument.locate(placeWords, gazetteer: gazetteer,
+                                 missing: "drop needs a place: LAT LON (e.g. drop -33.9 151.2) or a place name (e.g. drop Naples)")
     }
 
     func placeName(_ point: GeoPoint, gazetteer: Gazetteer) -> String? {
@@ -431,7 +403,7 @@ struct AlbumSubcommand: ParsableCommand {
             if let save { return try saveAlbum(found, into: save, store: store) }
             let output: String?
             do {
-                output = json ? try AlbumJSON.read(store, pinID: found.id) : try store.album(pinID: found.id).map(AlbumTable.render)
+                output = json ? try AlbumJSON.read(store, pinID: found.id, places: .bundled()) : try store.album(pinID: found.id).map(AlbumTable.render)
             } catch { throw CommandFailure("\(error)") }
             guard let output else { throw CommandFailure("pin \(found.id) is gone (deleted while this ran)") }
             print(output, terminator: json ? "\n" : "")
@@ -486,14 +458,14 @@ enum AlbumJSON {
     static var photoKeys: Set<String> { AlbumPhotoJSON.keys }
 
     /// The pin's album as `album PIN --json` prints it, nil when there is no such pin.
-    static func read(_ store: AppDatabase, pinID: Pin.ID) throws(StoreError) -> String? {
+    static func read(_ store: AppDatabase, pinID: Pin.ID, places: PinPlaces = .stored) throws(StoreError) -> String? {
         guard let album = try store.album(pinID: pinID) else { return nil }
-        return encode(album, large: try store.largeImageInfos(pinID: pinID))
+        return encode(album, large: try store.largeImageInfos(pinID: pinID), places: places)
     }
 
     /// The album as one object; `large`: the sizes of the large images stored for its photos.
-    static func encode(_ album: StoredAlbum, large: [PhotoRecord.ID: LargeImageInfo]) -> String {
-        let pin = PinJSON.entry(album.pin)
+    static func encode(_ album: StoredAlbum, large: [PhotoRecord.ID: LargeImageInfo], places: PinPlaces = .stored) -> String {
+        let pin = PinJSON.entry(album.pin, places: places)
         let body = Body(
             pin: pin, state: album.status.state.rawValue, error: album.status.reason,
             source: album.source, filter: pin.filter,

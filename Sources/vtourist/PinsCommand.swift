@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Gazetteer
 import Store
 import Geo
 import Model
@@ -22,7 +23,7 @@ struct Pins: ParsableCommand {
             let pins: [Pin]
             do { pins = try store.pins() } catch { throw CommandFailure("\(error)") }
             if json {
-                print(PinJSON.encode(pins))
+                print(PinJSON.encode(pins, places: .bundled()))
             } else {
                 print(PinTable.render(pins), terminator: "")
             }
@@ -38,8 +39,10 @@ enum PinJSON {
         var longitude: Double
         /// The name shown (`Pin.shownName`): the user's own, else the nearest place's.
         var name: String?
-        /// The nearest place's name, whatever the pin is called.
+        /// The nearest place's name, whatever the pin is called (`PinPlaces`).
         var place: String?
+        /// The destination (landmark, island, region) the pin was dropped on, if any.
+        var destination: String?
         var state: String
         var photos: Int
         var downloaded: Int
@@ -47,7 +50,9 @@ enum PinJSON {
         /// Nil for the plain album (`AlbumFilter.isEmpty`), written as null.
         var filter: AlbumFilter?
 
-        enum CodingKeys: String, CodingKey { case id, latitude, longitude, name, place, state, photos, downloaded, createdAt, filter }
+        enum CodingKeys: String, CodingKey {
+            case id, latitude, longitude, name, place, destination, state, photos, downloaded, createdAt, filter
+        }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -56,6 +61,7 @@ enum PinJSON {
             try c.encode(CoordinateJSON(longitude), forKey: .longitude)
             try c.encode(name, forKey: .name)  // null rather than absent
             try c.encode(place, forKey: .place)
+            try c.encode(destination, forKey: .destination)  // null rather than absent
             try c.encode(state, forKey: .state)
             try c.encode(photos, forKey: .photos)
             try c.encode(downloaded, forKey: .downloaded)
@@ -64,24 +70,68 @@ enum PinJSON {
         }
     }
 
+    /// One pin as one object, as `pins --json` lists it.
+    static func encode(_ entry: Entry) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(entry), let text = String(data: data, encoding: .utf8) else { return "{}" }
+        return text
+    }
+
     /// `dates` is passed in: making a formatter costs more than formatting, and a listing has 10,000 pins.
-    static func entry(_ pin: Pin, dates: ISO8601DateFormatter = ISO8601DateFormatter()) -> Entry {
-        Entry(id: pin.id, latitude: pin.coordinate.latitude, longitude: pin.coordinate.longitude,
-              name: pin.shownName, place: pin.name, state: pin.albumState.rawValue, photos: pin.photoCount,
+    static func entry(_ pin: Pin, dates: ISO8601DateFormatter = ISO8601DateFormatter(), places: PinPlaces = .stored) -> Entry {
+        let (place, destination) = places.names(pin)
+        return Entry(id: pin.id, latitude: pin.coordinate.latitude, longitude: pin.coordinate.longitude,
+              name: pin.shownName, place: place, destination: destination, state: pin.albumState.rawValue, photos: pin.photoCount,
               downloaded: pin.downloadedCount, createdAt: dates.string(from: pin.createdAt),
               filter: pin.filter.isEmpty ? nil : pin.filter)
     }
 
-    static func encode(_ pins: [Pin]) -> String {
+    static func encode(_ pins: [Pin], places: PinPlaces = .stored) -> String {
         if pins.isEmpty { return "[]" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let dates = ISO8601DateFormatter()
-        guard let data = try? encoder.encode(pins.map { entry($0, dates: dates) }),
+        guard let data = try? encoder.encode(pins.map { entry($0, dates: dates, places: places) }),
               let text = String(data: data, encoding: .utf8) else {
             return "[]"
         }
         return text
+    }
+}
+
+/// What the JSON says of where a pin is: `place`, the nearest town, as a pin is named
+/// (`PlaceLookup.pinName`), and `destination`, the landmark, island or region it was dropped on
+/// (a pin dropped on one is named by it: `Gazetteer.destination(named:near:)` tells it from a town).
+struct PinPlaces: Sendable {
+    let names: @Sendable (Pin) -> (place: String?, destination: String?)
+
+    /// As stored, without the gazetteer: the pin's place name, no destination.
+    static let stored = PinPlaces { ($0.name, nil) }
+
+    static func live(_ gazetteer: Gazetteer) -> PinPlaces {
+        let lookup = PlaceLookup.live(gazetteer)
+        return PinPlaces { pin in
+            // Named by its town, as nearly every pin is: nothing to look up (10,000 pins list at once).
+            if let name = pin.name, isTownName(name) { return (name, nil) }
+            let town = lookup.pinName(pin.coordinate)
+            guard let name = pin.name, name != town else { return (town ?? pin.name, nil) }
+            if let destination = gazetteer.destination(named: name, near: pin.coordinate) { return (town, destination.name) }
+            return (town ?? name, nil)
+        }
+    }
+
+    /// Is it a town's name as a pin gets it (`Place.displayName`: "Naples, Campania, IT", ending in
+    /// the country's code), not a destination's ("Eiffel Tower")?
+    static func isTownName(_ name: String) -> Bool {
+        let scalars = Array(name.unicodeScalars.suffix(4))
+        return scalars.count == 4 && scalars[0] == "," && scalars[1] == " "
+            && scalars[2...].allSatisfy { ("A"..."Z").contains($0) || $0 == "?" }
+    }
+
+    /// Over the bundled gazetteer; as stored when it cannot be read.
+    static func bundled() -> PinPlaces {
+        (try? Gazetteer.bundled()).map(live) ?? .stored
     }
 }
 

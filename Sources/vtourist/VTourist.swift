@@ -22,7 +22,7 @@ struct VTourist: ParsableCommand {
             W. H. F. Smith (LGPL-3.0); place names and populations: GeoNames (CC BY 4.0).
             """,
         version: version,
-        subcommands: [Pins.self, AlbumSubcommand.self, Drop.self, Rename.self, Export.self, Import.self, Render.self, Config.self]
+        subcommands: [Pins.self, AlbumSubcommand.self, Drop.self, Rename.self, Move.self, Delete.self, Export.self, Import.self, Render.self, Config.self]
     )
 
     /// The database of the full-screen map and of every subcommand: the parser reads an option

@@ -191,6 +191,8 @@ struct PinRow: Decodable, Equatable {
     var name: String?
     /// The nearest place's name, whatever the pin is called.
     var place: String?
+    /// The destination the pin was dropped on, if any.
+    var destination: String? = nil
     var state: String
     var photos: Int
     var downloaded: Int

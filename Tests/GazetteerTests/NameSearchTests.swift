@@ -87,7 +87,7 @@ final class NameSearchTests: XCTestCase {
         }
         let bali = g.search("Bali", limit: 20)
         XCTAssertEqual(bali.first?.match, .name)
-        XCTAssertEqual(bali.map(\.match), bali.map(\.match).sorted())
+        XCTAssertEqual(bali.map(\.match.tier), bali.map(\.match.tier).sorted())
         // Among exact names, the heavier first: the island, then the towns by population.
         let exact = bali.filter { $0.match == .name }
         XCTAssertEqual(exact.map(\.feature.weight), exact.map(\.feature.weight).sorted(by: >))

@@ -105,6 +105,23 @@ final class GoToDestinationTests: XCTestCase {
         XCTAssertEqual(state.camera.cursor.longitude, 2.2945, accuracy: 0.001)
     }
 
+    /// The prompt's first suggestion and its Enter rank as `vtourist drop` does: an English or former
+    /// name of a big city is the city, a qualifier without a comma qualifies, and 東京 is Tokyo.
+    func testFamousCitiesComeFirstAsOnTheCommandLine() throws {
+        let reducer = try reducer()
+        for (typed, first) in [("Cologne", "K\u{F6}ln, North Rhine-Westphalia, DE"), ("Seville", "Sevilla, Andalusia, ES"),
+                               ("Calcutta", "Kolkata, West Bengal, IN"), ("St Petersburg", "Saint Petersburg, St.-Petersburg, RU"),
+                               ("Oslo Norway", "Oslo, Oslo, NO"), ("\u{6771}\u{4EAC}", "Tokyo, Tokyo, JP")] {
+            XCTAssertEqual(suggestions(reducer, typing: typed).first, first, typed)
+            var state = Sample.mapState()
+            go(reducer, &state, typing: typed)
+            XCTAssertEqual(state.message?.text, "Went to \(first).", typed)
+        }
+        // Prefixes and typos still complete as before: the user sees what Enter does.
+        XCTAssertEqual(suggestions(reducer, typing: "Lond").first, "London, England, GB")
+        XCTAssertEqual(suggestions(reducer, typing: "Barcelnoa").first, "Barcelona, Catalonia, ES")
+    }
+
     func testATypoStillGoesThere() throws {
         let reducer = try reducer()
         var state = Sample.mapState()
