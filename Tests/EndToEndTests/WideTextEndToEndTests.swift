@@ -23,7 +23,7 @@ final class WideTextEndToEndTests: EndToEndTestCase {
         let t = try app(db, width: 81, height: 24)
         t.wait(forText: "1 pin ")
         try t.keys("P")
-        let list = t.wait(forText: "\(tower)  ")
+        let list = t.wait(for: "the pins list with \(tower)") { $0.contains("Pins  1 pin") && $0.contains(self.tower) }
         XCTAssertFalse(list.contains("\u{FFFD}"), list)
         let row = try XCTUnwrap(list.split(separator: "\n").first { $0.contains(tower) })
         // The name's row is as wide as the others: ten columns for five characters.
