@@ -66,6 +66,11 @@ static inline int vt_set_cell_marked(cchar_t *cell, wchar_t ch, wchar_t mark1, w
     return setcchar(cell, text, attrs, 0, &pair);
 }
 
+// A character and the marks drawn over it, ended by 0 (at most CCHARW_MAX are kept).
+static inline int vt_set_cell_text(cchar_t *cell, const wchar_t *text, attr_t attrs, int pair) {
+    return setcchar(cell, text, attrs, 0, &pair);
+}
+
 // glibc declares wcwidth only under _XOPEN_SOURCE, which SwiftPM drops.
 extern int wcwidth(wchar_t);
 static inline int vt_wcwidth(wchar_t ch) { return wcwidth(ch); }

@@ -173,13 +173,16 @@ public final class NcursesTerminal {
     /// thread. Other threads use `waker.wake()`.
     public func wake() { waker.wake() }
 
-    /// Writes runs into ncurses' screen, each in its colour pair.
+    /// Writes runs into ncurses' screen, each in its colour pair. A wide character goes in once
+    /// (ncurses takes its two columns itself); one the C library would not measure as two columns
+    /// goes in as U+FFFD and a blank, so that ncurses' idea of the row stays the buffer's.
     private func write(_ runs: [CellRun], _ pairs: [Int32]) {
         let rows = Int(getmaxy(stdscr)), cols = Int(getmaxx(stdscr))
         for (run, pair) in zip(runs, pairs) where run.y < rows && run.x < cols {
             let count = min(run.symbols.count, cols - run.x)
             let attrs = attributes(run.style.attributes)
             if cellScratch.count < count { cellScratch = Array(repeating: cchar_t(), count: count) }
+            var written = 0
             if run.placeholders.count == run.symbols.count, capabilities.unicode {
                 // kitty's placeholder cells: U+10EEEE with the row's and the column's diacritic.
                 for i in 0..<count {
@@ -188,14 +191,52 @@ public final class NcursesTerminal {
                                            wchar_t(bitPattern: scalars[1].value), wchar_t(bitPattern: scalars[2].value),
                                            attrs, pair)
                 }
+                written = count
             } else {
-                for i in 0..<count {
-                    let symbol = printable(run.symbols[i])
-                    _ = vt_set_cell(&cellScratch[i], wchar_t(bitPattern: symbol.value), attrs, pair)
+                var i = 0
+                while i < count {
+                    let symbol = run.symbols[i]
+                    if run.isWide(i) {
+                        if i + 1 < count, capabilities.unicode, vt_wcwidth(wchar_t(bitPattern: symbol.value)) == 2 {
+                            setCell(&cellScratch[written], symbol, marks: run.marks[i] ?? [], wide: true, attrs, pair)
+                            written += 1
+                        } else {
+                            let stand = capabilities.unicode ? Cell.replacement : "?"
+                            _ = vt_set_cell(&cellScratch[written], wchar_t(bitPattern: stand.value), attrs, pair)
+                            written += 1
+                            if i + 1 < count {
+                                _ = vt_set_cell(&cellScratch[written], wchar_t(bitPattern: stand == "?" ? 0x3F : 0x20), attrs, pair)
+                                written += 1
+                            }
+                        }
+                        i += 2
+                        continue
+                    }
+                    // A continuation whose character is not in the run cannot be: a blank keeps the columns.
+                    let shown = symbol == Cell.continuation ? " " : printable(symbol)
+                    setCell(&cellScratch[written], shown, marks: shown == symbol ? run.marks[i] ?? [] : [], wide: false, attrs, pair)
+                    written += 1
+                    i += 1
                 }
             }
-            _ = mvadd_wchnstr(Int32(run.y), Int32(run.x), cellScratch, Int32(count))
+            _ = mvadd_wchnstr(Int32(run.y), Int32(run.x), cellScratch, Int32(written))
         }
+    }
+
+    /// One cell for ncurses: the character and the marks it draws over it (`Cell.drawnMarks`,
+    /// those the C library also measures as no column: ncurses would drop the rest).
+    private func setCell(_ cell: inout cchar_t, _ symbol: Unicode.Scalar, marks: [Unicode.Scalar], wide: Bool,
+                         _ attrs: attr_t, _ pair: Int32) {
+        var text: [wchar_t] = [wchar_t(bitPattern: symbol.value)]
+        if capabilities.unicode, !marks.isEmpty {
+            for mark in Cell.drawnMarks(marks, wide: wide) {
+                let m = wchar_t(bitPattern: mark.value)
+                guard vt_wcwidth(m) == 0 else { break }
+                text.append(m)
+            }
+        }
+        text.append(0)
+        _ = vt_set_cell_text(&cell, text, attrs, pair)
     }
 
     /// A scalar the terminal can show in one cell.

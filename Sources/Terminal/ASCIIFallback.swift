@@ -100,12 +100,15 @@ private func foldedLetter(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
 }
 
 extension CellBuffer {
-    /// Replaces every symbol a terminal without UTF-8 cannot show with its
-    /// ASCII stand-in (`asciiFallback`).
+    /// Replaces every symbol a terminal without UTF-8 cannot show with its ASCII stand-in
+    /// (`asciiFallback`): marks go, and a wide character becomes `?` for each of its columns.
     public mutating func makeASCII() {
         for y in 0..<height {
-            for x in 0..<width where !self[x, y].symbol.isASCII {
-                self[x, y].symbol = asciiFallback(self[x, y].symbol)
+            for x in 0..<width {
+                let cell = self[x, y]
+                guard !cell.symbol.isASCII || cell.marksID != 0 else { continue }
+                let wide = cell.isContinuation || isWide(x: x, y: y)
+                replaceCell(x: x, y: y, with: Cell(wide ? "?" : asciiFallback(cell.symbol), style: cell.style))
             }
         }
     }

@@ -38,11 +38,14 @@ public struct Style: Hashable, Sendable {
 
 /// One character cell of the screen.
 public struct Cell: Hashable, Sendable {
-    /// A single Unicode scalar of display width 1 (the app draws no wide glyphs).
+    /// What the cell shows: a character one column wide, the first half of one two columns wide
+    /// (the cell to its right then holds `continuation`), or `continuation` itself. Marks that go
+    /// with it (accents, an emoji's modifier) are kept by the buffer (`CellBuffer.marks(x:y:)`).
     public var symbol: Unicode.Scalar
     public var style: Style
-    /// `placeholder`, packed into the three bytes the cell's layout leaves over (a cell stays 16
-    /// bytes: frames of thousands of cells are copied and compared every draw).
+    /// `placeholder`, or the buffer's number for the cell's marks, packed into the three bytes the
+    /// cell's layout leaves over (a cell stays 16 bytes: frames of thousands of cells are copied
+    /// and compared every draw).
     private var packed0: UInt8 = 0, packed1: UInt8 = 0, packed2: UInt8 = 0
 
     public init(_ symbol: Unicode.Scalar = " ", style: Style = .plain, placeholder: ImagePlaceholder? = nil) {
@@ -51,24 +54,40 @@ public struct Cell: Hashable, Sendable {
         self.placeholder = placeholder
     }
 
+    private var bits: UInt32 {
+        get { UInt32(packed0) | UInt32(packed1) << 8 | UInt32(packed2) << 16 }
+        set { (packed0, packed1, packed2) = (UInt8(newValue & 0xFF), UInt8(newValue >> 8 & 0xFF), UInt8(newValue >> 16 & 0xFF)) }
+    }
+
     /// Set on the cells of a picture shown by kitty's Unicode placeholders: the backend writes
     /// the placeholder and its diacritics instead of `symbol` (which then is U+10EEEE). Rows and
     /// columns are kept up to 511 (kitty's diacritics number 297).
     public var placeholder: ImagePlaceholder? {
         get {
-            let bits = UInt32(packed0) | UInt32(packed1) << 8 | UInt32(packed2) << 16
             guard bits & 0x80_0000 != 0 else { return nil }
             return ImagePlaceholder(row: Int(bits & 0x1FF), column: Int(bits >> 9 & 0x1FF))
         }
         set {
             guard let newValue else {
-                (packed0, packed1, packed2) = (0, 0, 0)
+                bits = 0
                 return
             }
-            let bits = 0x80_0000 | UInt32(min(newValue.row, 0x1FF)) | UInt32(min(newValue.column, 0x1FF)) << 9
-            (packed0, packed1, packed2) = (UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF), UInt8(bits >> 16))
+            bits = 0x80_0000 | UInt32(min(newValue.row, 0x1FF)) | UInt32(min(newValue.column, 0x1FF)) << 9
         }
     }
+
+    /// The buffer's number for this cell's marks, 0 for none (a placeholder cell has none).
+    var marksID: Int {
+        get { bits & 0x80_0000 != 0 ? 0 : Int(bits) }
+        set { bits = UInt32(min(max(0, newValue), 0x7F_FFFF)) }
+    }
+
+    /// The right half of a character two columns wide; the character is in the cell to its left.
+    /// U+FFFF is a noncharacter: no text can put it in a cell (`displayable` makes it U+FFFD).
+    public static let continuation: Unicode.Scalar = "\u{FFFF}"
+
+    /// Whether this is the right half of a wide character.
+    public var isContinuation: Bool { symbol == Cell.continuation }
 
     public static let blank = Cell()
 }

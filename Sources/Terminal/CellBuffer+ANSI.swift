@@ -17,7 +17,10 @@ extension CellBuffer {
         var lastSGR = SGR.plain
         for y in 0..<height {
             var current = SGR.plain
-            for cell in cells[(y * width)..<((y + 1) * width)] {
+            for x in 0..<width {
+                let cell = cells[y * width + x]
+                // The wide character to its left took this column.
+                if cell.isContinuation { continue }
                 if cell.style != lastStyle {
                     lastStyle = cell.style
                     lastSGR = SGR(cell.style, colors: colors)
@@ -28,8 +31,21 @@ extension CellBuffer {
                 }
                 if let placeholder = cell.placeholder {
                     for scalar in placeholder.scalars { appendUTF8(scalar, to: &out) }
+                } else if isWide(x: x, y: y) {
+                    // Laid out by `put` as two columns: drawn so where the pure width table says so.
+                    let wide = cell.symbol.terminalColumns == 2
+                    appendUTF8(wide ? cell.symbol : Cell.replacement, to: &out)
+                    if wide {
+                        for mark in Cell.drawnMarks(marks(of: cell), wide: true) { appendUTF8(mark, to: &out) }
+                    } else {
+                        appendUTF8(" ", to: &out)
+                    }
                 } else {
-                    appendUTF8(Cell.displayable(cell.symbol), to: &out)
+                    let shown = Cell.displayable(cell.symbol)
+                    appendUTF8(shown, to: &out)
+                    if shown == cell.symbol, cell.marksID != 0 {
+                        for mark in Cell.drawnMarks(marks(of: cell), wide: false) { appendUTF8(mark, to: &out) }
+                    }
                 }
             }
             if current != .plain { SGR.plain.write(to: &out) }

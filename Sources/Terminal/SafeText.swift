@@ -3,59 +3,141 @@ import TextSafety
 
 // The one truth for text that reaches the terminal. Titles, authors, licences, place and pin
 // names, file paths and error messages come from the network, the database or the file system;
-// none of them may move the cursor, retitle the window, reorder the line or take other than one
-// cell per scalar, since the cell buffer gives every scalar exactly one column.
+// none of them may move the cursor, retitle the window or reorder the line, and each character
+// takes the columns the cell buffer gave it (one, or two for CJK and emoji), on any terminal.
+
+/// One cell's worth of text: a character one or two columns wide and the marks that go with it
+/// (combining accents, variation selectors, an emoji's skin tone or the emoji joined to it).
+public struct TextCell: Equatable, Sendable {
+    public var base: Unicode.Scalar
+    public var marks: [Unicode.Scalar]
+    /// 1 or 2.
+    public var width: Int
+
+    public init(_ base: Unicode.Scalar, marks: [Unicode.Scalar] = [], width: Int = 1) {
+        self.base = base
+        self.marks = marks
+        self.width = width
+    }
+
+    /// The cell's scalars as text.
+    public var text: String {
+        var view = String.UnicodeScalarView()
+        view.append(base)
+        view.append(contentsOf: marks)
+        return String(view)
+    }
+}
 
 extension String {
-    /// The text as the cell buffer shows it: one scalar per cell, each one column wide on any
-    /// terminal. Controls and escape sequences are stripped (`strippingTerminalControls`),
-    /// accents composed onto their letters (NFC), and what would take no column (combining marks
-    /// left over, zero-width spaces and joiners, variation selectors, format characters) is
-    /// dropped; what would take two (CJK, emoji, flags) or that no font knows (unassigned,
+    /// Whether every byte is printable ASCII: one cell per byte, nothing to clean.
+    var isPrintableASCII: Bool { utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+
+    /// The text as the cell buffer lays it out, cell by cell. Controls and escape sequences are
+    /// stripped (`strippingTerminalControls`), accents composed onto their letters (NFC), and each
+    /// character (grapheme) keeps its marks; its width is its first scalar's (`terminalColumns`).
+    /// What takes no column and has nothing to sit on (a mark at the start, zero-width spaces,
+    /// format characters) is dropped; a character no terminal measures reliably (unassigned,
     /// private use) becomes U+FFFD.
-    public var displayable: String {
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }
+    public var displayCells: [TextCell] {
+        if isPrintableASCII { return unicodeScalars.map { TextCell($0) } }
         var text = strippingTerminalControls
         if text.unicodeScalars.contains(where: { $0.terminalColumns == 0 }) {
             text = text.precomposedStringWithCanonicalMapping
         }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.terminalColumns {
-            case 0: continue
-            case 1: out.append(scalar)
-            default: out.append(Cell.replacement)
+        var cells: [TextCell] = []
+        for character in text {
+            var current: TextCell?
+            var replaced = false, emoji = false
+            for scalar in character.unicodeScalars {
+                let columns = scalar.terminalColumns
+                guard var cell = current else {
+                    switch columns {
+                    case 0: continue
+                    case 1, 2:
+                        current = TextCell(scalar, width: columns)
+                        emoji = scalar.properties.isEmoji && !scalar.isASCII || (0x1F1E6...0x1F1FF).contains(scalar.value)
+                    default:
+                        current = TextCell(Cell.replacement)
+                        replaced = true
+                    }
+                    continue
+                }
+                if replaced || columns < 0 { continue }
+                if columns == 0 || emoji {
+                    // Marks, and what an emoji sequence joins to its first emoji, stay in its cell.
+                    cell.marks.append(scalar)
+                    current = cell
+                } else {
+                    // A spacing mark (Devanagari's vowel signs) takes a column of its own, as the C library counts it.
+                    cells.append(cell)
+                    current = TextCell(scalar, width: columns)
+                }
             }
+            if let current { cells.append(current) }
+        }
+        return cells
+    }
+
+    /// The text as the cell buffer shows it: `displayCells`, joined. Idempotent.
+    public var displayable: String {
+        if isPrintableASCII { return self }
+        var out = String.UnicodeScalarView()
+        for cell in displayCells {
+            out.append(cell.base)
+            out.append(contentsOf: cell.marks)
         }
         return String(out)
     }
 }
 
 extension Cell {
-    /// What stands for a character the terminal cannot show in one cell.
+    /// What stands for a character the terminal cannot show.
     public static let replacement: Unicode.Scalar = "\u{FFFD}"
 
     /// A scalar the terminal shows in exactly one cell: itself when it is one, U+FFFD for
-    /// controls, zero-width, wide and unknown characters (the backends' last line of defence;
-    /// text is made `displayable` before it reaches a cell).
+    /// controls, zero-width, wide and unknown characters (the backends' last line of defence for a
+    /// cell set directly; text goes through `put`, which lays wide characters over two cells).
     public static func displayable(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         scalar.terminalColumns == 1 ? scalar : replacement
+    }
+
+    /// Of a cell's marks, those a terminal draws over its character without moving on: combining
+    /// and enclosing marks and Hangul's vowel and final jamo, up to the first scalar of another
+    /// kind (a joiner, a skin tone, a joined emoji: the terminal would count those as columns
+    /// of their own, or join them its own way), at most two (a letter's leftover accents or
+    /// Hangul's two jamo; a pile of marks would spill over the rows around it).
+    /// The emoji-style selector goes only with a wide character: after a narrow one it would make
+    /// some terminals draw two columns where the others draw one.
+    public static func drawnMarks(_ marks: [Unicode.Scalar], wide: Bool) -> [Unicode.Scalar] {
+        var out: [Unicode.Scalar] = []
+        for mark in marks {
+            let v = mark.value
+            let jamo = (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v)
+            let category = mark.properties.generalCategory
+            guard jamo || category == .nonspacingMark || category == .enclosingMark else { break }
+            if v == 0xFE0F && !wide { continue }
+            out.append(mark)
+            if out.count == 2 { break }
+        }
+        return out
     }
 }
 
 extension Unicode.Scalar {
     /// Columns the scalar takes in a terminal: 0 (combining, zero-width, format, Hangul vowel
-    /// and final jamo), 1, 2 (East Asian wide and full-width, emoji presentation, and whole
+    /// and final jamo), 1 (spacing marks too, as the C library counts them), 2 (East Asian wide and full-width, emoji presentation, and whole
     /// blocks that terminals disagree about), or -1 for controls and characters without a
     /// reliable width (unassigned, private use, line and paragraph separators).
     public var terminalColumns: Int {
         let v = value
         if v >= 0x20 && v < 0x7F { return 1 }
         if v < 0x20 || (0x7F...0x9F).contains(v) { return -1 }
-        if (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v) { return 0 }
+        // Hangul's vowel and final jamo; the one spacing mark the C library measures as none (Ahom medial ra).
+        if (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v) || v == 0x1171E { return 0 }
         if isWideInTerminals { return 2 }
         switch properties.generalCategory {
-        case .nonspacingMark, .spacingMark, .enclosingMark, .format: return 0
+        case .nonspacingMark, .enclosingMark, .format: return 0
         case .control, .unassigned, .privateUse, .surrogate, .lineSeparator, .paragraphSeparator: return -1
         default: return properties.isEmojiPresentation ? 2 : 1
         }

@@ -1,41 +1,77 @@
 extension String {
-    /// Cells the text takes on screen: one per scalar of its `displayable` form.
-    public var displayWidth: Int { displayable.unicodeScalars.count }
+    /// Columns the text takes on screen: its `displayCells`' widths (two for CJK and emoji).
+    public var displayWidth: Int {
+        if isPrintableASCII { return utf8.count }
+        return displayCells.reduce(0) { $0 + $1.width }
+    }
 
-    /// The text made `displayable` and cut to a number of cells, with `…` marking the cut.
+    /// The text made `displayable` and cut to a number of columns, with `…` marking the cut. A
+    /// wide character is never cut in half: the text then ends a column short.
     public func truncated(to width: Int) -> String {
-        let shown = displayable
-        let scalars = shown.unicodeScalars
-        guard scalars.count > width else { return shown }
+        if isPrintableASCII {
+            guard utf8.count > width else { return self }
+            guard width > 1 else { return "" }
+            return String(unicodeScalars.prefix(width - 1)) + "\u{2026}"
+        }
+        let cells = displayCells
+        guard cells.reduce(0, { $0 + $1.width }) > width else { return String(cells: cells[...]) }
         guard width > 1 else { return "" }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars.prefix(width - 1))
-        view.append("\u{2026}")
-        return String(view)
+        return String(cells: cells.prefix(columns: width - 1)) + "\u{2026}"
     }
 }
 
 extension String {
-    /// The text made `displayable` and broken into lines of at most `width` cells at spaces, at
+    /// Text made of cells (`displayCells`), their marks with them.
+    init(cells: ArraySlice<TextCell>) {
+        var view = String.UnicodeScalarView()
+        for cell in cells {
+            view.append(cell.base)
+            view.append(contentsOf: cell.marks)
+        }
+        self = String(view)
+    }
+}
+
+extension RandomAccessCollection where Element == TextCell {
+    /// The first cells that fit in `columns` columns.
+    func prefix(columns: Int) -> SubSequence {
+        var used = 0, end = startIndex
+        while end != endIndex, used + self[end].width <= columns {
+            used += self[end].width
+            end = index(after: end)
+        }
+        return self[startIndex..<end]
+    }
+}
+
+extension String {
+    /// The text made `displayable` and broken into lines of at most `width` columns at spaces, at
     /// most `limit` lines (the last cut with `…` when more would follow). A word longer than a
-    /// line is cut where it must be.
+    /// line (or a run of CJK, which has no spaces) is cut where it must be, between characters.
     public func wrapped(to width: Int, limit: Int = .max) -> [String] {
         guard width > 0, limit > 0 else { return [] }
         var lines: [String] = []
         var line = ""
-        // The words are displayable already: a scalar is a cell, no need to clean them again.
+        var lineWidth = 0
         for word in displayable.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
-            var word = word
-            if !line.isEmpty, line.unicodeScalars.count + 1 + word.unicodeScalars.count <= width {
+            var cells = word.displayCells[...]
+            var wordWidth = cells.reduce(0) { $0 + $1.width }
+            if !line.isEmpty, lineWidth + 1 + wordWidth <= width {
                 line += " " + word
+                lineWidth += 1 + wordWidth
                 continue
             }
             if !line.isEmpty { lines.append(line) }
-            while word.unicodeScalars.count > width {
-                lines.append(String(String.UnicodeScalarView(word.unicodeScalars.prefix(width))))
-                word = String(String.UnicodeScalarView(word.unicodeScalars.dropFirst(width)))
+            while wordWidth > width {
+                let head = cells.prefix(columns: width)
+                // A line narrower than one wide character still takes it: nothing else would ever fit.
+                let taken = head.isEmpty ? cells.prefix(1) : head
+                lines.append(String(cells: taken))
+                cells = cells.dropFirst(taken.count)
+                wordWidth -= taken.reduce(0) { $0 + $1.width }
             }
-            line = word
+            line = String(cells: cells)
+            lineWidth = wordWidth
         }
         if !line.isEmpty { lines.append(line) }
         guard lines.count > limit else { return lines }

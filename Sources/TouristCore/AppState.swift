@@ -130,6 +130,8 @@ public struct AppState: Equatable, Sendable {
     public var screen: Screen = .map(MapScreen())
     /// Drawn over `screen`, which keeps the keyboard only once it is closed.
     public var overlay: Overlay?
+    /// The help's first line shown, where it scrolls (`HelpReducer`); 0 whenever it opens.
+    public var helpTop = 0
     /// The map's view; it stays while other screens are shown.
     public var camera: MapCamera
     /// The view as the user left it, while only resizes have changed `camera` since: each size

@@ -67,6 +67,8 @@ struct LoopState: Sendable {
     /// The large images last asked of the large-image client.
     var lastLargeRequest = LargeImageRequest.none
     private(set) var shownMessage: ShownMessage?
+    /// The store failures logged as they came this turn: their message is not logged again when shown.
+    private var loggedThisTurn: [String] = []
     /// The settings the albums search with: always those the screen shows.
     private(set) var settingsInUse: Settings
 
@@ -87,7 +89,7 @@ struct LoopState: Sendable {
     /// Before the first frame: the pictures it shows, and its message's clock.
     mutating func started(_ state: AppState, now: Double, terminal: TerminalFacts) -> [Work] {
         shownMessage = state.message.map { ShownMessage(message: $0, since: now) }
-        return requestPictures(state, terminal: terminal) + requestLargeImages(state, terminal: terminal)
+        return logged(state.message) + requestPictures(state, terminal: terminal) + requestLargeImages(state, terminal: terminal)
     }
 
     /// At quit: the map view still waiting is written once more.
@@ -162,6 +164,7 @@ struct LoopState: Sendable {
     mutating func turn(messages: [RuntimeMessage], events: [AppAction], now: Double, animating: Bool,
                        _ state: AppState) -> Outcome {
         turnTime = now
+        loggedThisTurn = []
         var outcome = Outcome()
         for message in messages {
             let one = receive(message, state)
@@ -179,7 +182,10 @@ struct LoopState: Sendable {
     mutating func receive(_ message: RuntimeMessage, _ state: AppState) -> Outcome {
         var outcome = take(message, state)
         // Every store failure reaches the screen through the reducer, and the log too.
-        for case let .storeFailed(text, _) in outcome.actions { outcome.work.append(.log(text)) }
+        for case let .storeFailed(text, _) in outcome.actions {
+            outcome.work.append(.log(text))
+            loggedThisTurn.append(text)
+        }
         return outcome
     }
 
@@ -328,6 +334,12 @@ struct LoopState: Sendable {
 
     /// What follows from the state the reducer left: the pictures it shows, the message's clock,
     /// the settings the albums use.
+    /// An error as it comes on the message line goes to the log whole: the line may have had to cut it.
+    private func logged(_ message: StatusMessage?) -> [Work] {
+        guard let message, message.kind == .error, !loggedThisTurn.contains(message.text) else { return [] }
+        return [.log(message.text)]
+    }
+
     mutating func settled(from before: AppState, to state: AppState, now: Double, terminal: TerminalFacts) -> [Work] {
         var work: [Work] = []
         if state != before {
@@ -337,6 +349,7 @@ struct LoopState: Sendable {
         }
         if state.message != shownMessage?.message {
             shownMessage = state.message.map { ShownMessage(message: $0, since: now) }
+            work += logged(state.message)
         }
         if state.settings != settingsInUse {
             settingsInUse = state.settings

@@ -85,6 +85,7 @@ import Testing
         var b = CellBuffer(width: 12, height: 1)
         b.put("┌Zürich…·ș東", x: 0, y: 0)
         b.makeASCII()
-        #expect(b.rowText(0) == "+Zurich~.s? ")
+        // The wide character: `?` for each of its two columns.
+        #expect(b.rowText(0) == "+Zurich~.s??")
     }
 }

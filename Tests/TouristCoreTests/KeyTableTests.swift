@@ -42,6 +42,8 @@ final class KeyTableTests: XCTestCase {
     func keysInHelp(over state: AppState, file: StaticString = #filePath, line: UInt = #line) -> Set<Key> {
         var s = state
         s.overlay = .help
+        // Tall enough for every line at once: the help scrolls where the screen is shorter.
+        s.height = max(s.height, 120)
         let buffer = AppView.render(s, raster: nil)
         let rows = (0..<buffer.height).map { Array(buffer.rowText($0)) }
         guard let top = rows.firstIndex(where: { String($0).contains("\u{250C} Keys") }),
@@ -53,8 +55,11 @@ final class KeyTableTests: XCTestCase {
         var keys: Set<Key> = []
         for row in rows[(top + 1)...] {
             var text = String(row[(left + 2)..<min(row.count, left + 2 + 22)])
+            let whole = String(row[(left + 2)..<max(left + 2, row.count - 1)])
             // The keys end at a blank line (a legend or the closing line follows) or the frame.
-            if text.allSatisfy({ $0 == " " }) || text.hasPrefix("Any key closes") || text.hasPrefix("\u{2500}") { break }
+            if whole.allSatisfy({ $0 == " " || $0 == "\u{2502}" }) || text.hasPrefix("Any key closes") || text.hasPrefix("\u{2500}") { break }
+            // A row's words wrapped onto the next line: no keys there.
+            if text.allSatisfy({ $0 == " " }) { continue }
             // `  /  ` only ever separates groups (`+ =  /  -`); a `/` key stands alone (`g  /`).
             while text.hasSuffix(" ") { text.removeLast() }
             text = text.replacingOccurrences(of: "  /  ", with: "  ")

@@ -60,13 +60,27 @@ final class MessageLineTests: XCTestCase {
         XCTAssertNil(s.message)
     }
 
-    func testTextCutToFitEndsInAnEllipsis() {
+    func testALongMessageWrapsOntoTheRowsAboveAndIsCutOnlyPastThem() {
         var s = Sample.mapState()
         s.message = StatusMessage("Could not save: " + String(repeating: "disk full ", count: 20), kind: .error)
-        let screen = AppView.render(s, raster: nil)
-        let line = screen.rowText(s.layout.message.y)
+        var screen = AppView.render(s, raster: nil)
+        // 216 characters at 80 columns: three rows, counted up from the status line, the reason's end on the last.
+        let rows = (20...22).map { screen.rowText($0) }
+        XCTAssertTrue(rows[0].hasPrefix(" Could not save: disk full"), rows[0])
+        XCTAssertTrue(rows[2].trimmingCharacters(in: .whitespaces).hasSuffix("disk full"), rows[2])
+        XCTAssertFalse(screen.rowText(19).contains("disk full"), "no more rows than it needs")
+        s.message = StatusMessage("Could not save: " + String(repeating: "disk full ", count: 40), kind: .error)
+        screen = AppView.render(s, raster: nil)
+        let line = screen.rowText(22)
         XCTAssertTrue(line.hasSuffix("\u{2026}"), line)
         XCTAssertEqual(line.count, s.width)
+        XCTAssertFalse(screen.rowText(19).contains("disk full"), "at most \(MessageLine.maxRows) rows")
+        XCTAssertTrue(screen.rowText(23).contains("? help"), "the status line stays")
+        // A short one takes the one row.
+        s.message = StatusMessage("Pin dropped at Naples.")
+        screen = AppView.render(s, raster: nil)
+        XCTAssertEqual(screen.rowText(22).trimmingCharacters(in: .whitespaces), "Pin dropped at Naples.")
+        XCTAssertFalse(screen.rowText(21).contains("Naples."))
         // The same cut wherever a widget fits text: one function.
         var buffer = CellBuffer(width: 10, height: 1)
         XCTAssertEqual(buffer.put(fitting: "Naples, Campania", x: 2, y: 0, width: 20), 8, "the buffer's edge counts")

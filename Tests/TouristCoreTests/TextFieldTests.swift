@@ -144,16 +144,24 @@ final class TextFieldTests: XCTestCase {
         XCTAssertEqual(render(field(text, cursor: 11), width: 10).text, atTwelve)
     }
 
-    func testWideAndCombiningCharactersTakeOneCellEach() {
-        // Wide characters show as U+FFFD, one cell each; "e" + combining acute is one character.
+    func testWideCharactersTakeTwoColumnsAndCombiningOnesStayOnTheirLetter() {
+        // A wide character takes two columns, the cursor on it both; "e" + combining acute is one character.
         var f = field("東京e\u{301}")
         XCTAssertEqual(f.characters.count, 3)
-        XCTAssertEqual(render(f, width: 8).text, "\u{FFFD}\u{FFFD}\u{E9}     ")
-        XCTAssertEqual(render(f, width: 8).cursorColumns, [3])
+        XCTAssertEqual(render(f, width: 8).text, "東京\u{E9}   ")
+        XCTAssertEqual(render(f, width: 8).cursorColumns, [5])
         XCTAssertEqual(f.handle(.backspace), .edited)
         XCTAssertEqual(f.text, "東京")
         _ = f.apply(.left)
-        XCTAssertEqual(render(f, width: 8).cursorColumns, [1])
+        XCTAssertEqual(render(f, width: 8).cursorColumns, [2, 3])
+        // Scrolled at an odd width, a wide character cut by an edge shows as `…`, never half of it.
+        let long = field("東京タワーは高い", cursor: 8)
+        for width in [3, 5, 7, 9] {
+            let r = render(long, width: width)
+            XCTAssertEqual(r.text.displayWidth, width, "\(width): \(r.text)")
+            XCTAssertEqual(r.cursorColumns.count, 1, "\(width): the cursor after the text is one cell")
+            XCTAssertTrue(r.text.hasPrefix("\u{2026}"), "\(width): \(r.text)")
+        }
     }
 
     func testAMaskedFieldShowsOnlyTheMaskWithTheCursorAfterIt() {

@@ -23,9 +23,7 @@ public enum AppView {
         if let overlay = state.overlay {
             switch overlay {
             case .help:
-                let help = HelpOverlay(rows: feature.helpRows(state, unicode: state.capabilities.unicode),
-                                       legend: feature.helpLegend(state, theme: theme), theme: theme)
-                buffer.render(help, in: layout.main)
+                buffer.render(HelpOverlay(for: state), in: layout.main)
             }
         }
         if !state.capabilities.unicode { buffer.makeASCII() }
@@ -34,15 +32,17 @@ public enum AppView {
 }
 
 /// The screen's areas: everything but the last row for the screen's content
-/// (its last row doubles as the message line), the last row for the status line.
+/// (its last rows double as the message line), the last row for the status line.
 public struct ScreenLayout: Equatable, Sendable {
     public var main: Rect
     public var status: Rect
+    /// Where a message may go: the bottom rows of `main`; one takes as many of them as it needs
+    /// (`MessageLine`), counted up from the status line.
     public var message: Rect
 
     init(_ screen: Rect) {
         (main, status) = screen.splitBottom(1)
-        message = main.row(-1)
+        message = main.splitBottom(MessageLine.maxRows).bottom
     }
 }
 

@@ -35,8 +35,8 @@ public struct LabelCandidate: Equatable, Sendable {
 }
 
 extension LabelCandidate {
-    /// The name as cells show it (`displayable`: composed, less the marks that compose with
-    /// nothing, "H̱ulda" → "Hulda"): the map gives each scalar a cell of its own.
+    /// The name as cells show it (`displayable`: composed, controls gone; a CJK name's
+    /// characters take two columns each, as `displayWidth` measures it).
     static func oneScalarPerCell(_ name: String) -> String { name.displayable }
 }
 
@@ -387,10 +387,22 @@ struct LabelsWidget: Widget {
             if let dotCol = label.dotCol, let dotRow = label.dotRow {
                 paint(label.symbol, col: dotCol, row: dotRow, style: theme.labelDot, area: area, into: &buffer)
             }
-            for (i, scalar) in label.text.unicodeScalars.enumerated() {
-                paint(scalar, col: label.col + i, row: label.row, style: style, area: area, into: &buffer)
+            var col = label.col
+            for cell in label.text.displayCells {
+                paint(cell, col: col, row: label.row, style: style, area: area, into: &buffer)
+                col += cell.width
             }
         }
+    }
+
+    /// Writes a character of a name over the map, keeping the map's background (a wide one only whole).
+    private func paint(_ text: TextCell, col: Int, row: Int, style: Style, area: Rect, into buffer: inout CellBuffer) {
+        let x = area.x + col, y = area.y + row
+        guard area.contains(x: x, y: y), x + text.width <= area.right else { return }
+        var cell = buffer[x, y].style
+        cell.fg = style.fg
+        cell.attributes = style.attributes
+        buffer.put(text.text, x: x, y: y, style: cell, maxWidth: text.width)
     }
 
     /// Writes a glyph over the map, keeping the map's background.

@@ -21,14 +21,30 @@ struct Panel: Widget {
     }
 }
 
-/// The message line: a short note or error (cut with `…` when it does not fit).
+/// The message line: a short note or error, on the row above the status line. A message too
+/// long for one row wraps onto the rows above it (up to `maxRows`, the last cut with `…`), so the
+/// reason at its end is seen; the log has the whole of an error all the same.
 struct MessageLine: Widget {
     var message: StatusMessage
     var theme: Theme
 
+    /// Rows a message may take, counted up from the status line.
+    static let maxRows = 3
+
+    /// The rows the message's text takes in `width` columns (a space before each).
+    static func lines(_ text: String, width: Int, rows: Int = maxRows) -> [String] {
+        let lines = text.wrapped(to: max(1, width - 1), limit: max(1, rows))
+        return lines.isEmpty ? [""] : lines
+    }
+
     func render(area: Rect, into buffer: inout CellBuffer) {
+        guard !area.isEmpty else { return }
         let style = message.kind == .error ? theme.error : theme.info
-        buffer.clear(area, style: style)
-        buffer.put(fitting: " " + message.text, x: area.x, y: area.y, style: style, width: area.width)
+        let lines = MessageLine.lines(message.text, width: area.width, rows: min(area.height, MessageLine.maxRows))
+        let top = area.bottom - lines.count
+        buffer.clear(Rect(x: area.x, y: top, width: area.width, height: lines.count), style: style)
+        for (i, line) in lines.enumerated() {
+            buffer.put(fitting: " " + line, x: area.x, y: top + i, style: style, width: area.width)
+        }
     }
 }

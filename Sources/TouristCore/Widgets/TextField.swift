@@ -151,33 +151,45 @@ struct TextFieldView: Widget {
 
     func render(area: Rect, into buffer: inout CellBuffer) {
         guard area.width > 0, area.height > 0 else { return }
-        var cells: [Unicode.Scalar]
-        var cursorColumn: Int
+        // The field's cells as the buffer lays them out (a wide character takes two columns).
+        var cells: [TextCell]
+        var cursorCell: Int
         if let masked {
-            cells = Array(masked.displayable.unicodeScalars)
-            cursorColumn = cells.count
+            cells = masked.displayCells
+            cursorCell = cells.count
         } else {
             cells = []
-            cursorColumn = 0
+            cursorCell = 0
             for (i, c) in field.characters.enumerated() {
-                if i == field.cursor { cursorColumn = cells.count }
-                cells += String(c).displayable.unicodeScalars
+                if i == field.cursor { cursorCell = cells.count }
+                cells += String(c).displayCells
             }
-            if field.cursor >= field.characters.count { cursorColumn = cells.count }
+            if field.cursor >= field.characters.count { cursorCell = cells.count }
         }
-        cells.append(" ")  // the cell the cursor takes after the last character
-        let first = TextFieldView.firstColumn(cursor: cursorColumn, columns: cells.count, width: area.width)
-        let shown = cells[first..<min(cells.count, first + area.width)]
+        cells.append(TextCell(" "))  // the cell the cursor takes after the last character
+        var starts: [Int] = []
+        var columns = 0
+        for cell in cells {
+            starts.append(columns)
+            columns += cell.width
+        }
+        let first = TextFieldView.firstColumn(cursor: starts[cursorCell], columns: columns, width: area.width)
         buffer.clear(Rect(x: area.x, y: area.y, width: area.width, height: 1), style: style)
         var cursorStyle = style
         cursorStyle.attributes.formSymmetricDifference(.reverse)
-        for (offset, scalar) in shown.enumerated() {
-            let column = first + offset
-            var glyph = scalar
-            let cutLeft = offset == 0 && first > 0
-            let cutRight = offset == shown.count - 1 && first + shown.count < cells.count
-            if column != cursorColumn, cutLeft || cutRight { glyph = "\u{2026}" }
-            buffer.put(String(glyph), x: area.x + offset, y: area.y, style: column == cursorColumn ? cursorStyle : style)
+        for (i, cell) in cells.enumerated() {
+            let offset = starts[i] - first
+            guard offset + cell.width > 0, offset < area.width else { continue }
+            let shownStyle = i == cursorCell ? cursorStyle : style
+            // Text goes on beyond an edge, or a wide character is cut by it: `…` says so.
+            let cutLeft = offset <= 0 && first > 0
+            let cutRight = offset + cell.width >= area.width && starts[i] + cell.width < columns
+            if offset < 0 || offset + cell.width > area.width || (i != cursorCell && (cutLeft || cutRight)) {
+                buffer.put("\u{2026}" + (cell.width == 2 && offset >= 0 && offset + 1 < area.width ? " " : ""),
+                           x: area.x + max(0, offset), y: area.y, style: shownStyle, maxWidth: area.right - area.x - max(0, offset))
+            } else {
+                buffer.put(cell.text, x: area.x + offset, y: area.y, style: shownStyle, maxWidth: cell.width)
+            }
         }
     }
 
