@@ -313,7 +313,11 @@ final class AlbumTests: EndToEndTestCase {
             return a.state == "ready" ? a : nil
         }
         try t.keys("m", "l", "l", "l", "l", "l", "l", "Enter")
-        t.wait(for: "the drop") { !$0.contains("MOVING PIN") }
+        // Confirm delete is on: the album is not replaced without a word.
+        t.wait(forText: "Moving replaces the 21 photos of")
+        XCTAssertEqual(try album("1", db: db).photos.map(\.id), before.photos.map(\.id), "nothing replaced while asked")
+        try t.keys("y")
+        t.wait(forText: "Moved; a new album is on its way for")
         let after = try waitFor("the album of the new place") { () -> AlbumJSON? in
             let a = try album("1", db: db)
             return a.state == "ready" && !Set(a.photos.map(\.id)).isSubset(of: Set(before.photos.map(\.id))) ? a : nil

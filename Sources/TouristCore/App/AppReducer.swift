@@ -33,6 +33,7 @@ public struct AppReducer: Sendable {
             state.pins = pins
             // Read after every write issued here: each drop on its way is saved (or failed) by now.
             state.pendingDrops = []
+            state.pendingMoves = []
             // Pins deleted elsewhere (another process, a failed write) leave no screen pointing at them.
             state.screen.feature.pinsChanged(&state)
         case let .pinSaved(pin):
@@ -41,6 +42,7 @@ public struct AppReducer: Sendable {
             } else {
                 state.pins.append(pin)
             }
+            map.moveSaved(pin, &state)
             effects = map.dropSaved(pin, &state)
         case let .pinRemoved(id):
             state.pins.removeAll { $0.id == id }
