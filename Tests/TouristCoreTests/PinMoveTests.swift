@@ -157,6 +157,21 @@ final class PinMoveTests: XCTestCase {
         XCTAssertEqual(empty.map?.mode, .browsing)
     }
 
+    /// The map learns the pin's photos from its album as read (10 left of 21 after a cull), not only
+    /// from the next poll: the question counts them.
+    func testTheAlbumReadKeepsThePinsPhotoCountForTheQuestion() {
+        var s = state(photos: 0)
+        let photos = (1...10).map { id in
+            PhotoRecord(id: id, pinID: 5, position: Int(id), found: NewPhoto(source: "flickr", sourceID: "s\(id)", url: "http://127.0.0.1/\(id).jpg"),
+                        state: .stored, byteCount: 100)
+        }
+        _ = reducer.reduce(&s, .albumLoaded(AlbumSnapshot(pinID: 5, photos: photos, status: .ready, source: "flickr")))
+        XCTAssertEqual(s.pins[0].photoCount, 10)
+        send(&s, .char("m"), .right)
+        XCTAssertEqual(moves(send(&s, .enter)), [])
+        XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Moving replaces the 10 photos of \u{201C}Kyoto\u{201D}. Move?"))
+    }
+
     func testThePinAskedAboutDeletedElsewhereEndsTheQuestion() {
         var s = state(photos: 10)
         send(&s, .char("m"), .right, .enter)
