@@ -594,17 +594,20 @@ class Soak:
             return back + self.go_to(lat, lon) + ["x", "y"]
         if kind == "drag":
             moves = [self.rng.choice("hjkl") for _ in range(self.rng.randint(1, 5))]
-            return back + self.go_to(lat, lon) + ["m"] + moves + ["\r"]
+            # A pin with photos asks before its album is replaced (confirm delete): `y` moves it; with
+            # no question, `y` does nothing on the map.
+            return back + self.go_to(lat, lon) + ["m"] + moves + ["\r", "y"]
         if kind == "mouse drag":
             # Picked up with `m`, carried with the mouse (X10 reports: press, motion with the button held,
-            # release; the cursor follows and the pin with it) and put down with Enter.
+            # release; the cursor follows and the pin with it) and put down where the button comes up,
+            # the question (a pin with photos) answered `y`.
             x, y = self.rng.randint(5, 94), self.rng.randint(3, 26)
             keys = [mouse_report(0, x, y)]
             for _ in range(self.rng.randint(1, 4)):
                 x, y = max(0, min(99, x + self.rng.randint(-3, 3))), max(0, min(27, y + self.rng.randint(-2, 2)))
                 keys.append(mouse_report(32, x, y))
             keys.append(mouse_report(3, x, y))
-            return back + self.go_to(lat, lon) + ["m"] + keys + ["\r"]
+            return back + self.go_to(lat, lon) + ["m"] + keys + ["y"]
         # The album: photos deleted (`x`; marked with space and deleted with `X` `y`; from the photo
         # screen, Enter then `x`), New Collection (confirmed: `y` only ever right after `n` or `X`, so on
         # the map, where `x` asks to delete the pin, `n` answers Keep first), Add more, the selection moved.

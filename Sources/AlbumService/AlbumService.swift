@@ -44,6 +44,9 @@ public final class AlbumService: @unchecked Sendable {
     /// Where each album's collection comes from: its photos' source, fixed when the collection began.
     /// Add more asks the same source; only a new collection takes the source of the settings.
     private var collectionSources: [Pin.ID: PhotoSourceChoice] = [:]
+    /// Albums whose collection under way a new filter began: it keeps the album's source, as Add more
+    /// does; only New Collection (or a move) takes the settings' source.
+    private var filteredCollections: Set<Pin.ID> = []
     /// This service's name in the album leases, and the clock their heartbeats are read by.
     private let leaseHolder: String
     private let leaseClock: @Sendable () -> Double
@@ -188,6 +191,11 @@ public final class AlbumService: @unchecked Sendable {
             _ = self.holdLease(pinID)
             // The user acts on the album as stored: one another process moved on is read again first.
             self.refresh(pinID)
+            switch action {
+            case .setFilter: self.filteredCollections.insert(pinID)
+            case .newCollection, .pinMoved, .pinDeleted: self.filteredCollections.remove(pinID)
+            default: break
+            }
             self.send(pinID, action == .newCollection && self.isSourceSwitched(pinID) ? .newCollectionFromAnotherSource : action)
         }
     }
@@ -472,11 +480,12 @@ public final class AlbumService: @unchecked Sendable {
     }
 
     /// The source a search of this album asks: the settings' for a new collection (no photos yet),
-    /// which it then keeps; the collection's own for Add more, so one album never mixes sources.
+    /// which it then keeps; the collection's own for Add more, so one album never mixes sources, and
+    /// for a collection a new filter began (the filter editor describes the album's source).
     private func collectionSource(_ pin: Pin.ID) -> Result<any PhotoSource, AddMoreRefusal> {
         let current = PhotoSourceChoice(rawValue: source.name) ?? settings.kind
         let adding = albums[pin].map { !$0.photos.isEmpty } ?? false
-        guard adding, let kind = collectionSources[pin] else {
+        guard adding || filteredCollections.contains(pin), let kind = collectionSources[pin] else {
             collectionSources[pin] = current
             return .success(source)
         }

@@ -43,6 +43,8 @@ public enum MapMode: Equatable, Sendable {
     case browsing
     /// A pin is picked up; it follows the cursor until dropped or put back.
     case dragging(pin: Pin.ID, from: GeoPoint)
+    /// A pin with photos dropped at `to`: asked before its album is replaced (the confirm-delete setting).
+    case confirmMove(pin: Pin.ID, from: GeoPoint, to: GeoPoint)
     case confirmDelete(pin: Pin.ID)
     case goTo(GoToPrompt)
     case rename(RenamePrompt)
@@ -117,11 +119,24 @@ public struct PendingDrop: Equatable, Sendable {
     }
 }
 
-/// Where and when the left mouse button went down.
+/// A pin moved here whose move the store has not answered yet: the message line says it moved once
+/// the move is stored.
+public struct PendingMove: Equatable, Sendable {
+    public var pin: Pin.ID
+    public var coordinate: GeoPoint
+
+    public init(pin: Pin.ID, coordinate: GeoPoint) {
+        self.pin = pin
+        self.coordinate = coordinate
+    }
+}
+
+/// Where and when the left mouse button went down, and the pin it went down on (a drag moves it).
 public struct MousePress: Equatable, Sendable {
     public var x: Int
     public var y: Int
     public var time: Double
+    public var pin: Pin.ID? = nil
 }
 
 /// Everything the app shows, in one value.
@@ -142,6 +157,8 @@ public struct AppState: Equatable, Sendable {
     /// Pins dropped here whose insert the store has not answered yet: keys that come before the
     /// answer (Enter right after `p`) act on them once it comes, and none is dropped twice.
     public var pendingDrops: [PendingDrop] = []
+    /// Pins moved here whose move the store has not answered yet.
+    public var pendingMoves: [PendingMove] = []
     /// The settings in effect (SPEC 2.3), as stored.
     public var settings = Settings()
     /// Settings an environment variable decides instead of the stored value: the variable's name.

@@ -187,6 +187,40 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         XCTAssertEqual(fresh?.page, 1)
     }
 
+    /// A new filter (or clearing it) begins a collection from the album's own source, the one the
+    /// filter editor describes, whatever the settings now say; only New Collection switches.
+    func testANewFilterKeepsTheAlbumsSourceOnlyNewCollectionSwitches() throws {
+        let s = service(key: nil, commons: true)
+        defer { s.shutdown() }
+        let pin = try dropPin()
+        s.start(pin)
+        XCTAssertEqual(settle(s, pin.id)?.source, "commons")
+        s.use(settings(key: "good-key", source: "flickr"))
+        let market = AlbumFilter(text: "market", sort: .relevant)
+        for filter in [market, .none] {
+            let asked = server.searchRequests().count
+            s.send(.setFilter(filter), to: pin.id)
+            let album = try XCTUnwrap(settle(s, pin.id))
+            XCTAssertEqual(album.status, .ready, "\(filter)")
+            XCTAssertEqual(album.pin.filter, filter)
+            XCTAssertEqual(album.source, "commons", "the album keeps its source with \(filter)")
+            XCTAssertEqual(Set(album.photos.map(\.source)), ["commons"])
+            XCTAssertFalse(album.photos.isEmpty)
+            let searches = server.searchRequests().dropFirst(asked).map(PhotoServer.parameters)
+            XCTAssertFalse(searches.isEmpty)
+            XCTAssertFalse(searches.contains { $0["method"] == "flickr.photos.search" }, "Flickr was asked: \(searches)")
+        }
+        // New Collection takes today's source, the filter with it.
+        s.send(.setFilter(market), to: pin.id)
+        settle(s, pin.id)
+        s.send(.newCollection, to: pin.id)
+        let fresh = try XCTUnwrap(settle(s, pin.id))
+        XCTAssertEqual(fresh.source, "flickr")
+        XCTAssertEqual(Set(fresh.photos.map(\.source)), ["flickr"])
+        XCTAssertEqual(fresh.pin.filter, market)
+        XCTAssertEqual(server.searchRequests().last.map(PhotoServer.parameters)?["text"], "market")
+    }
+
     func testAddMoreToAFlickrAlbumWithoutAKeyNowSaysWhyAndAddsNothing() throws {
         let events = Events()
         let s = service(events: events)

@@ -312,8 +312,21 @@ final class AlbumTests: EndToEndTestCase {
             let a = try album("1", db: db)
             return a.state == "ready" ? a : nil
         }
+        // The album looked at and one photo deleted, as a curated album is: the map knows its photos.
+        try t.keys("Enter")
+        t.wait(forText: "21 photos")
+        try t.keys("x")
+        t.wait(forText: "20 photos")
+        try t.keys("Escape")
+        t.wait(forText: "1 pin ")
         try t.keys("m", "l", "l", "l", "l", "l", "l", "Enter")
-        t.wait(for: "the drop") { !$0.contains("MOVING PIN") }
+        // Confirm delete is on: the album is not replaced without a word.
+        t.wait(forText: "Moving replaces the 20 photos of")
+        let asked = try album("1", db: db)
+        XCTAssertEqual(asked.pin.longitude, before.pin.longitude, "nothing moved while asked")
+        XCTAssertEqual(asked.photos.count, 20)
+        try t.keys("y")
+        t.wait(forText: "Moved; a new album is on its way for")
         let after = try waitFor("the album of the new place") { () -> AlbumJSON? in
             let a = try album("1", db: db)
             return a.state == "ready" && !Set(a.photos.map(\.id)).isSubset(of: Set(before.photos.map(\.id))) ? a : nil

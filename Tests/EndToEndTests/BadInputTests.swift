@@ -44,6 +44,7 @@ final class BadInputTests: EndToEndTestCase {
         try t.resize(width: 70, height: 20)
         t.wait(forText: "MOVING PIN")
         try t.keys("l", "Enter")
+        try t.answerMoveIfAsked()
         t.wait(for: "the drop") { !$0.contains("MOVING PIN") && $0.contains("1 pin ") }
         try t.resize(width: 20, height: 8)
         t.wait(forText: "too small")

@@ -42,7 +42,7 @@ final class JourneyTests: EndToEndTestCase {
         try t.keys("m")
         t.wait(forText: "MOVING PIN")
         try t.keys("j", "j", "Enter")
-        t.wait(for: "the drag to end") { !$0.contains("MOVING PIN") }
+        try t.answerMoveIfAsked()
         stored = try waitFor("the pin to move") {
             let p = try pins(db: db)
             return p.first { $0.id == second.id && $0.latitude < second.latitude } != nil ? p : nil

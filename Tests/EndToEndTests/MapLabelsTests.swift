@@ -38,6 +38,26 @@ final class MapLabelsEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(t.waitForExit(), 0)
     }
 
+    /// A pin dropped at 41.89, 12.51, beside Rome's dot: at zoom 10 the map named the suburbs and
+    /// St. Peter's Basilica but not Rome. The pin stands in for the dot, the name beside it.
+    func testAPinOnRomeKeepsRomesName() throws {
+        let db = try temporaryDirectory().appendingPathComponent("labels-pin.sqlite").path
+        let t = try app(db, width: 100, height: 30)
+        t.wait(forText: "? help")
+        try t.keys("g")
+        t.wait(forText: "Go to")
+        try t.type("41.89, 12.51")
+        try t.keys("Enter")
+        t.wait(forText: "z10")
+        try t.keys("p")
+        let screen = t.wait(forText: "1 pin ")
+        let rows = mapRows(screen)
+        XCTAssertTrue(rows.contains { $0.contains("Rome") }, "no Rome on the map:\n\(screen)")
+        XCTAssertFalse(rows.contains { $0.contains("Pin dropped") }, "the message line was counted as the map:\n\(screen)")
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
+
     func testWithoutUTF8NamesAreASCII() throws {
         let db = try temporaryDirectory().appendingPathComponent("labels-ascii.sqlite").path
         let t = try app(db, width: 100, height: 30, environment: ["LANG": "C", "LC_ALL": "C"])

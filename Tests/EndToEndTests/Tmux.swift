@@ -225,6 +225,16 @@ final class TmuxSession {
         wait(for: "\u{201C}\(text)\u{201D}", timeout: timeout, file: file, line: line) { $0.contains(text) }
     }
 
+    /// After the key that drops a pin being moved: a pin with photos asks first (confirm delete), and
+    /// `y` moves it; one without moves at once. Waits for the move to be under way either way.
+    func answerMoveIfAsked(file: StaticString = #filePath, line: UInt = #line) throws {
+        let screen = wait(for: "the drop or its question", file: file, line: line) {
+            $0.contains("Move?") || !$0.contains("MOVING PIN")
+        }
+        if screen.contains("Move?") { try keys("y") }
+        wait(for: "the drop", file: file, line: line) { !$0.contains("MOVING PIN") }
+    }
+
     func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
     }

@@ -43,6 +43,8 @@ final class TwoWindowsEndToEndTests: EndToEndTestCase {
         _ = try waitFor("the Add more under way") { try album(db).flatMap { $0.state == "downloading" ? true : nil } }
         // The first window drags the pin elsewhere; its new search is held too.
         try first.keys("m", "l", "l", "l", "l", "l", "l", "Enter")
+        first.wait(forText: "Move?")
+        try first.keys("y")
         first.wait(for: "the drop") { !$0.contains("MOVING PIN") }
         _ = try waitFor("the move to be stored") {
             try pins(db: db).first.flatMap { $0.longitude != before.pin.longitude && $0.photos == 0 ? true : nil }

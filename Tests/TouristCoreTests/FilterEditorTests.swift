@@ -56,7 +56,7 @@ final class FilterEditorTests: XCTestCase {
         XCTAssertTrue(text.contains(" text   food"), text)
         XCTAssertTrue(text.contains(" tags   market,fish"), text)
         XCTAssertTrue(text.contains(" taken  2019..2023"), text)
-        XCTAssertTrue(text.contains(" order  recent"), text)
+        XCTAssertTrue(text.contains(" sort   recent"), text)
         XCTAssertTrue(text.contains("Naples"), "the album's header shows around the panel: \(text)")
         XCTAssertTrue(text.contains("s save"), text)
     }
@@ -320,7 +320,7 @@ final class FilterEditorTests: XCTestCase {
         press(&s, .char("?"))
         XCTAssertEqual(s.overlay, .help)
         let text = screenText(s)
-        XCTAssertTrue(text.contains("the next order: interesting, recent, relevant"), text)
+        XCTAssertTrue(text.contains("the next sort: interesting, recent, relevant"), text)
         press(&s, .char("x"))
         XCTAssertEqual(s, before)
     }

@@ -77,6 +77,37 @@ final class MapLabelsTests: XCTestCase {
         XCTAssertTrue(withPin.rowText(beside.row).contains("Paris"))
     }
 
+    /// A pin dropped near Rome's dot (`drop 41.89 12.51`), not on it, barred the name: the map at
+    /// zoom 10 named Ciampino and St. Peter's Basilica, but not Rome. The pin stands in for the dot.
+    func testAPinOnRomeKeepsRomesNameBesideIt() throws {
+        let rome = try XCTUnwrap(try lookup().named("Rome")).coordinate
+        for (pinned, zoom) in [(GeoPoint(latitude: 41.89, longitude: 12.51), 10), (GeoPoint(latitude: 41.89, longitude: 12.51), 9),
+                               (GeoPoint(latitude: 41.89, longitude: 12.51), 11), (GeoPoint(latitude: 41.8955, longitude: 12.4823), 10),
+                               (GeoPoint(latitude: 41.902, longitude: 12.53), 12), (rome, 10)] {
+            // The cursor on the pin, as Tab or the drop itself leaves it.
+            var s = state(center: rome, zoom: zoom, cursor: pinned)
+            s.pins = [Pin(id: 1, coordinate: pinned, name: "Rome, Latium, IT")]
+            let pin = s.viewport.cell(for: pinned), dot = s.viewport.cell(for: rome)
+            let label = try XCTUnwrap(try labels(s).first { $0.text == "Rome" }, "no Rome at z\(zoom) by \(pinned)")
+            guard abs(pin.col - dot.col) <= 2 && abs(pin.row - dot.row) <= 1 else {
+                // Farther off, the pin bars nothing: Rome keeps its dot.
+                XCTAssertEqual(label.dotCol, dot.col, "z\(zoom) by \(pinned)")
+                continue
+            }
+            XCTAssertNil(label.dotCol, "the pin stands in for the dot")
+            let besidePin = (label.row == pin.row && (label.col == pin.col + 1 || label.col + 4 == pin.col))
+                || (abs(label.row - pin.row) == 1 && label.col == pin.col - 2)
+            XCTAssertTrue(besidePin, "Rome at \(label.col),\(label.row), the pin at \(pin) (z\(zoom))")
+            let drawn = try render(s)
+            XCTAssertEqual(drawn[pin.col, pin.row].symbol, "\u{25CF}", "the pin is drawn, the cursor on it")
+            XCTAssertTrue(drawn.rowText(label.row).contains("Rome"), drawn.text)
+        }
+        // Moving the cursor off the pin keeps the name.
+        var off = state(center: rome, zoom: 10, cursor: GeoPoint(latitude: 41.7, longitude: 12.3))
+        off.pins = [Pin(id: 1, coordinate: GeoPoint(latitude: 41.89, longitude: 12.51), name: nil)]
+        XCTAssertTrue(try labels(off).contains { $0.text == "Rome" })
+    }
+
     func testRomeAtZoomSixIsMajor() throws {
         let s = state(center: GeoPoint(latitude: 42, longitude: 13), zoom: 6, cursor: GeoPoint(latitude: 45, longitude: 8))
         let placed = try labels(s)

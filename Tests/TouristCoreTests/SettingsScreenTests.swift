@@ -127,6 +127,46 @@ final class SettingsScreenTests: XCTestCase {
         XCTAssertTrue(AppView.render(s, raster: nil).text.contains("No Flickr key is set."))
     }
 
+    func testARefusedKeyIsClearedFromTheFieldAndTheMessageSaysSo() {
+        var s = settingsState()
+        press(&s, .enter)
+        // A key pasted with a stray character: refused, and masked it could not be seen to be fixed.
+        _ = reducer.reduce(&s, .event(.paste("key:0123456789abcdef0123456789abcdef"), time: 0))
+        XCTAssertEqual(press(&s, .enter), [])
+        XCTAssertEqual(s.message?.kind, .error)
+        XCTAssertEqual(s.message?.text, "Not saved: an API key is 1 to 128 letters, digits, - or _; this one has \u{201C}:\u{201D} in it."
+                       + " The field is cleared: type the key again.")
+        guard case let .settings(screen) = s.screen else { return XCTFail() }
+        XCTAssertEqual(screen.editing?.text, "", "still typing, into an empty field")
+        XCTAssertFalse(AppView.render(s, raster: nil).text.contains("\u{2022}"), "no masked leftover")
+        XCTAssertNil(s.settings.flickrAPIKey, "nothing stored")
+        // The right key typed now is the key, not the refused text with it.
+        type(&s, "0123456789abcdef0123456789abcdef")
+        XCTAssertEqual(press(&s, .enter), [.saveSetting(.flickrAPIKey, "0123456789abcdef0123456789abcdef")])
+        XCTAssertEqual(s.settings.flickrAPIKey, "0123456789abcdef0123456789abcdef")
+        // Another field keeps its refused text, shown plainly, to be corrected.
+        select(&s, .photosPerCollection)
+        press(&s, .enter, .backspace, .backspace)
+        type(&s, "99")
+        XCTAssertEqual(press(&s, .enter), [])
+        guard case let .settings(other) = s.screen else { return XCTFail() }
+        XCTAssertEqual(other.editing?.text, "99")
+        XCTAssertFalse(s.message?.text.contains("cleared") ?? true)
+    }
+
+    func testAfterAFailedKeyTestEditingStartsFromAnEmptyField() {
+        var s = settingsState()
+        s.settings.flickrAPIKey = "0123456789abcdef0123456789abcdef"
+        press(&s, .char("t"))
+        _ = reducer.reduce(&s, .message(StatusMessage("The Flickr key does not work: Flickr refused the API key (100: Invalid API Key).",
+                                                      kind: .error)))
+        press(&s, .enter)
+        guard case let .settings(screen) = s.screen else { return XCTFail() }
+        XCTAssertEqual(screen.editing?.text, "", "the stored key is never put in the field to be typed onto")
+        type(&s, "fedcba9876543210fedcba9876543210")
+        XCTAssertEqual(press(&s, .enter), [.saveSetting(.flickrAPIKey, "fedcba9876543210fedcba9876543210")])
+    }
+
     func testAPasteOfTenThousandCharactersStopsAtTheFieldsLimit() {
         var s = settingsState()
         press(&s, .enter)

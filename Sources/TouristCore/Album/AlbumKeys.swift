@@ -46,7 +46,7 @@ public enum AlbumKeys {
         KeyBinding([[.char("n")]], .newCollection, help: "New Collection (once every photo is in)",
                    hint: "New Collection", hintOrder: 1),
         KeyBinding([[.char("a")]], .addMore, help: "add more photos", hint: "Add more", hintOrder: 2),
-        KeyBinding([[.char("f")]], .editFilter, help: "filter the album: text, tags, when taken, order",
+        KeyBinding([[.char("f")]], .editFilter, help: "filter the album: text, tags, when taken, sort",
                    hint: "filter", hintOrder: 8),
         KeyBinding([[.char("F")]], .clearFilter, help: "clear the filter (a new collection without it)"),
         KeyBinding([[.char("W")]], .saveAlbum,

@@ -33,6 +33,7 @@ public struct AppReducer: Sendable {
             state.pins = pins
             // Read after every write issued here: each drop on its way is saved (or failed) by now.
             state.pendingDrops = []
+            state.pendingMoves = []
             // Pins deleted elsewhere (another process, a failed write) leave no screen pointing at them.
             state.screen.feature.pinsChanged(&state)
         case let .pinSaved(pin):
@@ -41,6 +42,7 @@ public struct AppReducer: Sendable {
             } else {
                 state.pins.append(pin)
             }
+            map.moveSaved(pin, &state)
             effects = map.dropSaved(pin, &state)
         case let .pinRemoved(id):
             state.pins.removeAll { $0.id == id }
@@ -50,6 +52,8 @@ public struct AppReducer: Sendable {
             state.updateAlbum { album in if album.pinID == pin { album.storeProblem = message } }
         case let .albumLoaded(snapshot):
             state.screen.feature.albumLoaded(snapshot, &state)
+            // The map's pin counts its photos as the album read just now does: a move asks by that count.
+            if let i = state.pins.firstIndex(where: { $0.id == snapshot.pinID }) { state.pins[i].photoCount = snapshot.photos.count }
         case let .albumNotice(pinID, text):
             if state.openAlbum?.pinID == pinID { state.message = StatusMessage(text) }
         case let .message(message):

@@ -1,7 +1,7 @@
 import AlbumMachine
 import Model
 
-/// The filter editor's own state: the fields as typed, the order, the row that has the focus, the
+/// The filter editor's own state: the fields as typed, the sort, the row that has the focus, the
 /// field being typed into, the last refusal and the question before photos are replaced.
 public struct FilterEditor: Equatable, Sendable {
     /// The editor's rows, top to bottom.
@@ -43,7 +43,7 @@ public struct FilterEditor: Equatable, Sendable {
         sort = filter.sort
     }
 
-    /// A row's text as typed (the order's name for the sort row).
+    /// A row's text as typed (the sort's name for the sort row).
     public func value(_ row: Row) -> String {
         switch row {
         case .text: text

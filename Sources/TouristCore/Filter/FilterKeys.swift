@@ -4,9 +4,9 @@ import Terminal
 public enum FilterCommand: Equatable, Sendable {
     /// To the row above (-1) or below (+1).
     case move(Int)
-    /// Type into the focused field (the sort row steps the order).
+    /// Type into the focused field (the sort row steps to the next sort).
     case edit
-    /// The next order.
+    /// The next sort.
     case cycleSort
     case save
     /// Back to the album, nothing saved.
@@ -27,9 +27,9 @@ public enum FilterEditCommand: Equatable, Sendable {
 public enum FilterKeys {
     public static let table = KeyTable<FilterCommand>([
         KeyBinding([[KeyEntry(.up, .move(-1)), KeyEntry(.down, .move(1))]], help: "move between the fields"),
-        KeyBinding([[.enter]], .edit, help: "edit the field (Enter again ends); on the order, the next one",
+        KeyBinding([[.enter]], .edit, help: "edit the field (Enter again ends); on sort, the next one",
                    hint: "edit", hintOrder: 1),
-        KeyBinding([[.tab]], .cycleSort, help: "the next order: interesting, recent, relevant", hint: "order", hintOrder: 2),
+        KeyBinding([[.tab]], .cycleSort, help: "the next sort: interesting, recent, relevant", hint: "sort", hintOrder: 2),
         KeyBinding([[.char("s")]], .save, help: "save and fetch a new collection with the filter", hint: "save",
                    hintOrder: 3),
         KeyBinding([[.escape]], .leave, help: "back to the album, nothing saved", hint: "cancel", hintOrder: 4),

@@ -2,7 +2,7 @@ import AlbumMachine
 import Model
 import Terminal
 
-/// The filter editor over an album: move between the fields, type into one, cycle the order, save
+/// The filter editor over an album: move between the fields, type into one, cycle the sort, save
 /// (checked, asked first as New Collection is, then sent to the album) or leave.
 struct FilterReducer: Sendable {
     func key(_ key: Key, _ screen: FilterFeature, _ state: inout AppState, today: CalendarDay) -> [AppEffect] {

@@ -66,7 +66,7 @@ enum FilterView {
         case .text: " text"
         case .tags: " tags"
         case .taken: " taken"
-        case .sort: " order"
+        case .sort: " sort"
         }
     }
 

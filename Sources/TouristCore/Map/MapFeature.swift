@@ -40,7 +40,7 @@ struct MapFeature: ScreenFeature {
     /// A pin being moved or asked about that was deleted elsewhere (another process, a failed write) ends that.
     func pinsChanged(_ state: inout AppState) {
         switch state.map?.mode {
-        case let .dragging(id, _) where state.pin(id) == nil:
+        case let .dragging(id, _) where state.pin(id) == nil, let .confirmMove(id, _, _) where state.pin(id) == nil:
             state.setMapMode(.browsing)
             state.message = StatusMessage("The pin being moved was deleted elsewhere.", kind: .error)
         case let .confirmDelete(id) where state.pin(id) == nil:

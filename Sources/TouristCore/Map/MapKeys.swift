@@ -49,7 +49,7 @@ public enum MapKeys {
     public static let browsing = KeyTable<MapCommand>(navigation + [
         KeyBinding([[.char("p")], [.char(" ")]], .dropPin, help: "drop a pin at the cursor"),
         KeyBinding([[.enter]], .openAlbum, help: "open the pin's album"),
-        KeyBinding([[.char("m")]], .pickUp, help: "pick up a pin; Enter or m drops, Esc puts back"),
+        KeyBinding([[.char("m")]], .pickUp, help: "pick up or drag a pin; dropped, it gets a new album"),
         KeyBinding([[.char("x")], [.delete]], .deletePin, help: "delete the pin under the cursor"),
         KeyBinding([[KeyEntry(.tab, .nextPin)], [KeyEntry(.backTab, .previousPin)]], help: "next / previous pin"),
         KeyBinding([[.char("g")], [.char("/")]], .goTo, help: "go to a place or LAT, LON"),
@@ -71,7 +71,7 @@ public enum MapKeys {
 
     /// While a pin is picked up: it follows the cursor. The hints make the message shown on picking it up.
     public static let dragging = KeyTable<MapCommand>([navigation[0].hinted("move it")] + navigation.dropFirst() + [
-        KeyBinding([[.enter], [.char("m")], [.char("p")], [.char(" ")]], .dropMovedPin, help: "drop the pin here",
+        KeyBinding([[.enter], [.char("m")], [.char("p")], [.char(" ")]], .dropMovedPin, help: "drop the pin here (its album is fetched anew)",
                    hint: "drops it", hintKeys: 2),
         KeyBinding([[.escape]], .putBack, help: "put the pin back", hint: "puts it back"),
         KeyBinding([[.char("q")]], .refuseQuit, help: "quit, once the pin is dropped or put back"),

@@ -93,8 +93,9 @@ public struct MapLabel: Equatable, Sendable {
 /// it, pins' cells kept clear, and no dot within 16 columns and 4 rows of
 /// another (12 and 3 for countries and major places). Then the labels wholly
 /// inside the area are kept, less those on a pin marker or the cursor
-/// (dropped, not replaced; a cursor or pin right on a place only takes the
-/// place of its dot). Placement in the widened area, in cells fixed to the
+/// (dropped, not replaced; a cursor right on a place only takes the place of
+/// its dot, and so does a pin on it or near enough to bar its name, the name
+/// then going beside the pin). Placement in the widened area, in cells fixed to the
 /// world, makes a pan shift labels rather than reshuffle them: names come and
 /// go at the edges only. The cursor is left out of the greedy pass so that
 /// moving it changes at most the label it touches.
@@ -290,15 +291,18 @@ public enum MapLabels {
             return MapLabel(text: text, col: centred, row: r, kind: .country, isMajor: candidate.isMajor)
         }
         let spacing = candidate.isMajor ? OccupancyGrid.majorDotSpacing : OccupancyGrid.dotSpacing
-        // A pin dropped on the place stands in for its dot: the name goes beside the pin.
-        let onPin = grid.hasPin(c, r)
-        let anchor = (col: c, row: r)
-        guard grid.isClear(col: c, row: r, width: 1, besidePin: anchor), grid.hasNoDot(near: c, r, spacing: spacing) else {
+        // A pin dropped on the place, or so near that it would bar the name, stands in for its dot:
+        // the name goes beside the pin ("Rome" by a pin dropped at 41.89, 12.51).
+        let anchor = grid.hasPin(c, r) ? (col: c, row: r) : grid.nearestPin(around: c, r) ?? (col: c, row: r)
+        let onPin = grid.hasPin(anchor.col, anchor.row)
+        guard grid.isClear(col: anchor.col, row: anchor.row, width: 1, besidePin: anchor),
+              grid.hasNoDot(near: c, r, spacing: spacing) else {
             return nil
         }
-        let spots = [(c + 1, r), (c - width, r), (centred, r - 1), (centred, r + 1)]
+        let (ac, ar) = anchor, beside = ac - width / 2
+        let spots = [(ac + 1, ar), (ac - width, ar), (beside, ar - 1), (beside, ar + 1)]
         for (col, row) in spots where grid.isClear(col: col, row: row, width: width, besidePin: anchor) {
-            grid.mark(col: c, row: r, width: 1)
+            grid.mark(col: ac, row: ar, width: 1)
             grid.markDot(c, r)
             grid.mark(col: col, row: row, width: width)
             return MapLabel(text: text, col: col, row: row, dotCol: onPin ? nil : c, dotRow: onPin ? nil : r,
@@ -331,6 +335,19 @@ private struct OccupancyGrid {
 
     func hasPin(_ col: Int, _ row: Int) -> Bool {
         col >= 0 && col < width && row >= 0 && row < height && pins[row * width + col]
+    }
+
+    /// The pin nearest a place's cell among those that would keep its dot from being clear (the
+    /// cells `isClear` looks at around it), nearest first, then the upper, then the left one.
+    func nearestPin(around col: Int, _ row: Int) -> (col: Int, row: Int)? {
+        var best: (col: Int, row: Int, distance: Int)?
+        for dy in -1...1 {
+            for dx in -Self.gap...Self.gap where hasPin(col + dx, row + dy) {
+                let distance = dx * dx + 4 * dy * dy  // a row is about two columns high
+                if best.map({ distance < $0.distance }) ?? true { best = (col + dx, row + dy, distance) }
+            }
+        }
+        return best.map { (col: $0.col, row: $0.row) }
     }
 
     mutating func markPin(_ col: Int, _ row: Int) {

@@ -20,6 +20,8 @@ struct MapReducer: Sendable {
         case let .dragging(id, from):
             guard let command = MapKeys.dragging.command(for: key) else { return [] }
             return drag(command, pin: id, from: from, &state)
+        case let .confirmMove(id, from, to):
+            return confirmMove(key, pin: id, from: from, to: to, &state)
         case let .confirmDelete(id):
             return ConfirmDeleteReducer().key(key, pin: id, &state)
         case let .goTo(prompt):
@@ -127,18 +129,9 @@ struct MapReducer: Sendable {
         if navigate(command, &state) { return [] }
         switch command {
         case .dropMovedPin:
-            state.setMapMode(.browsing)
-            let target = state.camera.cursor
-            if target == from { return [] }
-            if let i = state.pins.firstIndex(where: { $0.id == id }) {
-                state.pins[i].coordinate = target  // shown at once; the store's answer replaces it
-            }
-            return [.movePin(id, to: target, name: places.pinName(target)),
-                    .album(id, .pinMoved(target))]
+            return dropMovedPin(id, from: from, &state)
         case .putBack:
-            state.setMapMode(.browsing)
-            state.camera.jump(to: from, width: state.width, height: state.mapHeight)
-            state.message = StatusMessage("Pin put back.")
+            putBack(from: from, &state)
         case .refuseQuit:
             let drop = MapKeys.dragging.keyName(for: .dropMovedPin), back = MapKeys.dragging.keyName(for: .putBack)
             state.message = StatusMessage("Drop the pin (\(drop)) or put it back (\(back)) first.")
@@ -146,6 +139,45 @@ struct MapReducer: Sendable {
             break
         }
         return []
+    }
+
+    /// Drops the pin being moved at the cursor. The move fetches a new album for the new place: a pin
+    /// with photos is asked about first while confirm-delete is on, as New Collection is.
+    private func dropMovedPin(_ id: Pin.ID, from: GeoPoint, _ state: inout AppState) -> [AppEffect] {
+        let target = state.camera.cursor
+        // Dropped on the cell it came from, it is where it was: nothing to move.
+        guard state.viewport.cell(for: target) != state.viewport.cell(for: from), let pin = state.pin(id) else {
+            state.setMapMode(.browsing)
+            return []
+        }
+        if state.settings.confirmDelete, pin.photoCount > 0 {
+            state.setMapMode(.confirmMove(pin: id, from: from, to: target))
+            return []
+        }
+        return state.movePin(id, to: target, name: places.pinName(target))
+    }
+
+    private func putBack(from: GeoPoint, _ state: inout AppState) {
+        state.setMapMode(.browsing)
+        state.camera.jump(to: from, width: state.width, height: state.mapHeight)
+        state.message = StatusMessage("Pin put back.")
+    }
+
+    /// A key while the move of a pin with photos is asked about: yes moves it, no puts it back.
+    private func confirmMove(_ key: Key, pin id: Pin.ID, from: GeoPoint, to: GeoPoint, _ state: inout AppState) -> [AppEffect] {
+        switch ConfirmKeys.table.command(for: key) {
+        case .delete: return state.movePin(id, to: to, name: places.pinName(to))
+        case .keep: putBack(from: from, &state)
+        case nil: break
+        }
+        return []
+    }
+
+    /// The store saved a pin: if it is one moved here, the message line says so now that it is stored.
+    func moveSaved(_ pin: Pin, _ state: inout AppState) {
+        guard let i = state.pendingMoves.firstIndex(where: { $0.pin == pin.id && $0.coordinate == pin.coordinate }) else { return }
+        state.pendingMoves.remove(at: i)
+        state.message = StatusMessage("Moved; a new album is on its way for \u{201C}\(pin.displayName)\u{201D}.")
     }
 
     // MARK: - Mouse
@@ -156,7 +188,7 @@ struct MapReducer: Sendable {
         switch screen.mode {
         case .browsing, .dragging:
             break
-        case .confirmDelete, .goTo, .rename:
+        case .confirmMove, .confirmDelete, .goTo, .rename:
             return []
         }
         switch mouse.kind {
@@ -165,12 +197,14 @@ struct MapReducer: Sendable {
             zoom(mouse.kind == .wheelUp ? 1 : -1, &state)
         case .press:
             moveCursor(toCol: mouse.x, row: mouse.y, &state)
-            state.updateMap { $0.mousePress = MousePress(x: mouse.x, y: mouse.y, time: time) }
+            let pin = screen.mode == .browsing ? state.pinUnderCursor?.id : nil
+            state.updateMap { $0.mousePress = MousePress(x: mouse.x, y: mouse.y, time: time, pin: pin) }
         case .release, .click:
             let press = screen.mousePress
             state.updateMap { $0.mousePress = nil }
             moveCursor(toCol: mouse.x, row: mouse.y, &state)
-            guard screen.mode == .browsing else { return [] }
+            // A pin dragged with the mouse, or picked up with the key, is dropped where the button comes up.
+            if case let .dragging(id, from) = screen.mode { return dropMovedPin(id, from: from, &state) }
             if let press, press.x == mouse.x, press.y == mouse.y, time - press.time >= MapReducer.holdToDrop {
                 return dropPin(&state)
             }
@@ -178,6 +212,16 @@ struct MapReducer: Sendable {
                 return openAlbum(pin, &state)
             }
         case .drag:
+            // Dragging off the pin the button went down on picks it up, as the key does.
+            if screen.mode == .browsing, let id = screen.mousePress?.pin, let pin = state.pin(id),
+               mouse.x != screen.mousePress?.x || mouse.y != screen.mousePress?.y {
+                guard state.settings.allowDrag else {
+                    state.updateMap { $0.mousePress = nil }
+                    state.message = StatusMessage("Moving pins is turned off in the settings.")
+                    return []
+                }
+                state.setMapMode(.dragging(pin: pin.id, from: pin.coordinate))
+            }
             moveCursor(toCol: mouse.x, row: mouse.y, &state)
         }
         return []
@@ -248,6 +292,15 @@ extension AppState {
         guard let marker = PinLayout(pins: provisional, viewport: viewport).marker(atCol: cell.col, row: cell.row),
               let id = marker.pins.first else { return nil }
         return Int(-1 - id)
+    }
+
+    /// Moves a pin: shown at its new place at once (the store's answer replaces it), its album told to
+    /// fetch anew; the message line says so once the store has the move (`MapReducer.moveSaved`).
+    mutating func movePin(_ id: Pin.ID, to target: GeoPoint, name: String?) -> [AppEffect] {
+        setMapMode(.browsing)
+        if let i = pins.firstIndex(where: { $0.id == id }) { pins[i].coordinate = target }
+        pendingMoves.append(PendingMove(pin: id, coordinate: target))
+        return [.movePin(id, to: target, name: name), .album(id, .pinMoved(target))]
     }
 
     /// Deletes a pin: gone from the map at once (the store follows), and its album is told.

@@ -17,6 +17,7 @@ enum MapView {
         }
         var dragged: Pin.ID?
         if case let .dragging(id, _) = screen.mode { dragged = id }
+        if case let .confirmMove(id, _, _) = screen.mode { dragged = id }  // shown where it was dropped while asked
         let viewport = state.camera.viewport(width: area.width, height: area.height)
         let pinLayout = PinLayout(pins: state.pins, viewport: viewport, excluding: dragged)
         if let labels, labels.viewport == viewport {
@@ -38,6 +39,10 @@ enum MapView {
         case let .confirmDelete(id):
             if let pin = state.pin(id) {
                 buffer.render(ConfirmDialog(pin: pin, theme: theme, unicode: state.capabilities.unicode), in: area)
+            }
+        case let .confirmMove(id, _, _):
+            if let pin = state.pin(id) {
+                buffer.render(ConfirmDialog(moving: pin, theme: theme, unicode: state.capabilities.unicode), in: area)
             }
         case let .goTo(prompt):
             buffer.render(GoToPanel(prompt: prompt, theme: theme, unicode: state.capabilities.unicode), in: area)

@@ -65,9 +65,15 @@ struct SettingsReducer: Sendable {
         case .cancel:
             screen.editing = nil
         case .save:
-            let before = state.settings
-            effects = save(screen.field, field.text, &state)
-            if state.settings != before || effects != [] { screen.editing = nil }
+            // A refused key is masked in the field: typing on would add to text nobody can see, so it goes.
+            let isKey = screen.field == .flickrAPIKey
+            effects = save(screen.field, field.text, &state,
+                           refused: isKey ? " The field is cleared: type the key again." : "")
+            if !effects.isEmpty {
+                screen.editing = nil
+            } else if isKey {
+                screen.editing = SettingsScreen.textField("")
+            }
         case let .edit(edit):
             var field = field
             _ = field.apply(edit)
@@ -92,10 +98,11 @@ struct SettingsReducer: Sendable {
 
     /// Takes a setting from text: saved and in effect at once, or the reason it is refused. Only this
     /// setting is written: the others may have been changed elsewhere meanwhile.
-    private func save(_ key: SettingKey, _ text: String, _ state: inout AppState) -> [AppEffect] {
+    /// `refused`: what the message adds when the text is refused (what became of the field).
+    private func save(_ key: SettingKey, _ text: String, _ state: inout AppState, refused: String = "") -> [AppEffect] {
         switch state.settings.changing(key, to: text) {
         case let .failure(problem):
-            state.message = StatusMessage("Not saved: \(problem.message).", kind: .error)
+            state.message = StatusMessage("Not saved: \(problem.message).\(refused)", kind: .error)
             return []
         case let .success(settings):
             state.settings = settings
