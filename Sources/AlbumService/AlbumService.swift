@@ -76,6 +76,11 @@ public final class AlbumService: @unchecked Sendable {
     private var isResuming = false
     private var resumeAgain = false
 
+    /// Albums read back as downloading with no photos, whose status the store holds already (touched
+    /// only on `queue`): resuming one does not write it again, so a start taking up thousands of
+    /// imported albums spends no write, each waiting for the disk, on saying nothing new.
+    private var storedAsSearching: Set<Pin.ID> = []
+
     /// A search or a download waiting in `transfers` for its turn.
     private enum Transfer {
         case search(pin: Pin.ID, page: Int, generation: Int, endpoint: String, source: any PhotoSource, query: PhotoQuery)
@@ -361,6 +366,11 @@ public final class AlbumService: @unchecked Sendable {
                                            pageCount: stored.pageCount, photos: photos, generation: stored.generation,
                                            filter: stored.pin.filter)
         collectionSources[pinID] = stored.source.flatMap(PhotoSourceChoice.init(rawValue:))
+        if stored.status == .downloading && stored.photos.isEmpty {
+            storedAsSearching.insert(pinID)
+        } else {
+            storedAsSearching.remove(pinID)
+        }
         noteWait(pinID)
     }
 
@@ -463,6 +473,8 @@ public final class AlbumService: @unchecked Sendable {
                 trace.record(.photosDeleted(pin: pinID, ids: ids))
             }
         case let .clearAlbum(pin, generation, filter):
+            // A new collection's page and source are the machine's to save.
+            storedAsSearching.remove(pin)
             do throws(StoreError) {
                 try store.clearAlbum(pinID: pin, generation: generation, filter: filter)
                 trace.record(.albumCleared(pin: pin, generation: generation))
@@ -473,6 +485,9 @@ public final class AlbumService: @unchecked Sendable {
                 storeFailed(pin, "Could not clear the album", error)
             }
         case let .saveStatus(pin, status, page, pageCount):
+            // Still searching, as the store says already: nothing new to write.
+            if status == .downloading, albums[pin]?.photos.isEmpty == true, storedAsSearching.contains(pin) { return }
+            storedAsSearching.remove(pin)
             if status != .downloading, adoptPendingPhotos(pin) { return }
             let albumSource = collectionSources[pin]?.rawValue ?? source.name
             guard let generation = albums[pin]?.generation else { return }
