@@ -69,7 +69,7 @@ class Tmux:
     def screen(self):
         return self.run("capture-pane", "-p", "-t", "bench").stdout
 
-    def wait(self, what, holds, limit=60.0, step=0.01, required=True):
+    def wait(self, what, holds, limit=60.0, step=0.025, required=True):
         """Polls the pane until `holds(text)`: the time it held; when `limit` passes, None, or (when
         `required`) the run stops."""
         deadline = time.monotonic() + limit
