@@ -50,7 +50,8 @@ def geojson(count):
 
 class Tmux:
     def __init__(self, work, env, width=120, height=40):
-        self.socket = f"vtourist-scale-{os.getpid()}"
+        # A server of its own each run: the last one may still be ending.
+        self.socket = f"vtourist-scale-{os.getpid()}-{time.monotonic_ns()}"
         self.env = env
         self.width, self.height = width, height
 
@@ -135,9 +136,12 @@ def one_run(args, work, pristine, env, stats_file, run):
         q = time.monotonic()
         tmux.keys("q")
         deadline = q + args.limit
-        while not os.path.exists(rss_file) and time.monotonic() < deadline:
+        # peak_rss.py writes the figure as soon as the app has ended.
+        def ended():
+            return os.path.exists(rss_file) and os.path.getsize(rss_file) > 0
+        while not ended() and time.monotonic() < deadline:
             time.sleep(0.002)
-        if not os.path.exists(rss_file):
+        if not ended():
             tmux.kill()
             return opened, None, None, in_flight
         quit_s = time.monotonic() - q
