@@ -71,8 +71,8 @@ final class TransferQueueTests: XCTestCase {
     }
 
     /// Ten thousand albums of 22 transfers each, the focus moving among them: every job starts once,
-    /// in order, and what is looked at stays bounded (the lines are compacted as they are used).
-    func testTenThousandAlbumsEachStartOnceInOrder() {
+    /// never more than the limit at once, and nothing is left waiting.
+    func testTenThousandAlbumsEachStartOnce() {
         var queue = Queue(limit: 24)
         for pin in 1...10_000 {
             queue.add("s\(pin)", for: .search(Int64(pin)), of: Int64(pin))
@@ -88,6 +88,7 @@ final class TransferQueueTests: XCTestCase {
                 running.append(ticket)
                 count += 1
             }
+            XCTAssertLessThanOrEqual(running.count, 24)
             guard !running.isEmpty else { break }
             queue.finished(running.removeFirst())
         }
