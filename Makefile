@@ -57,7 +57,8 @@ soak: deps
 
 # Every benchmark, then PASS or FAIL for each target of bench/targets.py (render speed and fidelity
 # against chafa, album first paint, map frame, cold start, completion, zoom step, filter editor open, an album over
-# TLS + HTTP/2 at RTT 100 ms behind nghttpx, which `deps` installs: Debian nghttp2-proxy); any FAIL, or a benchmark that stops,
+# TLS + HTTP/2 at RTT 100 ms behind nghttpx, which `deps` installs: Debian nghttp2-proxy; quitting, memory and the opened
+# album's first photo with 10,000 pins downloading); any FAIL, or a benchmark that stops,
 # makes the exit status non-zero once all have run.
 BENCH_VERDICTS := $(CURDIR)/.build/bench-verdicts.txt
 bench: deps
@@ -82,6 +83,7 @@ bench: deps
 	  python3 bench/fault_matrix.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/tls_bench.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/offline_idle.py --binary $(RELEASE)/vtourist || status=1; \
+	  python3 bench/scale_bench.py --binary $(RELEASE)/vtourist || status=1; \
 	  python3 bench/targets.py summary $(BENCH_VERDICTS) || status=1; \
 	  exit $$status
 

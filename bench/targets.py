@@ -44,6 +44,11 @@ TARGETS = {
     "pins list open": "P on the map to the frame with the pins list drawn, 10,000 pins, 200x60, median under 50 ms",
     "pins list keystroke": "a letter typed in the pins list's filter to the frame with the rows narrowed, 10,000 pins, "
                            "200x60, median under 10 ms",
+    "scale quit": "q to the end of the process with 10,000 imported pins downloading (stand-in at 500 ms a response), "
+                  "median under 1 s",
+    "scale memory": "peak resident memory of the app over that run (10,000 pins downloading), under 150 MB",
+    "scale open album": "Enter on the newest of those 10,000 pins (the last in line) to its album's first photo, median "
+                        "under 2 s: its search and a photo are two responses of 500 ms, the rest is its turn and drawing",
     "filter latency": "a filtered search and parse against an unfiltered one through libcurl, median ratio at most "
                       "1.10 (Flickr with every field, Commons with text and tags)",
 }
@@ -63,6 +68,9 @@ FILTER_EDITOR_MS = 5.0
 FILTER_LATENCY_RATIO = 1.10
 PINS_LIST_OPEN_MS = 50.0
 PINS_LIST_KEYSTROKE_MS = 10.0
+SCALE_QUIT_S = 1.0
+SCALE_MEMORY_MB = 150.0
+SCALE_OPEN_ALBUM_S = 2.0
 
 
 def verdict(name, ok, detail):

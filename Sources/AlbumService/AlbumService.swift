@@ -63,6 +63,41 @@ public final class AlbumService: @unchecked Sendable {
     private var probeTimer: (() -> Void)?
     /// What `.network` said last: a report goes out only when it changes.
     private var lastReport = NetworkReport.online
+    /// Each waiting album's wait, kept up to date album by album as each is acted on (touched only on
+    /// `queue`), so a report is built from it only when a wait or the monitor changed.
+    private var waits: [Pin.ID: AlbumWait] = [:]
+    private var networkChanged = false
+    /// Album machines the network bookkeeping looked at (touched only on `queue`): what a test counts.
+    private var visits = 0
+    /// Searches and downloads waiting for a turn, the album on screen's first (touched only on `queue`).
+    private var transfers: TransferQueue<Transfer>
+    /// The album the user has open (`focus`); its transfers go ahead of every other album's.
+    private var focused: Pin.ID?
+    /// `shutdown` ran: nothing starts any more (touched only on `queue`).
+    private var isShutDown = false
+    /// A look for interrupted albums is being worked through, a share at a time; another was asked meanwhile.
+    private var isResuming = false
+    private var resumeAgain = false
+
+    /// Albums read back as downloading with no photos, whose status the store holds already (touched
+    /// only on `queue`): resuming one does not write it again, so a start taking up thousands of
+    /// imported albums spends no write, each waiting for the disk, on saying nothing new.
+    private var storedAsSearching: Set<Pin.ID> = []
+
+    /// A search or a download waiting in `transfers` for its turn.
+    private enum Transfer {
+        case search(pin: Pin.ID, page: Int, generation: Int, endpoint: String, source: any PhotoSource, query: PhotoQuery)
+        case download(photo: Int64, url: String, pin: Pin.ID, generation: Int)
+    }
+
+    /// Searches and downloads under way at once, every album together: below the connections libcurl
+    /// opens to one host (the app's client allows 24), so a transfer of the album on screen is never
+    /// queued inside libcurl behind background ones, and a 21-photo album still downloads at once.
+    public static let transfersAtOnce = 24
+
+    /// Albums taken up in one turn of the service's queue by the look for interrupted albums: the
+    /// user's actions (an album opened, quitting) wait for one share at most, not for thousands.
+    static let resumeShare = 8
 
     /// Largest image accepted, in bytes. The album downloads grid-sized pictures (Flickr's url_z and
     /// smaller, Commons thumbnails), far below this; up to 24 downloads run at once, each may hold this
@@ -73,8 +108,10 @@ public final class AlbumService: @unchecked Sendable {
                 environment: AlbumEnvironment? = nil, retryPolicy: RetryPolicy? = nil, retryClock: RetryClock = .live,
                 userAgent: String,
                 leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock, heartbeat: LeaseHeartbeat = .timer,
-                trace: Trace = .none, onEvent: @escaping @Sendable (AlbumEvent) -> Void) {
+                trace: Trace = .none, transfersAtOnce: Int = AlbumService.transfersAtOnce,
+                onEvent: @escaping @Sendable (AlbumEvent) -> Void) {
         self.store = store
+        self.transfers = TransferQueue(limit: transfersAtOnce)
         self.trace = trace
         self.leaseHolder = LeaseHolder.make()
         self.leaseClock = leaseClock
@@ -142,6 +179,7 @@ public final class AlbumService: @unchecked Sendable {
     /// A freshly dropped pin: search and download its album.
     public func start(_ pin: Pin) {
         queue.async {
+            guard !self.isShutDown else { return }
             // Another process (a second window) may have taken it up already, or this one's look for
             // albums left downloading, between the pin's insert and now.
             guard self.albums[pin.id] == nil || !self.leased.contains(pin.id), self.holdLease(pin.id) else { return }
@@ -154,7 +192,7 @@ public final class AlbumService: @unchecked Sendable {
     public func resume(_ pinID: Pin.ID) {
         queue.async {
             // An album another live process is fetching is left to it.
-            guard self.holdLease(pinID) else { return }
+            guard !self.isShutDown, self.holdLease(pinID) else { return }
             self.refresh(pinID)
             self.send(pinID, .resume)
         }
@@ -165,28 +203,56 @@ public final class AlbumService: @unchecked Sendable {
     /// start and again as the store changes.
     public func resumeInterrupted() {
         queue.async {
+            guard !self.isShutDown else { return }
+            // One look at a time: a look asked while one is worked through follows it.
+            guard !self.isResuming else { self.resumeAgain = true; return }
             let interrupted: [Pin.ID]
             do {
                 interrupted = try self.store.unheldInterruptedAlbums(now: self.leaseClock(), isGone: LeaseHolder.hasEnded)
             } catch {
                 return self.onEvent(.storeFailed(nil, "Could not look for interrupted albums: \(error)"))
             }
-            for pinID in interrupted where !self.leased.contains(pinID) {
-                guard self.holdLease(pinID) else { continue }
-                // This process's own collection, begun by the user while another process held the
-                // lease, goes on as it is, now under the lease.
-                if self.isFetching(pinID) { continue }
-                // A machine kept from before another process took the album over is stale.
-                self.stopWork(pinID)
-                self.load(pinID)
-                self.send(pinID, .resume)
-            }
+            self.isResuming = true
+            self.resumeShare(of: interrupted[...])
+        }
+    }
+
+    /// Takes up a share of the interrupted albums, and leaves the rest to a later turn of the queue.
+    private func resumeShare(of interrupted: ArraySlice<Pin.ID>) {
+        guard !isShutDown else { return }
+        // The share's leases in one transaction: each write waits for the disk, and a start may take up thousands.
+        let share = interrupted.prefix(Self.resumeShare).filter { !leased.contains($0) }
+        let taken = holdLeases(share)
+        for pinID in share where taken.contains(pinID) {
+            // This process's own collection, begun by the user while another process held the
+            // lease, goes on as it is, now under the lease.
+            if isFetching(pinID) { continue }
+            // A machine kept from before another process took the album over is stale.
+            stopWork(pinID)
+            load(pinID)
+            send(pinID, .resume)
+        }
+        let rest = interrupted.dropFirst(Self.resumeShare)
+        guard rest.isEmpty else { return queue.async { self.resumeShare(of: rest) } }
+        isResuming = false
+        if resumeAgain {
+            resumeAgain = false
+            resumeInterrupted()
+        }
+    }
+
+    /// The album the user has open (nil: none): its search and photos go ahead of every other album's.
+    public func focus(_ pinID: Pin.ID?) {
+        queue.async {
+            self.focused = pinID
+            self.startTransfers()
         }
     }
 
     /// An action from the user (New Collection, Add more, delete, retry, pin moved or deleted).
     public func send(_ action: AlbumAction, to pinID: Pin.ID) {
         queue.async {
+            guard !self.isShutDown else { return }
             // The user's own action goes ahead; held, the album is not taken up by another window as well.
             _ = self.holdLease(pinID)
             // The user acts on the album as stored: one another process moved on is read again first.
@@ -212,10 +278,18 @@ public final class AlbumService: @unchecked Sendable {
         queue.sync { albums[pinID] }
     }
 
+    /// How many album machines the network bookkeeping has looked at so far (tests count them).
+    func bookkeepingVisits() -> Int {
+        queue.sync { visits }
+    }
+
     /// Stops every search and download; what was under way stays pending in the store and resumes
     /// at the next start. Not from `onEvent` (see `album`).
     public func shutdown() {
         queue.sync {
+            isShutDown = true
+            // What waited for its turn stays pending in the store, as what was under way does.
+            transfers = TransferQueue(limit: transfers.limit)
             for search in searches.values { search.task.cancel() }
             searches.removeAll()
             stopHeartbeat?()
@@ -240,19 +314,23 @@ public final class AlbumService: @unchecked Sendable {
 
     /// Takes (or keeps) the lease of a pin's album; false when another live process holds it.
     private func holdLease(_ pinID: Pin.ID) -> Bool {
-        if leased.contains(pinID) { return true }
+        leased.contains(pinID) || holdLeases([pinID]).contains(pinID)
+    }
+
+    /// Takes the leases of several albums in one transaction (see `holdLease`): the ones now held.
+    private func holdLeases(_ pinIDs: [Pin.ID]) -> Set<Pin.ID> {
+        let taken: Set<Pin.ID>
         do {
-            guard try store.takeAlbumLease(pinID: pinID, holder: leaseHolder, now: leaseClock(),
-                                           isGone: LeaseHolder.hasEnded) else { return false }
+            taken = try store.takeAlbumLeases(pinIDs: pinIDs, holder: leaseHolder, now: leaseClock(), isGone: LeaseHolder.hasEnded)
         } catch {
-            storeFailed(pinID, "Could not take up the album", error)
-            return false
+            onEvent(.storeFailed(pinIDs.count == 1 ? pinIDs.first : nil, "Could not take up the album: \(error)"))
+            return []
         }
-        leased.insert(pinID)
-        if stopHeartbeat == nil {
+        leased.formUnion(taken)
+        if !taken.isEmpty, stopHeartbeat == nil {
             stopHeartbeat = heartbeat.start(queue) { [weak self] in self?.renewLeases() }
         }
-        return true
+        return taken
     }
 
     /// The heartbeat: settled albums give their lease up, the others renew it; an album whose lease
@@ -270,8 +348,11 @@ public final class AlbumService: @unchecked Sendable {
             leased.remove(lost)
             searches.removeValue(forKey: lost)?.task.cancel()
             retryTimers.removeValue(forKey: lost)?()
+            transfers.withdraw(album: lost)
             albums.removeValue(forKey: lost)
+            noteWait(lost)
         }
+        reportNetwork()
     }
 
     private func releaseLease(_ pinID: Pin.ID) {
@@ -293,6 +374,12 @@ public final class AlbumService: @unchecked Sendable {
                                            pageCount: stored.pageCount, photos: photos, generation: stored.generation,
                                            filter: stored.pin.filter)
         collectionSources[pinID] = stored.source.flatMap(PhotoSourceChoice.init(rawValue:))
+        if stored.status == .downloading && stored.photos.isEmpty {
+            storedAsSearching.insert(pinID)
+        } else {
+            storedAsSearching.remove(pinID)
+        }
+        noteWait(pinID)
     }
 
     /// Loads the album unless its machine is at the stored generation already: the machine's number is
@@ -326,8 +413,10 @@ public final class AlbumService: @unchecked Sendable {
     private func stopWork(_ pinID: Pin.ID) {
         searches.removeValue(forKey: pinID)?.task.cancel()
         retryTimers.removeValue(forKey: pinID)?()
+        transfers.withdraw(album: pinID)
         if let album = albums.removeValue(forKey: pinID) {
             http.cancel(album.inFlight.compactMap { downloads.removeValue(forKey: $0) })
+            noteWait(pinID)
         }
     }
 
@@ -368,6 +457,8 @@ public final class AlbumService: @unchecked Sendable {
             perform(effect, pin: pinID)
         }
         onEvent(.changed(pinID))
+        // Only this album's wait can have changed: the others are not looked at.
+        noteWait(pinID)
         reportNetwork()
     }
 
@@ -379,7 +470,9 @@ public final class AlbumService: @unchecked Sendable {
             download(photo: photo, url: url, pin: pinID, generation: generation)
         case let .cancelSearch(pin):
             searches.removeValue(forKey: pin)?.task.cancel()
+            transfers.withdraw(.search(pin))
         case let .cancelDownloads(ids):
+            for id in ids { transfers.withdraw(.photo(id)) }
             http.cancel(ids.compactMap { downloads.removeValue(forKey: $0) })
         case let .markPending(ids):
             _ = storeWrite(pinID, "Could not save the retry") { try store.markPhotosPending(ids: ids) }
@@ -388,6 +481,8 @@ public final class AlbumService: @unchecked Sendable {
                 trace.record(.photosDeleted(pin: pinID, ids: ids))
             }
         case let .clearAlbum(pin, generation, filter):
+            // A new collection's page and source are the machine's to save.
+            storedAsSearching.remove(pin)
             do throws(StoreError) {
                 try store.clearAlbum(pinID: pin, generation: generation, filter: filter)
                 trace.record(.albumCleared(pin: pin, generation: generation))
@@ -398,6 +493,9 @@ public final class AlbumService: @unchecked Sendable {
                 storeFailed(pin, "Could not clear the album", error)
             }
         case let .saveStatus(pin, status, page, pageCount):
+            // Still searching, as the store says already: nothing new to write.
+            if status == .downloading, albums[pin]?.photos.isEmpty == true, storedAsSearching.contains(pin) { return }
+            storedAsSearching.remove(pin)
             if status != .downloading, adoptPendingPhotos(pin) { return }
             let albumSource = collectionSources[pin]?.rawValue ?? source.name
             guard let generation = albums[pin]?.generation else { return }
@@ -455,8 +553,37 @@ public final class AlbumService: @unchecked Sendable {
             return
         }
         let endpoint = source.name == PhotoSourceChoice.flickr.rawValue ? settings.flickrEndpoint : settings.commonsEndpoint
+        searches.removeValue(forKey: pin)
+        transfers.add(.search(pin: pin, page: page, generation: generation, endpoint: endpoint, source: source, query: query),
+                      for: .search(pin), of: pin)
+        startTransfers()
+    }
+
+    /// Starts what waits in `transfers` while turns are free, the focused album's first.
+    private func startTransfers() {
+        guard !isShutDown else { return }
+        while let (ticket, transfer) = transfers.next(focus: focused) {
+            switch transfer {
+            case let .search(pin, page, generation, endpoint, source, query):
+                startSearch(ticket: ticket, pin: pin, page: page, generation: generation, endpoint: endpoint,
+                            source: source, query: query)
+            case let .download(photo, url, pin, generation):
+                startDownload(ticket: ticket, photo: photo, url: url, pin: pin, generation: generation)
+            }
+        }
+    }
+
+    /// A transfer handed out by `transfers` ended, whatever its outcome: its turn goes to the next.
+    private func transferEnded(_ ticket: Int) {
+        transfers.finished(ticket)
+        startTransfers()
+    }
+
+    private func startSearch(ticket: Int, pin: Int64, page: Int, generation: Int, endpoint: String,
+                             source: any PhotoSource, query: PhotoQuery) {
+        // The Flickr budget is spent as the search goes out, not while it waits for its turn.
         if source.name == PhotoSourceChoice.flickr.rawValue, let wait = flickrBudgetWait(endpoint: endpoint, pin: pin) {
-            searches.removeValue(forKey: pin)
+            transfers.finished(ticket)
             let failure = FetchFailure.passing("Flickr's hourly limit of 3,600 requests is reached", retryAfter: wait)
             queue.async { self.send(pin, .searchFailed(generation: generation, failure: failure)) }
             return
@@ -471,8 +598,11 @@ public final class AlbumService: @unchecked Sendable {
                 outcome = .failure(.transport("\(error)"))
             }
             // A cancelled search (pin moved or deleted, app quitting) has no outcome: its failure is not the album's.
-            guard !Task.isCancelled, let service = self else { return }
+            let cancelled = Task.isCancelled
+            guard let service = self else { return }
             service.queue.async {
+                service.transferEnded(ticket)
+                guard !cancelled else { return }
                 service.searchFinished(pin: pin, page: page, generation: generation, endpoint: endpoint, outcome)
             }
         }
@@ -538,10 +668,18 @@ public final class AlbumService: @unchecked Sendable {
 
     private func download(photo: Int64, url: String, pin: Pin.ID, generation: Int) {
         if let old = downloads.removeValue(forKey: photo) { http.cancel(old) }
+        transfers.add(.download(photo: photo, url: url, pin: pin, generation: generation), for: .photo(photo), of: pin)
+        startTransfers()
+    }
+
+    private func startDownload(ticket: Int, photo: Int64, url: String, pin: Pin.ID, generation: Int) {
         let request = HTTPRequest(url: url, maxBytes: AlbumService.maxImageBytes)
         downloads[photo] = http.start(request) { [weak self] result in
             guard let service = self else { return }
-            service.queue.async { service.downloadFinished(photo: photo, url: url, pin: pin, generation: generation, result) }
+            service.queue.async {
+                service.transferEnded(ticket)
+                service.downloadFinished(photo: photo, url: url, pin: pin, generation: generation, result)
+            }
         }
     }
 
@@ -635,8 +773,10 @@ public final class AlbumService: @unchecked Sendable {
     }
 
     private func network(_ event: NetworkEvent) {
+        let before = (monitor.isOffline, monitor.reason, monitor.nextProbe)
         let effects = reduce(&monitor, event, now: retryClock.now(), jitter: environment.jitter(),
                              policy: environment.retryPolicy)
+        if before != (monitor.isOffline, monitor.reason, monitor.nextProbe) { networkChanged = true }
         for effect in effects {
             switch effect {
             case .probe:
@@ -686,7 +826,7 @@ public final class AlbumService: @unchecked Sendable {
     /// The network is back: every waiting album's search starts again, in the order the pins were
     /// dropped, and only then their photos (an album's photos need its search first).
     private func resumeWaiting() {
-        for (pinID, part) in Self.resumeOrder(albums.filter { $0.value.wait != nil }.keys) {
+        for (pinID, part) in Self.resumeOrder(waits.keys) {
             send(pinID, .networkReturned(part))
         }
     }
@@ -697,9 +837,21 @@ public final class AlbumService: @unchecked Sendable {
         return pins.map { ($0, .searches) } + pins.map { ($0, .photos) }
     }
 
-    /// `.network` to the owner when being offline, the next probe or an album's wait changed.
+    /// Brings the album's entry of `waits` up to date: the one album acted on, never the others.
+    private func noteWait(_ pinID: Pin.ID) {
+        visits += 1
+        let wait = albums[pinID]?.wait
+        guard waits[pinID] != wait else { return }
+        waits[pinID] = wait
+        networkChanged = true
+    }
+
+    /// `.network` to the owner when being offline, the next probe or an album's wait changed; built
+    /// only then, so an action that changed neither costs nothing here, however many albums there are.
     private func reportNetwork() {
-        let report = monitor.report(waits: albums.compactMapValues(\.wait))
+        guard networkChanged else { return }
+        networkChanged = false
+        let report = monitor.report(waits: waits)
         guard report != lastReport else { return }
         lastReport = report
         onEvent(.network(report))

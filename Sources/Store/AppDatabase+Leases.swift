@@ -25,17 +25,30 @@ extension AppDatabase {
     /// process holds it, or the pin is gone.
     public func takeAlbumLease(pinID: Pin.ID, holder: String, now: Double,
                                isGone: (String) -> Bool = { _ in false }) throws(StoreError) -> Bool {
-        try write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM pin WHERE id = ?", arguments: [pinID]) != nil else { return false }
-            if let row = try Row.fetchOne(db, sql: "SELECT holder, heartbeat FROM albumLease WHERE pinId = ?", arguments: [pinID]) {
-                let current: String = row["holder"]
-                let beat: Double = row["heartbeat"]
-                guard current == holder || AlbumLease.isStale(beat, now: now) || isGone(current) else { return false }
-            }
-            try db.execute(sql: "INSERT OR REPLACE INTO albumLease (pinId, holder, heartbeat) VALUES (?, ?, ?)",
-                           arguments: [pinID, holder, now])
-            return true
+        try write { db in try Self.takeLease(db, pinID: pinID, holder: holder, now: now, isGone: isGone) }
+    }
+
+    /// `takeAlbumLease` for several albums in one transaction (the albums a start takes up, a share at
+    /// a time): the ones granted.
+    public func takeAlbumLeases(pinIDs: [Pin.ID], holder: String, now: Double,
+                                isGone: (String) -> Bool = { _ in false }) throws(StoreError) -> Set<Pin.ID> {
+        guard !pinIDs.isEmpty else { return [] }
+        return try write { db in
+            try Set(pinIDs.filter { try Self.takeLease(db, pinID: $0, holder: holder, now: now, isGone: isGone) })
         }
+    }
+
+    private static func takeLease(_ db: Database, pinID: Pin.ID, holder: String, now: Double,
+                                  isGone: (String) -> Bool) throws -> Bool {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM pin WHERE id = ?", arguments: [pinID]) != nil else { return false }
+        if let row = try Row.fetchOne(db, sql: "SELECT holder, heartbeat FROM albumLease WHERE pinId = ?", arguments: [pinID]) {
+            let current: String = row["holder"]
+            let beat: Double = row["heartbeat"]
+            guard current == holder || AlbumLease.isStale(beat, now: now) || isGone(current) else { return false }
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO albumLease (pinId, holder, heartbeat) VALUES (?, ?, ?)",
+                       arguments: [pinID, holder, now])
+        return true
     }
 
     /// Renews the holder's leases of these albums; returns those it still holds (one taken over

@@ -1,6 +1,7 @@
 import AlbumMachine
 import Foundation
 import Model
+import Terminal
 import TextSafety
 
 /// The network as the screens say it: the map's `offline`, the album's wait and its countdown.
@@ -9,15 +10,22 @@ public enum NetworkStatus {
     /// The word the map's status line shows while the album service finds the network down.
     public static let offlineWord = "offline"
 
-    /// An album's line while it waits: `waiting for the network, next try in 8 s: <reason>`, or
-    /// while the app is offline (or the wait has no next try) `waiting for the network (offline): <reason>`.
+    /// An album's line while it waits. Online, one server failed and the network is fine:
+    /// `the photo service is failing (<reason>), next try in 8 s` (a long reason after the countdown);
+    /// only while the app is offline (or the wait has no next try) `waiting for the network (offline): <reason>`.
     public static func waitLine(_ wait: AlbumWait, report: NetworkReport, now: Double) -> String {
         guard !report.isOffline, let next = wait.nextTry else {
             let reason = (report.isOffline ? report.reason : nil) ?? wait.reason
             return "waiting for the network (offline): \(clean(reason))"
         }
-        return "waiting for the network, next try in \(countdown(next - now)): \(clean(wait.reason))"
+        let reason = clean(wait.reason), retry = "next try in \(countdown(next - now))"
+        // A long reason goes last, so that a row too narrow for it cuts the reason and keeps the countdown.
+        guard reason.displayWidth > shortReason else { return "the photo service is failing (\(reason)), \(retry)" }
+        return "the photo service is failing, \(retry): \(reason)"
     }
+
+    /// The longest reason said in parentheses before the countdown: the whole line then fits on 80 columns.
+    static let shortReason = 24
 
     /// Seconds left as the countdown shows them: whole seconds rounded up, minutes from two minutes on.
     public static func countdown(_ left: Double) -> String {

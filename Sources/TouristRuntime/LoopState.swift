@@ -71,6 +71,8 @@ struct LoopState: Sendable {
     private var loggedThisTurn: [String] = []
     /// The settings the albums search with: always those the screen shows.
     private(set) var settingsInUse: Settings
+    /// The album the albums serve first: always the one the screen shows (or keeps under the photo view).
+    private(set) var focusedAlbum: Pin.ID?
 
     /// `imageSlot`: where the kitty image ids start (the app starts each run elsewhere, so that
     /// two windows in one terminal seldom pick the same).
@@ -89,7 +91,7 @@ struct LoopState: Sendable {
     /// Before the first frame: the pictures it shows, and its message's clock.
     mutating func started(_ state: AppState, now: Double, terminal: TerminalFacts) -> [Work] {
         shownMessage = state.message.map { ShownMessage(message: $0, since: now) }
-        return logged(state.message) + requestPictures(state, terminal: terminal) + requestLargeImages(state, terminal: terminal)
+        return logged(state.message) + requestPictures(state, terminal: terminal) + requestLargeImages(state, terminal: terminal) + focus(state)
     }
 
     /// At quit: the map view still waiting is written once more.
@@ -355,6 +357,14 @@ struct LoopState: Sendable {
             settingsInUse = state.settings
             work.append(.useSettings(state.settings))
         }
-        return work
+        return work + focus(state)
+    }
+
+    /// The album on screen, when it is not the one the albums serve first already.
+    private mutating func focus(_ state: AppState) -> [Work] {
+        let open = state.openAlbum?.pinID
+        guard open != focusedAlbum else { return [] }
+        focusedAlbum = open
+        return [.focusAlbum(open)]
     }
 }

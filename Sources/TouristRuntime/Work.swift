@@ -65,6 +65,8 @@ enum Work: Equatable, Sendable {
     // The albums client.
     case startAlbum(Pin)
     case resumeAlbum(Pin.ID)
+    /// The album on screen (nil: none), whose search and photos go ahead of every other album's.
+    case focusAlbum(Pin.ID?)
     /// Take up albums left downloading that no live process fetches.
     case resumeInterrupted
     /// The settings the next searches use.

@@ -52,6 +52,8 @@ struct Workers {
             albums.start(pin)
         case let .resumeAlbum(pin):
             albums.resume(pin)
+        case let .focusAlbum(pin):
+            albums.focus(pin)
         case .resumeInterrupted:
             albums.resumeInterrupted()
         case let .useSettings(settings):

@@ -47,7 +47,8 @@ class AlbumServiceTestCase: XCTestCase {
                  imageCheck: ImageCheck = ImageCheck(JPEGDecoder.downloadProblem),
                  leaseClock: @escaping @Sendable () -> Double = AlbumLease.wallClock,
                  heartbeat: LeaseHeartbeat = .timer, retryPolicy: RetryPolicy? = nil,
-                 retryClock: RetryClock = .live, http: HTTPClient? = nil) -> AlbumService {
+                 retryClock: RetryClock = .live, http: HTTPClient? = nil,
+                 transfersAtOnce: Int = AlbumService.transfersAtOnce) -> AlbumService {
         let server = server ?? self.server!
         var env = ["VTOURIST_FLICKR_ENDPOINT": flickrEndpoint ?? server.flickrEndpoint,
                    "VTOURIST_COMMONS_ENDPOINT": server.commonsEndpoint]
@@ -59,7 +60,7 @@ class AlbumServiceTestCase: XCTestCase {
         return AlbumService(store: store ?? self.store, http: http, settings: settings, imageCheck: imageCheck,
                             environment: AlbumEnvironment(perPage: 21, pickPage: pickPage), retryPolicy: retryPolicy ?? defaultRetryPolicy,
                             retryClock: retryClock, userAgent: "vtourist-tests", leaseClock: leaseClock,
-                            heartbeat: heartbeat) { events.record($0) }
+                            heartbeat: heartbeat, transfersAtOnce: transfersAtOnce) { events.record($0) }
     }
 
     /// What the services of a test reported; `wait` blocks until the next report.
@@ -81,8 +82,9 @@ class AlbumServiceTestCase: XCTestCase {
             all.withLock { $0.compactMap { if case let .storeFailed(_, m) = $0 { return m } else { return nil } } }
         }
         /// Waits for reports until `done` holds (the limit only ends a hang).
-        func wait(file: StaticString = #filePath, line: UInt = #line, until done: () throws -> Bool) rethrows {
-            let deadline = Date().addingTimeInterval(30)
+        func wait(file: StaticString = #filePath, line: UInt = #line, limit: TimeInterval = 30,
+                  until done: () throws -> Bool) rethrows {
+            let deadline = Date().addingTimeInterval(limit)
             while try !done() {
                 guard Date() < deadline else { return XCTFail("waited in vain", file: file, line: line) }
                 _ = changed.wait(timeout: .now() + 1)

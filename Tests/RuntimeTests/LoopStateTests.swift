@@ -146,6 +146,30 @@ final class LoopStateTests: XCTestCase {
         XCTAssertEqual(loop.perform(.openAlbum(1), open), [.resumeAlbum(1), .loadAlbum(1)])
     }
 
+    /// The albums serve the album on screen first: told when it opens, not again while it (or its photo
+    /// view) stays, and told that none is when the map is back.
+    func testTheAlbumsAreToldWhichAlbumIsOnScreen() {
+        var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
+        let map = mapState(), album = albumState()
+        var photo = album
+        photo.go(to: .photo(of: album.openAlbum!))
+        func focus(_ work: [Work]) -> [Work] { work.filter { if case .focusAlbum = $0 { true } else { false } } }
+        XCTAssertEqual(focus(loop.started(map, now: 0, terminal: noInline)), [], "nothing to tell on the map")
+        // (from, to, what the albums are told)
+        let rows: [(AppState, AppState, [Work])] = [
+            (map, album, [.focusAlbum(1)]),
+            (album, album, []),
+            (album, photo, []),  // the photo view keeps the album under it
+            (photo, album, []),
+            (album, map, [.focusAlbum(nil)]),
+            (map, map, []),
+            (map, photo, [.focusAlbum(1)]),
+        ]
+        for (i, (before, after, expected)) in rows.enumerated() {
+            XCTAssertEqual(focus(loop.settled(from: before, to: after, now: 0, terminal: noInline)), expected, "row \(i)")
+        }
+    }
+
     // MARK: - Effects become work
 
     func testEachEffectBecomesItsWork() {
@@ -299,7 +323,7 @@ final class LoopStateTests: XCTestCase {
             let actions = loop.due(now: now, animating: false, state).actions
             XCTAssertEqual(actions.contains(.countdown(time: now)), due, "at \(now)")
             for action in actions { _ = reducer.reduce(&state, action) }
-            XCTAssertTrue(state.shownWaitLine?.contains("next try in \(shown):") == true, "at \(now): \(state.shownWaitLine ?? "none")")
+            XCTAssertTrue(state.shownWaitLine?.hasSuffix("next try in \(shown)") == true, "at \(now): \(state.shownWaitLine ?? "none")")
         }
         XCTAssertEqual(LoopState.waitMs(now: 60, longest: 250, state), 250, "nothing more to count")
         // Under help, on the map, offline: no countdown is shown, none is due.

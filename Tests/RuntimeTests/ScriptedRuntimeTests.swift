@@ -276,7 +276,7 @@ final class ScriptedRuntimeTests: XCTestCase {
                 reason: "HTTP 503", nextTry: clock.now + 30, isSearch: false, photos: 2)])))
         }, .pause(5), .pause(5), .key(.enter), .pause(0.01), .pause(0.01), .key(.escape), .key(.char("q"))], view: naplesView)
         let rows = terminal.frames.map { $0.rowText(1) }
-        XCTAssertTrue(rows.contains { $0.contains("waiting for the network, next try in 20 s: HTTP 503") }, "\(rows)")
+        XCTAssertTrue(rows.contains { $0.contains("the photo service is failing (HTTP 503), next try in 20 s") }, "\(rows)")
         XCTAssertFalse(rows.contains { $0.contains("next try in 30 s") }, "never drawn from the report's time: \(rows)")
     }
 
@@ -295,10 +295,10 @@ final class ScriptedRuntimeTests: XCTestCase {
                                 .meanwhile { albums.onEvent.withLock { $0 }?(.network(report(true))) }, .pause(0.01),
                                 .key(.escape), .pause(0.01), .key(.char("q"))], view: naplesView)
         let rows = terminal.frames.map { $0.rowText(1) }
-        let eight = try XCTUnwrap(rows.firstIndex { $0.contains("1/3 · waiting for the network, next try in 8 s: HTTP 503") },
+        let eight = try XCTUnwrap(rows.firstIndex { $0.contains("1/3 · the photo service is failing (HTTP 503), next try in 8 s") },
                                   "the report reaches the album: \(rows)")
-        let seven = try XCTUnwrap(rows.firstIndex { $0.contains("next try in 7 s: HTTP 503") }, "\(rows)")
-        let six = try XCTUnwrap(rows.firstIndex { $0.contains("next try in 6 s: HTTP 503") }, "\(rows)")
+        let seven = try XCTUnwrap(rows.firstIndex { $0.contains("(HTTP 503), next try in 7 s") }, "\(rows)")
+        let six = try XCTUnwrap(rows.firstIndex { $0.contains("(HTTP 503), next try in 6 s") }, "\(rows)")
         XCTAssertLessThan(eight, seven)
         XCTAssertLessThan(seven, six, "it counts down as the clock moves, by itself")
         XCTAssertTrue(rows.contains { $0.contains("waiting for the network (offline): could not connect to 127.0.0.1:9") }, "\(rows)")

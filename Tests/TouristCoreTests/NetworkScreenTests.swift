@@ -68,16 +68,16 @@ final class NetworkScreenTests: XCTestCase {
         let wait = AlbumWait(reason: "HTTP 503", nextTry: 108, isSearch: false, photos: 14)
         _ = reducer.reduce(&s, .network(waiting(wait), time: 100))
         let row = AppView.render(s, raster: nil).rowText(1)
-        XCTAssertTrue(row.hasPrefix(" 7/21 · waiting for the network, next try in 8 s: HTTP 503  "), row)
+        XCTAssertTrue(row.hasPrefix(" 7/21 · the photo service is failing (HTTP 503), next try in 8 s "), row)
         XCTAssertTrue(row.hasSuffix(" rows 1-2 of 7 "), "the scroll position still fits after it: \(row)")
         XCTAssertEqual(s.countdownDue, 101.001, "the next second, a millisecond late")
         _ = reducer.reduce(&s, .countdown(time: 101.001))
-        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("next try in 7 s: HTTP 503"))
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("(HTTP 503), next try in 7 s"))
         _ = reducer.reduce(&s, .countdown(time: 107.5))
-        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("next try in 1 s: HTTP 503"))
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("(HTTP 503), next try in 1 s"))
         XCTAssertEqual(s.countdownDue, 108.001)
         _ = reducer.reduce(&s, .countdown(time: 108.001))
-        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("next try in 0 s: HTTP 503"))
+        XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("(HTTP 503), next try in 0 s"))
         XCTAssertNil(s.countdownDue, "nothing more to count: the service reports what comes next")
     }
 
@@ -89,7 +89,7 @@ final class NetworkScreenTests: XCTestCase {
         _ = reducer.reduce(&s, .network(waiting(AlbumWait(reason: "connection reset", nextTry: 32.2, isSearch: true, photos: 0)),
                                         time: 2))
         XCTAssertTrue(AppView.render(s, raster: nil).rowText(1)
-            .hasPrefix(" waiting for the network, next try in 31 s: connection reset "))
+            .hasPrefix(" the photo service is failing (connection reset), next try in 31 s "))
     }
 
     func testOfflineTheAlbumSaysSoWithTheNetworksReasonAndCountsNothing() {
@@ -104,6 +104,21 @@ final class NetworkScreenTests: XCTestCase {
                                                 offline: true, reason: nil), time: 3))
         XCTAssertTrue(AppView.render(s, raster: nil).rowText(1).contains("waiting for the network (offline): HTTP 503"))
         XCTAssertNil(s.countdownDue)
+    }
+
+    /// One server failing while the network answers is the service's failure, not the network's:
+    /// "waiting for the network" is said only while the app is offline.
+    func testAFailingServerIsNotCalledAWaitForTheNetwork() {
+        let wait = AlbumWait(reason: "HTTP 500", nextTry: 12, isSearch: true, photos: 0)
+        XCTAssertEqual(NetworkStatus.waitLine(wait, report: waiting(wait), now: 10),
+                       "the photo service is failing (HTTP 500), next try in 2 s")
+        XCTAssertEqual(NetworkStatus.waitLine(wait, report: waiting(wait, offline: true, reason: "could not connect to x"), now: 10),
+                       "waiting for the network (offline): could not connect to x")
+        var s = downloadingAlbum()
+        _ = reducer.reduce(&s, .network(waiting(wait), time: 10))
+        let row = AppView.render(s, raster: nil).rowText(1)
+        XCTAssertTrue(row.hasPrefix(" 7/21 · the photo service is failing (HTTP 500), next try in 2 s"), row)
+        XCTAssertFalse(row.contains("network"), row)
     }
 
     func testOnlyTheOpenAlbumsWaitIsShownAndOnlyWhileItDownloads() {
@@ -126,7 +141,8 @@ final class NetworkScreenTests: XCTestCase {
         _ = reducer.reduce(&s, .network(waiting(AlbumWait(reason: reason, nextTry: 60, isSearch: false, photos: 1)), time: 0))
         let screen = AppView.render(s, raster: nil)
         let row = screen.rowText(1)
-        XCTAssertTrue(row.hasPrefix(" 20/21 · waiting for the network, next try in 60 s: could not connect"), row)
+        // The countdown goes before a reason this long, so the cut takes only the reason's end.
+        XCTAssertTrue(row.hasPrefix(" 20/21 · the photo service is failing, next try in 60 s: could not connect"), row)
         XCTAssertTrue(row.hasSuffix("…"), row)
         XCTAssertEqual(row.count, 80)
         XCTAssertFalse(row.unicodeScalars.contains("\u{1B}"))

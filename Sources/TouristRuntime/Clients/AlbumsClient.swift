@@ -12,6 +12,8 @@ public struct AlbumsClient: Sendable {
     public var resume: @Sendable (Pin.ID) -> Void
     /// Take up every album left downloading that no live process fetches.
     public var resumeInterrupted: @Sendable () -> Void
+    /// The album on screen (nil: none): its search and photos go ahead of every other album's.
+    public var focus: @Sendable (Pin.ID?) -> Void
     /// An action from the user for a pin's album.
     public var send: @Sendable (AlbumAction, Pin.ID) -> Void
     /// The settings the next searches use.
@@ -26,6 +28,7 @@ public struct AlbumsClient: Sendable {
     public init(start: @escaping @Sendable (Pin) -> Void = { _ in },
                 resume: @escaping @Sendable (Pin.ID) -> Void = { _ in },
                 resumeInterrupted: @escaping @Sendable () -> Void = {},
+                focus: @escaping @Sendable (Pin.ID?) -> Void = { _ in },
                 send: @escaping @Sendable (AlbumAction, Pin.ID) -> Void = { _, _ in },
                 use: @escaping @Sendable (Settings) -> Void = { _ in },
                 flickrKey: @escaping @Sendable (Settings) -> String? = { $0.flickrAPIKey },
@@ -34,6 +37,7 @@ public struct AlbumsClient: Sendable {
         self.start = start
         self.resume = resume
         self.resumeInterrupted = resumeInterrupted
+        self.focus = focus
         self.send = send
         self.use = use
         self.flickrKey = flickrKey
@@ -49,6 +53,7 @@ public struct AlbumsClient: Sendable {
             start: { service.start($0) },
             resume: { service.resume($0) },
             resumeInterrupted: { service.resumeInterrupted() },
+            focus: { service.focus($0) },
             send: { service.send($0, to: $1) },
             use: { settings in if let photoSettings { service.use(photoSettings(settings)) } },
             flickrKey: { settings in photoSettings?(settings).flickrAPIKey },
