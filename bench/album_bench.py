@@ -3,7 +3,8 @@
 response delayed 100 ms: the time to store a 21-photo album, against the floor
 of two round trips (the search, then every image at once) plus the binary's
 own start-up, measured in the same run (`vtourist pins` on the same kind of
-database). Prints medians and the most image requests the server saw at once.
+database: new, made by `vtourist config set` just before, as the drop then
+finds it). Prints medians and the most image requests the server saw at once.
 """
 import argparse
 import json
@@ -13,6 +14,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import new_database  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SERVER = os.path.join(HERE, "..", "Tests", "Support", "photo_server.py")
@@ -48,6 +52,7 @@ def main():
         drops, startups, in_flight = [], [], []
         for run in range(args.runs):
             db = os.path.join(work, f"drop{run}.sqlite")
+            new_database.create(args.binary, db, env)
             startups.append(timed([args.binary, "pins", "--db", db], env))
             drops.append(timed([args.binary, "drop", "40.85", "14.27", "--wait", "--db", db], env))
             out = subprocess.run([args.binary, "album", "1", "--json", "--db", db], env=env,
