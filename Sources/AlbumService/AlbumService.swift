@@ -11,6 +11,9 @@ import Geo
 public enum AlbumEvent: Sendable, Equatable {
     /// The album of this pin changed: its status, a photo, its progress.
     case changed(Pin.ID)
+    /// The album of this pin now holds this many photos (said only when the number changes): the
+    /// map's count, by which a move asks first.
+    case photoCount(Pin.ID, Int)
     /// A message for the user about this pin's album.
     case notice(Pin.ID, String)
     /// The store refused a write of this pin's album: shown to the user and logged, never swallowed.
@@ -449,6 +452,7 @@ public final class AlbumService: @unchecked Sendable {
 
     private func send(_ pinID: Pin.ID, _ action: AlbumAction) {
         guard var album = albums[pinID] else { return }
+        let photosBefore = album.photos.count
         let effects = AlbumMachine.reduce(&album, action, environment)
         albums[pinID] = album
         for effect in effects {
@@ -457,6 +461,7 @@ public final class AlbumService: @unchecked Sendable {
             perform(effect, pin: pinID)
         }
         onEvent(.changed(pinID))
+        if let count = albums[pinID]?.photos.count, count != photosBefore { onEvent(.photoCount(pinID, count)) }
         // Only this album's wait can have changed: the others are not looked at.
         noteWait(pinID)
         reportNetwork()

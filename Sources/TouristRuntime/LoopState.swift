@@ -204,6 +204,7 @@ struct LoopState: Sendable {
             case let .notice(pin, text): return Outcome(actions: [.albumNotice(pin, text)])
             case let .storeFailed(pin, text): return Outcome(actions: [.storeFailed(text, pin: pin)])
             case let .network(report): return Outcome(actions: [.network(report, time: turnTime)])
+            case let .photoCount(pin, count): return Outcome(actions: [.photoCount(pin, count)])
             case let .changed(pin):
                 return Outcome(work: pin == state.openAlbum?.pinID ? loadAlbum(pin) : [])
             }

@@ -224,7 +224,7 @@ struct Drop: ParsableCommand {
                     ? "no photos here: the search found none around pin \(pin.id)\n"
                     : "\(album.pin.filter.noMatchMessage) (pin \(pin.id))\n")
             }
-            try PhotoFailures(album.photos).finish()
+            try PhotoFailures(album.photos).finish(kept: "pin \(pin.id) is kept")
             print(pin.id)
         }
     }
@@ -282,7 +282,7 @@ final class WaitedAlbums {
             switch event {
             case let .storeFailed(_, text): signals.storeFailure.withLock { $0 = $0 ?? text }
             case let .network(report): signals.network.withLock { $0 = report }
-            case .changed, .notice: break
+            case .changed, .notice, .photoCount: break
             }
             signals.changed.signal()
         }

@@ -54,10 +54,11 @@ struct PhotoFailures {
         return PinTable.sanitized("\(failed) of \(total) \(total == 1 ? "photo" : "photos") could not be downloaded: \(why)")
     }
 
-    /// Ends the wait: the line on stderr when some photos failed, and a failure (exit 1) when all did.
-    func finish() throws {
+    /// Ends the wait: the line on stderr when some photos failed, and a failure (exit 1) when all did,
+    /// what is `kept` ("pin 3 is kept") said after it then, since no id is printed on stdout.
+    func finish(kept: String? = nil) throws {
         guard let line else { return }
-        if allFailed { throw CommandFailure(line) }
+        if allFailed { throw CommandFailure(line + (kept.map { " (\($0))" } ?? "")) }
         StandardStream.error.write(line + "\n")
     }
 

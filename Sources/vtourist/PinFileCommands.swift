@@ -195,6 +195,6 @@ struct Import: ParsableCommand {
             let reason = first.albumStatus.reason.map { ": \(PinTable.sanitized($0))" } ?? ""
             throw CommandFailure("the photo search failed for \(failed.count) of \(ids.count) imported pins (pin \(first.id)\(reason))")
         }
-        try photos.finish()
+        try photos.finish(kept: ids.count == 1 ? "the imported pin is kept" : "the \(ids.count) imported pins are kept")
     }
 }

@@ -113,11 +113,11 @@ struct PinPlaces: Sendable {
         let lookup = PlaceLookup.live(gazetteer)
         return PinPlaces { pin in
             // Named by its town, as nearly every pin is: nothing to look up (10,000 pins list at once).
-            if let name = pin.name, isTownName(name) { return (name, nil) }
-            let town = lookup.pinName(pin.coordinate)
-            guard let name = pin.name, name != town else { return (town ?? pin.name, nil) }
-            if let destination = gazetteer.destination(named: name, near: pin.coordinate) { return (town, destination.name) }
-            return (town ?? name, nil)
+            guard let name = pin.name, !isTownName(name) else { return (pin.name, nil) }
+            // Only a pin named by a destination is looked up (the nearest town is a search); any
+            // other name is the place as stored.
+            guard let destination = gazetteer.destination(named: name, near: pin.coordinate) else { return (name, nil) }
+            return (lookup.pinName(pin.coordinate) ?? name, destination.name)
         }
     }
 

@@ -281,7 +281,7 @@ final class DropCommandTests: EndToEndTestCase {
         let r = try drop(["40.85", "14.27", "--wait"])
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertEqual(r.stdout, "")
-        XCTAssertEqual(stderrLines(r.stderr).last, "vtourist: 21 of 21 photos could not be downloaded: HTTP 404", r.stderr)
+        XCTAssertEqual(stderrLines(r.stderr).last, "vtourist: 21 of 21 photos could not be downloaded: HTTP 404 (pin 1 is kept)", r.stderr)
         XCTAssertEqual(stderrLines(r.stderr).filter { $0.contains("could not be downloaded") }.count, 1, r.stderr)
         // The album is as the line says: kept, every photo failed, for `r` to retry.
         let listed = try pins(db: db)
@@ -316,6 +316,6 @@ final class DropCommandTests: EndToEndTestCase {
         server.set(.imageFault, to: "404")
         let all = try cli(["import", file.path, "--wait", "--db", try db + ".all"])
         XCTAssertEqual(all.status, 1, all.stderr)
-        XCTAssertEqual(stderrLines(all.stderr).last, "vtourist: 42 of 42 photos could not be downloaded: HTTP 404", all.stderr)
+        XCTAssertEqual(stderrLines(all.stderr).last, "vtourist: 42 of 42 photos could not be downloaded: HTTP 404 (the 2 imported pins are kept)", all.stderr)
     }
 }

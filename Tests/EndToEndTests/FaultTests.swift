@@ -110,7 +110,14 @@ final class FaultTests: EndToEndTestCase {
             let pid = try spawnProgram("/usr/bin/python3", [peakRSSScript, peak, try vtouristBinary(),
                                                             "drop", "40.85", "14.27", "--wait", "--db", db],
                                        environment: environment(faultEnvironment(key: "imgs-" + fault)), stderr: out)
-            XCTAssertEqual(waitForExit(pid), 0, "\(fault): \((try? String(contentsOfFile: out, encoding: .utf8)) ?? "")")
+            // Every photo failing for good ends `--wait` with exit 1 and the count with its reason.
+            let said = { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }
+            XCTAssertEqual(waitForExit(pid), reason == nil ? 0 : 1, "\(fault): \(said())")
+            if let reason {
+                let line = said().split(separator: "\n").last.map(String.init) ?? ""
+                XCTAssertTrue(line.hasPrefix("vtourist: 21 of 21 photos could not be downloaded: ") && line.contains(reason),
+                              "\(fault): \(said())")
+            }
             let kib = try XCTUnwrap(Double(try String(contentsOfFile: peak, encoding: .utf8)), fault)
             let peakMiB = kib / 1024
             print("drop --wait, every image \(fault): peak RSS \(String(format: "%.1f", peakMiB)) MiB")

@@ -268,6 +268,7 @@ final class LoopStateTests: XCTestCase {
         var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
         let state = mapState()
         XCTAssertEqual(loop.receive(.album(.notice(1, "Searching")), state).actions, [.albumNotice(1, "Searching")])
+        XCTAssertEqual(loop.receive(.album(.photoCount(1, 21)), state).actions, [.photoCount(1, 21)])
         let failed = loop.receive(.album(.storeFailed(1, "disk full")), state)
         XCTAssertEqual(failed.actions, [.storeFailed("disk full", pin: 1)])
         XCTAssertEqual(failed.work, [.log("disk full")])

@@ -12,10 +12,10 @@ final class PinMoveTests: XCTestCase {
     let reducer = AppReducer(places: testPlaces)
     static let kyoto = GeoPoint(latitude: 35.0116, longitude: 135.7681)
 
-    func state(photos: Int, confirm: Bool = true) -> AppState {
+    func state(photos: Int, confirm: Bool = true, width: Int = 80, height: Int = 24) -> AppState {
         let p = Mercator.project(Self.kyoto)
         var s = AppState(camera: MapCamera(centerX: p.x, centerY: p.y, zoom: 10, cursorX: p.x, cursorY: p.y),
-                         width: 80, height: 24)
+                         width: width, height: height)
         s.settings.confirmDelete = confirm
         s.pins = [Pin(id: 5, coordinate: Self.kyoto, name: "Kyoto", albumStatus: .ready, photoCount: photos,
                       downloadedCount: photos)]
@@ -42,6 +42,31 @@ final class PinMoveTests: XCTestCase {
     }
 
     static let moved = "Moved; a new album is on its way for \u{201C}Kyoto\u{201D}."
+
+    /// The album service counts the photos of an album this window fetched: the move asks by that
+    /// count at once, without waiting for the next poll of the store.
+    func testAPhotoCountFromTheAlbumsMakesTheMoveAsk() {
+        var s = state(photos: 0)
+        _ = reducer.reduce(&s, .photoCount(5, 21))
+        XCTAssertEqual(s.pins[0].photoCount, 21)
+        send(&s, .char("m"), .right)
+        let target = s.camera.cursor
+        XCTAssertEqual(moves(send(&s, .enter)), [], "nothing moves before the answer")
+        XCTAssertEqual(s.map?.mode, .confirmMove(pin: 5, from: Self.kyoto, to: target))
+        XCTAssertEqual(moves(send(&s, .enter)), [], "a second Enter (the key that dropped it) is no answer")
+        XCTAssertEqual(s.map?.mode, .confirmMove(pin: 5, from: Self.kyoto, to: target))
+        XCTAssertEqual(moves(send(&s, .char("y"))).count, 2, "y moves it: the store's write and the album's")
+    }
+
+    /// At the smallest size the question keeps its end: the name gives way on a row of its own.
+    func testAtTheSmallestSizeTheQuestionKeepsMoveAndTheName() {
+        var s = state(photos: 21, width: 40, height: 12)
+        s.pins[0].ownName = "Rome, Lazio, IT"
+        send(&s, .char("m"), .right, .enter)
+        let screen = AppView.render(s, raster: nil).text
+        XCTAssertTrue(screen.contains("Moving replaces the 21 photos of"), screen)
+        XCTAssertTrue(screen.contains("\u{201C}Rome, Lazio, IT\u{201D}. Move?"), screen)
+    }
 
     func testMovingAPinWithPhotosAsksFirstAndNoOrEscPutsItBack() {
         var s = state(photos: 10)

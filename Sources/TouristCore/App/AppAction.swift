@@ -17,6 +17,9 @@ public enum AppAction: Equatable, Sendable {
     case storeFailed(String, pin: Pin.ID? = nil)
     /// The open album as the store and the album machine have it now.
     case albumLoaded(AlbumSnapshot)
+    /// The album service's count of a pin's photos changed (a search came in, photos went): the map's
+    /// pin knows it at once, not at the next poll, so a move asks by it.
+    case photoCount(Pin.ID, Int)
     /// A message from the album machine about a pin's album.
     case albumNotice(Pin.ID, String)
     /// How work the runtime did for a key went (a page opened, a photo saved), for the message line.

@@ -54,6 +54,8 @@ public struct AppReducer: Sendable {
             state.screen.feature.albumLoaded(snapshot, &state)
             // The map's pin counts its photos as the album read just now does: a move asks by that count.
             if let i = state.pins.firstIndex(where: { $0.id == snapshot.pinID }) { state.pins[i].photoCount = snapshot.photos.count }
+        case let .photoCount(pinID, count):
+            if let i = state.pins.firstIndex(where: { $0.id == pinID }) { state.pins[i].photoCount = count }
         case let .albumNotice(pinID, text):
             if state.openAlbum?.pinID == pinID { state.message = StatusMessage(text) }
         case let .message(message):

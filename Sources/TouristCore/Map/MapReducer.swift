@@ -165,6 +165,8 @@ struct MapReducer: Sendable {
 
     /// A key while the move of a pin with photos is asked about: yes moves it, no puts it back.
     private func confirmMove(_ key: Key, pin id: Pin.ID, from: GeoPoint, to: GeoPoint, _ state: inout AppState) -> [AppEffect] {
+        // Enter has just dropped the pin: a second press (or a key repeat) is no answer to the question.
+        if key == .enter { return [] }
         switch ConfirmKeys.table.command(for: key) {
         case .delete: return state.movePin(id, to: to, name: places.pinName(to))
         case .keep: putBack(from: from, &state)
