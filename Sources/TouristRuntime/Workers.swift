@@ -65,7 +65,9 @@ struct Workers {
                     kind: .error)))
             }
             albums.testFlickrKey(key) { [mailbox] text, worked in
-                mailbox.post(.message(StatusMessage(text, kind: worked ? .info : .error)))
+                // What becomes of the refused key's field: it is typed anew, never added to.
+                let said = worked ? text : text + " Enter on \(SettingKey.flickrAPIKey.label) types it anew (the field starts empty)."
+                mailbox.post(.message(StatusMessage(said, kind: worked ? .info : .error)))
             }
         case let .wantPictures(keys):
             pictures.want(keys)
