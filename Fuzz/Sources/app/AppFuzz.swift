@@ -151,9 +151,7 @@ struct AppSession {
         let frame = AppView.render(state, raster: raster, labels: labels, pictures: pictures)
         FuzzCheck.that(frame.width == state.width && frame.height == state.height,
                        "a \(frame.width)x\(frame.height) frame for a \(state.width)x\(state.height) terminal")
-        for cell in frame.cells {
-            FuzzCheck.that(Cell.displayable(cell.symbol) == cell.symbol, "U+\(String(cell.symbol.value, radix: 16)) drawn")
-        }
+        FuzzCheck.cellsShowable(frame, "the frame")
         checkChanges(to: frame)
         if let spot = state.inlinePictureSpot {
             let a = spot.area

@@ -69,9 +69,7 @@ public func fuzzTerminal(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     for (i, line) in text.wrapped(to: place.int(in: -2...30), limit: place.int(in: 0...4)).enumerated() {
         buffer.put(line.truncated(to: place.edgyInt()), x: 0, y: i)
     }
-    for cell in buffer.cells {
-        FuzzCheck.that(Cell.displayable(cell.symbol) == cell.symbol, "a cell holds U+\(String(cell.symbol.value, radix: 16))")
-    }
+    FuzzCheck.cellsShowable(buffer, "text drawn")
     _ = buffer.ansiBytes(depth: [.none, .eight, .indexed256, .trueColor][size % 4])
 
     var frames = FuzzBytes(bytes)
