@@ -197,7 +197,9 @@ def image_row(binary, server, fault, key=None):
     if kept and not failed:
         reason = "stored as it came (the cell shows what decodes, or says why it cannot)"
     expected = 21 if kept else (0 if all_broken else 20)
-    ok = album.get("state") == "ready" and len(photos) == 21 and result["status"] == 0 and \
+    # `drop --wait` fails (exit 1) when every photo failed for good, and succeeds while any came in.
+    status = 1 if expected == 0 else 0
+    ok = album.get("state") == "ready" and len(photos) == 21 and result["status"] == status and \
         stored == expected and all(p.get("error") for p in failed)
     return dict(result, fault=fault, target="download", state=album.get("state", "?"), stored=f"{stored}/{len(photos)}",
                 reason=reason, ok=ok, photos=photos)
