@@ -20,6 +20,10 @@ public enum AlbumEvent: Sendable, Equatable {
     case storeFailed(Pin.ID?, String)
     /// Whether the app is offline and which albums wait to retry, each time either changes.
     case network(NetworkReport)
+    /// The store committed the deletion of these photos of the pin's album (what the screen may now say is done).
+    case photosDeleted(Pin.ID, [Int64])
+    /// The store committed a new collection's start with this filter (what the screen may now say is saved).
+    case albumCleared(Pin.ID, AlbumFilter)
 }
 
 /// Runs every album's state machine (AlbumMachine): its effects become photo
@@ -484,6 +488,7 @@ public final class AlbumService: @unchecked Sendable {
         case let .deletePhotos(ids):
             if storeWrite(pinID, "Could not delete the photos", { try store.deletePhotos(ids: ids) }) != nil {
                 trace.record(.photosDeleted(pin: pinID, ids: ids))
+                onEvent(.photosDeleted(pinID, ids))
             }
         case let .clearAlbum(pin, generation, filter):
             // A new collection's page and source are the machine's to save.
@@ -491,6 +496,7 @@ public final class AlbumService: @unchecked Sendable {
             do throws(StoreError) {
                 try store.clearAlbum(pinID: pin, generation: generation, filter: filter)
                 trace.record(.albumCleared(pin: pin, generation: generation))
+                onEvent(.albumCleared(pin, filter))
             } catch .staleAlbum {
                 dropStale(pin, generation: generation)
                 onEvent(.notice(pin, "Another window changed this album first: it shows that window's photos"))

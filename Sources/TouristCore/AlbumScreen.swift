@@ -76,6 +76,10 @@ public struct AlbumScreen: Equatable, Sendable {
     public var confirming: AlbumConfirmation?
     /// The screen the album was opened from and goes back to (the pins list); nil for the map.
     public var returnTo: PluggedScreen?
+    /// Photos deleted here whose deletion the store has not answered yet: said deleted once it has.
+    public var pendingDeletions: [PendingPhotoDeletion] = []
+    /// A filter sent here that the store has not answered yet: said saved once it has.
+    public var pendingFilter: AlbumFilter?
 
     public init(pinID: Pin.ID) {
         self.pinID = pinID

@@ -112,10 +112,13 @@ public struct PendingDrop: Equatable, Sendable {
     public var coordinate: GeoPoint
     /// Enter was pressed on it: its album opens once the store has saved it.
     public var openWhenSaved = false
+    /// What the message line says of it, on its way and once stored.
+    public var ack: Acknowledgment
 
-    public init(coordinate: GeoPoint, openWhenSaved: Bool = false) {
+    public init(coordinate: GeoPoint, openWhenSaved: Bool = false, ack: Acknowledgment) {
         self.coordinate = coordinate
         self.openWhenSaved = openWhenSaved
+        self.ack = ack
     }
 }
 
@@ -159,6 +162,12 @@ public struct AppState: Equatable, Sendable {
     public var pendingDrops: [PendingDrop] = []
     /// Pins moved here whose move the store has not answered yet.
     public var pendingMoves: [PendingMove] = []
+    /// Pins deleted here whose deletion the store has not answered yet: said deleted once it has.
+    public var pendingDeletions: [Pin.ID: Acknowledgment] = [:]
+    /// Pins renamed here whose rename the store has not answered yet.
+    public var pendingRenames: [PendingRename] = []
+    /// Settings changed here whose writes the store has not answered yet, in the order written.
+    public var pendingSettings: [PendingSetting] = []
     /// The settings in effect (SPEC 2.3), as stored.
     public var settings = Settings()
     /// Settings an environment variable decides instead of the stored value: the variable's name.

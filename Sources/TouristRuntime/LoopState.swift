@@ -205,6 +205,8 @@ struct LoopState: Sendable {
             case let .storeFailed(pin, text): return Outcome(actions: [.storeFailed(text, pin: pin)])
             case let .network(report): return Outcome(actions: [.network(report, time: turnTime)])
             case let .photoCount(pin, count): return Outcome(actions: [.photoCount(pin, count)])
+            case let .photosDeleted(pin, ids): return Outcome(actions: [.photosDeleted(pin, ids)])
+            case let .albumCleared(pin, filter): return Outcome(actions: [.filterSaved(pin, filter)])
             case let .changed(pin):
                 return Outcome(work: pin == state.openAlbum?.pinID ? loadAlbum(pin) : [])
             }

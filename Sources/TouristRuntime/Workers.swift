@@ -104,45 +104,48 @@ struct StoreJobs: Sendable {
     var trace: Trace = .none
 
     /// A change the user made. One that fails for a passing reason waits and is tried again
-    /// (`WriteRetry`); the status line says so meanwhile.
+    /// (`WriteRetry`); the status line says so meanwhile. The answer is posted only once the store has
+    /// committed the change: it is what lets the screen say the change is done.
     func write(_ change: StoreWrite, number: Int) {
         do throws(StoreError) {
-            let (message, waited) = try retry.attempt({ () throws(StoreError) in try apply(change, number: number) },
-                                                       waiting: sayWaiting)
-            mailbox.post(message)
+            let (messages, waited) = try retry.attempt({ () throws(StoreError) in try apply(change, number: number) },
+                                                        waiting: sayWaiting)
+            for message in messages { mailbox.post(message) }
             if waited { sayWritable() }
         } catch {
             mailbox.post(.storeFailed("Could not save: \(error)"))
             if error.isTransient { retry.gaveUp("not saved: \(error)") }
             // Show what the store has; if it cannot be read either, the failure above is on screen.
             if let pins = try? store.pins() { mailbox.post(.pinsLoaded(pins)) }
+            if case .saveSetting = change, let settings = try? store.settings() { mailbox.post(.settingsLoaded(settings)) }
         }
     }
 
-    private func apply(_ change: StoreWrite, number: Int) throws(StoreError) -> RuntimeMessage {
+    private func apply(_ change: StoreWrite, number: Int) throws(StoreError) -> [RuntimeMessage] {
         switch change {
         case let .insertPin(point, name):
             let pin = try store.insertPin(at: point, name: name)
             trace.record(.pinInserted(pin))
-            return .pinInserted(pin)
+            return [.pinInserted(pin)]
         case let .movePin(id, to, name):
             if let pin = try store.movePin(id: id, to: to, name: name) {
                 trace.record(.pinMoved(pin, generation: try? store.albumGeneration(pinID: id)))
-                return .action(.pinSaved(pin))
+                return [.action(.pinSaved(pin))]
             }
-            return .action(.pinRemoved(id))
+            return [.action(.pinRemoved(id))]
         case let .deletePin(id):
             if try store.deletePin(id: id) { trace.record(.pinDeleted(id)) }
-            return .action(.pinRemoved(id))
+            return [.action(.pinRemoved(id))]
         case let .renamePin(id, name):
-            if let pin = try store.renamePin(id: id, to: name) { return .action(.pinSaved(pin)) }
-            return .action(.pinRemoved(id))
+            if let pin = try store.renamePin(id: id, to: name) { return [.action(.pinSaved(pin))] }
+            return [.action(.pinRemoved(id))]
         case let .saveSetting(key, text):
             try store.saveSetting(key, text)
             trace.record(.settingSaved(key, text.flatMap { Settings.normalized(key, $0) }))
             // The others as the store has them: another process may have changed them meanwhile. Read
-            // before a later write was issued (a second change on the screen), it is stale: dropped.
-            return .action(.settingsLoaded(try store.settings()), readBeforeWrite: number)
+            // before a later write was issued (a second change on the screen), it is stale: dropped;
+            // that this one is stored is never stale.
+            return [.action(.settingSaved(key)), .action(.settingsLoaded(try store.settings()), readBeforeWrite: number)]
         }
     }
 

@@ -282,7 +282,7 @@ final class WaitedAlbums {
             switch event {
             case let .storeFailed(_, text): signals.storeFailure.withLock { $0 = $0 ?? text }
             case let .network(report): signals.network.withLock { $0 = report }
-            case .changed, .notice, .photoCount: break
+            case .changed, .notice, .photoCount, .photosDeleted, .albumCleared: break
             }
             signals.changed.signal()
         }

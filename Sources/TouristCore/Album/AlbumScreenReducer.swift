@@ -76,15 +76,19 @@ struct AlbumScreenReducer: Sendable {
     }
 
     private func deleteMarked(_ ids: [PhotoRecord.ID], _ album: inout AlbumScreen, _ state: inout AppState) -> [AppEffect] {
-        state.message = StatusMessage(AlbumScreenReducer.deleted(album.photos.filter { ids.contains($0.id) }))
-        album.remove(Set(ids))
-        return [.album(album.pinID, .deletePhotos(ids))]
+        let doomed = album.photos.filter { ids.contains($0.id) }
+        return AlbumScreenReducer.delete(doomed, from: &album, &state)
     }
 
-    /// What the message line says went: the photo by its title, or how many.
-    static func deleted(_ photos: [PhotoRecord]) -> String {
-        guard photos.count == 1, let photo = photos.first else { return "Deleted \(photos.count) photos." }
-        return "Deleted \u{201C}\(photo.displayTitle)\u{201D}."
+    /// Deletes photos: off the grid at once, said deleted by title (or count) once the store has
+    /// deleted them (`photosDeleted`); a failure reloads the album as stored.
+    static func delete(_ photos: [PhotoRecord], from album: inout AlbumScreen, _ state: inout AppState) -> [AppEffect] {
+        let ack = Acknowledgment.photosDeleted(photos.map(\.displayTitle))
+        let ids = photos.map(\.id)
+        state.message = StatusMessage(ack.onItsWay)
+        album.remove(Set(ids))
+        album.pendingDeletions.append(PendingPhotoDeletion(ids: ids, ack: ack))
+        return [.album(album.pinID, .deletePhotos(ids))]
     }
 
     /// What a key or a click on its hint does.
@@ -129,9 +133,7 @@ struct AlbumScreenReducer: Sendable {
                 break
             }
             // One photo goes at once, never asked: the message line says which.
-            state.message = StatusMessage(AlbumScreenReducer.deleted([photo]))
-            album.remove([photo.id])
-            effects = [.album(album.pinID, .deletePhotos([photo.id]))]
+            effects = AlbumScreenReducer.delete([photo], from: &album, &state)
         case .deleteMarked:
             guard !album.marked.isEmpty else {
                 let mark = AlbumKeys.table.keyName(for: .toggleMark, unicode: state.capabilities.unicode)

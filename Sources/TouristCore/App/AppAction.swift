@@ -13,6 +13,12 @@ public enum AppAction: Equatable, Sendable {
     case pinsLoaded([Pin])
     case pinSaved(Pin)
     case pinRemoved(Pin.ID)
+    /// The store committed the deletion of these photos of the pin's album.
+    case photosDeleted(Pin.ID, [PhotoRecord.ID])
+    /// The store committed the start of the pin's new collection with this filter.
+    case filterSaved(Pin.ID, AlbumFilter)
+    /// The store committed the write of this setting changed here.
+    case settingSaved(SettingKey)
     /// A store read or write failed; `pin` is the album it was for, if any.
     case storeFailed(String, pin: Pin.ID? = nil)
     /// The open album as the store and the album machine have it now.

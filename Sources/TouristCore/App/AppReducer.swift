@@ -34,6 +34,8 @@ public struct AppReducer: Sendable {
             // Read after every write issued here: each drop on its way is saved (or failed) by now.
             state.pendingDrops = []
             state.pendingMoves = []
+            state.pendingDeletions = [:]
+            state.pendingRenames = []
             // Pins deleted elsewhere (another process, a failed write) leave no screen pointing at them.
             state.screen.feature.pinsChanged(&state)
         case let .pinSaved(pin):
@@ -43,13 +45,41 @@ public struct AppReducer: Sendable {
                 state.pins.append(pin)
             }
             map.moveSaved(pin, &state)
+            state.renameSaved(pin)
             effects = map.dropSaved(pin, &state)
         case let .pinRemoved(id):
             state.pins.removeAll { $0.id == id }
+            if let ack = state.pendingDeletions.removeValue(forKey: id) { state.message = StatusMessage(ack.done) }
         case let .storeFailed(message, pin):
             state.message = StatusMessage(message, kind: .error)
-            // The open album keeps it in its header only when it was that album's.
-            state.updateAlbum { album in if album.pinID == pin { album.storeProblem = message } }
+            // The open album keeps it in its header only when it was that album's; what it had on the
+            // way there is not said done (the album is read again as stored).
+            state.updateAlbum { album in
+                guard album.pinID == pin else { return }
+                album.storeProblem = message
+                album.pendingDeletions = []
+                album.pendingFilter = nil
+            }
+        case let .photosDeleted(pinID, ids):
+            var done: String?
+            state.updateAlbum { album in
+                guard album.pinID == pinID,
+                      let i = album.pendingDeletions.firstIndex(where: { Set(ids).isSubset(of: $0.ids) }) else { return }
+                done = album.pendingDeletions.remove(at: i).ack.done
+            }
+            if let done { state.message = StatusMessage(done) }
+        case let .filterSaved(pinID, filter):
+            var done: String?
+            state.updateAlbum { album in
+                guard album.pinID == pinID, album.pendingFilter == filter else { return }
+                album.pendingFilter = nil
+                done = Acknowledgment.filterSaved(filter).done
+            }
+            if let done { state.message = StatusMessage(done) }
+        case let .settingSaved(key):
+            if let i = state.pendingSettings.firstIndex(where: { $0.key == key }) {
+                state.message = StatusMessage(state.pendingSettings.remove(at: i).ack.done)
+            }
         case let .albumLoaded(snapshot):
             state.screen.feature.albumLoaded(snapshot, &state)
             // The map's pin counts its photos as the album read just now does: a move asks by that count.
@@ -62,6 +92,8 @@ public struct AppReducer: Sendable {
             state.message = message
         case let .settingsLoaded(settings):
             state.settings = settings
+            // Read after every write issued here: each setting on its way is saved (and said) or failed by now.
+            state.pendingSettings = []
         case .tick:
             if state.isAnimating { state.animationFrame &+= 1 }
         case let .messageExpired(message):

@@ -115,10 +115,12 @@ struct FilterReducer: Sendable {
     }
 
     /// Back to the album, which fetches a new collection with `filter` (the album machine decides).
+    /// Said saved once the store has started the new collection with it (`filterSaved`).
     static func apply(_ filter: AlbumFilter, to album: AlbumScreen, _ state: inout AppState) -> [AppEffect] {
+        var album = album
+        album.pendingFilter = filter
         state.go(to: .backToAlbum(album))
-        state.message = StatusMessage(filter.isEmpty ? "Filter cleared: fetching a new collection\u{2026}"
-                                      : "Fetching a new collection for \u{201C}\(filter.summary)\u{201D}\u{2026}")
+        state.message = StatusMessage(Acknowledgment.filterSaved(filter).onItsWay)
         return [.album(album.pinID, .setFilter(filter))]
     }
 }

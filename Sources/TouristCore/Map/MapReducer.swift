@@ -179,7 +179,7 @@ struct MapReducer: Sendable {
     func moveSaved(_ pin: Pin, _ state: inout AppState) {
         guard let i = state.pendingMoves.firstIndex(where: { $0.pin == pin.id && $0.coordinate == pin.coordinate }) else { return }
         state.pendingMoves.remove(at: i)
-        state.message = StatusMessage("Moved; a new album is on its way for \u{201C}\(pin.displayName)\u{201D}.")
+        state.message = StatusMessage(Acknowledgment.pinMoved(pin.displayName).done)
     }
 
     // MARK: - Mouse
@@ -253,16 +253,18 @@ struct MapReducer: Sendable {
         // Right where the go-to prompt left it on a destination, the pin is the destination's.
         let destination = state.wentToDestination.flatMap { state.viewport.cell(for: $0.coordinate) == state.cursorCell ? $0.name : nil }
         let name = destination ?? places.pinName(at)
-        state.message = StatusMessage("Pin dropped at \(name ?? at.formatted()).")
-        state.pendingDrops.append(PendingDrop(coordinate: at))
+        let ack = Acknowledgment.pinDropped(name ?? at.formatted())
+        state.message = StatusMessage(ack.onItsWay)
+        state.pendingDrops.append(PendingDrop(coordinate: at, ack: ack))
         return [.insertPin(at, name: name)]
     }
 
-    /// The store saved a pin: if it is one dropped here, it is no longer on its way, and its album
-    /// opens if Enter was pressed on it meanwhile (and the map is still browsing).
+    /// The store saved a pin: if it is one dropped here, it is no longer on its way and is said
+    /// dropped, and its album opens if Enter was pressed on it meanwhile (and the map is still browsing).
     func dropSaved(_ pin: Pin, _ state: inout AppState) -> [AppEffect] {
         guard let i = state.pendingDrops.firstIndex(where: { $0.coordinate == pin.coordinate }) else { return [] }
         let drop = state.pendingDrops.remove(at: i)
+        state.message = StatusMessage(drop.ack.done)
         guard drop.openWhenSaved, state.overlay == nil, state.map?.mode == .browsing else { return [] }
         return openAlbum(pin, &state)
     }
@@ -300,16 +302,22 @@ extension AppState {
     /// fetch anew; the message line says so once the store has the move (`MapReducer.moveSaved`).
     mutating func movePin(_ id: Pin.ID, to target: GeoPoint, name: String?) -> [AppEffect] {
         setMapMode(.browsing)
-        if let i = pins.firstIndex(where: { $0.id == id }) { pins[i].coordinate = target }
+        if let i = pins.firstIndex(where: { $0.id == id }) {
+            message = StatusMessage(Acknowledgment.pinMoved(pins[i].displayName).onItsWay)
+            pins[i].coordinate = target
+        }
         pendingMoves.append(PendingMove(pin: id, coordinate: target))
         return [.movePin(id, to: target, name: name), .album(id, .pinMoved(target))]
     }
 
-    /// Deletes a pin: gone from the map at once (the store follows), and its album is told.
+    /// Deletes a pin: off the map at once, so nothing acts on it, but said deleted only once the store
+    /// has deleted it (`pinRemoved`); a failed write brings it back. Its album is told.
     mutating func deletePin(_ id: Pin.ID) -> [AppEffect] {
         setMapMode(.browsing)
         if let pin = pin(id) {
-            message = StatusMessage("Deleted pin \u{201C}\(pin.displayName)\u{201D}.")
+            let ack = Acknowledgment.pinDeleted(pin.displayName)
+            message = StatusMessage(ack.onItsWay)
+            pendingDeletions[id] = ack
         }
         pins.removeAll { $0.id == id }
         return [.deletePin(id), .album(id, .pinDeleted)]

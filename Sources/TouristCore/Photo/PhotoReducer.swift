@@ -85,10 +85,9 @@ struct PhotoReducer: Sendable {
         case .delete:
             // One photo goes at once, never asked, as in the album: the message line says which.
             var album = screen.album
-            album.remove([photo.id])
+            let effects = AlbumScreenReducer.delete([photo], from: &album, &state)
             back(album, &state)
-            state.message = StatusMessage(AlbumScreenReducer.deleted([photo]))
-            return [.album(album.pinID, .deletePhotos([photo.id]))]
+            return effects
         case .openPage:
             guard let page = photo.pageURL, PhotoReducer.isWebPage(page) else {
                 state.message = StatusMessage("This photo has no web page.")

@@ -80,7 +80,7 @@ public enum RenameKeys {
 }
 
 extension AppState {
-    /// Renames a pin: shown at once (the store follows), and said.
+    /// Renames a pin: shown at once, said renamed once the store has it (`renameSaved`).
     mutating func renamePin(_ id: Pin.ID, to ownName: String?) -> [AppEffect] {
         guard let index = pins.firstIndex(where: { $0.id == id }) else {
             message = StatusMessage("That pin was deleted elsewhere.", kind: .error)
@@ -89,11 +89,15 @@ extension AppState {
         let before = pins[index].displayName
         pins[index].ownName = ownName
         let after = pins[index].displayName
-        if let ownName {
-            message = StatusMessage("Renamed \u{201C}\(before)\u{201D} to \u{201C}\(ownName)\u{201D}.")
-        } else {
-            message = StatusMessage("\u{201C}\(after)\u{201D} goes by its place's name again.")
-        }
+        let ack = ownName.map { Acknowledgment.pinRenamed(from: before, to: $0) } ?? .pinNamedByPlace(after)
+        message = StatusMessage(ack.onItsWay)
+        pendingRenames.append(PendingRename(pin: id, ownName: ownName, ack: ack))
         return [.renamePin(id, name: ownName)]
+    }
+
+    /// The store saved a pin: if it is the answer to a rename made here, the rename is said now.
+    mutating func renameSaved(_ pin: Pin) {
+        guard let i = pendingRenames.firstIndex(where: { $0.pin == pin.id && $0.ownName == pin.ownName }) else { return }
+        message = StatusMessage(pendingRenames.remove(at: i).ack.done)
     }
 }

@@ -96,7 +96,7 @@ struct SettingsReducer: Sendable {
         state.screen = .settings(screen)
     }
 
-    /// Takes a setting from text: saved and in effect at once, or the reason it is refused. Only this
+    /// Takes a setting from text: in effect at once and said saved once the store has it, or the reason it is refused. Only this
     /// setting is written: the others may have been changed elsewhere meanwhile.
     /// `refused`: what the message adds when the text is refused (what became of the field).
     private func save(_ key: SettingKey, _ text: String, _ state: inout AppState, refused: String = "") -> [AppEffect] {
@@ -106,7 +106,9 @@ struct SettingsReducer: Sendable {
             return []
         case let .success(settings):
             state.settings = settings
-            state.message = StatusMessage(state.savedMessage(key))
+            let ack = Acknowledgment.settingSaved(label: key.label, done: state.savedMessage(key))
+            state.message = StatusMessage(ack.onItsWay)
+            state.pendingSettings.append(PendingSetting(key: key, ack: ack))
             let stored = settings.storedTexts.first { $0.0 == key }?.1
             return [.saveSetting(key, stored)]
         }
