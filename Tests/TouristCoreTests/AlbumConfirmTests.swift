@@ -28,8 +28,11 @@ final class AlbumConfirmTests: XCTestCase {
         XCTAssertEqual(s.album?.marked, [2])
 
         press(&s, .char("X"))
-        XCTAssertEqual(press(&s, .char("y")), [.album(1, .deletePhotos([2]))])
+        let effects = press(&s, .char("y"))
+        XCTAssertEqual(effects, [.album(1, .deletePhotos([2]))])
         XCTAssertEqual(s.album?.photos.count, 9)
+        XCTAssertEqual(s.message, StatusMessage("Deleting \u{201C}Photo 2\u{201D}\u{2026}"), "not said deleted before the store has it")
+        reducer.commit(effects, &s)
         XCTAssertEqual(s.message, StatusMessage("Deleted \u{201C}Photo 2\u{201D}."), "the one photo that went, by name")
     }
 

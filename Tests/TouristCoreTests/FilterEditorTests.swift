@@ -75,8 +75,11 @@ final class FilterEditorTests: XCTestCase {
         let text = screenText(s)
         XCTAssertTrue(text.contains("Replace the 10 photos with a new collection?"), text)
         XCTAssertTrue(text.contains("For \u{201C}food \u{00B7} 2019\u{2013}2023 \u{00B7} recent\u{201D}."), text)
-        XCTAssertEqual(press(&s, .char("y")), [.album(1, .setFilter(wanted))])
+        let effects = press(&s, .char("y"))
+        XCTAssertEqual(effects, [.album(1, .setFilter(wanted))])
         XCTAssertNotNil(s.album, "back on the album")
+        XCTAssertEqual(s.message?.text, "Saving the filter \u{201C}food \u{00B7} 2019\u{2013}2023 \u{00B7} recent\u{201D}\u{2026}")
+        reducer.commit(effects, &s)
         XCTAssertEqual(s.message?.text, "Fetching a new collection for \u{201C}food \u{00B7} 2019\u{2013}2023 \u{00B7} recent\u{201D}\u{2026}")
     }
 
@@ -249,7 +252,10 @@ final class FilterEditorTests: XCTestCase {
         XCTAssertEqual(press(&s, .char("n")), [])
         XCTAssertNil(s.album?.confirming)
         press(&s, .char("F"))
-        XCTAssertEqual(press(&s, .char("y")), [.album(1, .setFilter(.none))])
+        let effects = press(&s, .char("y"))
+        XCTAssertEqual(effects, [.album(1, .setFilter(.none))])
+        XCTAssertEqual(s.message?.text, "Clearing the filter\u{2026}")
+        reducer.commit(effects, &s)
         XCTAssertEqual(s.message?.text, "Filter cleared: fetching a new collection\u{2026}")
 
         var off = album(filter: AlbumFilter(text: "food"))

@@ -190,6 +190,8 @@ extension GoToDestinationTests {
         var effects = reducer.reduce(&state, .event(.key(.char("p")), time: 0))
         guard case let .insertPin(_, name)? = effects.first else { return XCTFail("\(effects)") }
         XCTAssertEqual(name, "Mount Fuji")
+        XCTAssertEqual(state.message?.text, "Dropping a pin at Mount Fuji\u{2026}")
+        reducer.commit(effects, &state)
         XCTAssertEqual(state.message?.text, "Pin dropped at Mount Fuji.")
         // Moved off it, the nearest place names the pin again.
         state = Sample.mapState()

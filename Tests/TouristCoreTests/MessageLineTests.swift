@@ -93,14 +93,17 @@ final class MessageLineTests: XCTestCase {
     func testDeletingAPinSaysWhichWent() {
         var s = Sample.mapState()
         s.settings.confirmDelete = false
-        XCTAssertEqual(reducer.reduce(&s, .event(.key(.char("x")), time: 0)).first, .deletePin(1))
+        let effects = reducer.reduce(&s, .event(.key(.char("x")), time: 0))
+        XCTAssertEqual(effects.first, .deletePin(1))
+        XCTAssertEqual(s.message?.text, "Deleting pin \u{201C}Naples\u{201D}\u{2026}", "said deleted only once the store has it")
+        reducer.commit(effects, &s)
         XCTAssertEqual(s.message?.text, "Deleted pin \u{201C}Naples\u{201D}.")
         // Through the dialog, an unnamed pin.
         var d = Sample.mapState()
         d.pins[0].name = nil
         let shown = d.pins[0].displayName
         _ = reducer.reduce(&d, .event(.key(.char("x")), time: 0))
-        _ = reducer.reduce(&d, .event(.key(.char("y")), time: 0))
+        reducer.commit(reducer.reduce(&d, .event(.key(.char("y")), time: 0)), &d)
         XCTAssertEqual(d.message?.text, "Deleted pin \u{201C}\(shown)\u{201D}.")
     }
 }

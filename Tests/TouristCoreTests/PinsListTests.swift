@@ -392,10 +392,13 @@ final class PinsListTests: XCTestCase {
         XCTAssertEqual(s.pinsList?.mode, .browsing)
         XCTAssertEqual(s.pins.count, 5)
         press(&s, .delete)
-        XCTAssertEqual(press(&s, .char("y")), [.deletePin(4), .album(4, .pinDeleted)])
+        let effects = press(&s, .char("y"))
+        XCTAssertEqual(effects, [.deletePin(4), .album(4, .pinDeleted)])
         XCTAssertEqual(s.pinsList?.mode, .browsing)
         XCTAssertEqual(ids(s), [5, 3, 2, 1])
         XCTAssertEqual(s.pinsList?.selectedID, 3)
+        XCTAssertEqual(s.message, StatusMessage("Deleting pin \u{201C}Zürich\u{201D}\u{2026}"), "said deleted once the store has it")
+        reducer.commit(effects, &s)
         XCTAssertEqual(s.message, StatusMessage("Deleted pin \u{201C}Zürich\u{201D}."))
     }
 
@@ -422,6 +425,8 @@ final class PinsListTests: XCTestCase {
         XCTAssertEqual(effects, [.renamePin(4, name: "Lake house")])
         XCTAssertEqual(s.pinsList?.mode, .browsing)
         XCTAssertEqual(s.pin(4)?.ownName, "Lake house")
+        XCTAssertEqual(s.message, StatusMessage("Renaming \u{201C}Zürich\u{201D} to \u{201C}Lake house\u{201D}\u{2026}"))
+        reducer.commit(effects, &s)
         XCTAssertEqual(s.message, StatusMessage("Renamed \u{201C}Zürich\u{201D} to \u{201C}Lake house\u{201D}."))
         XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Lake house (Zürich)"))
         XCTAssertEqual(s.pinsList?.selectedID, 4)

@@ -40,6 +40,9 @@ final class RenamePromptTests: XCTestCase {
         XCTAssertEqual(state.map?.mode, .browsing)
         XCTAssertEqual(state.pin(1)?.displayName, "Hotel Parker's")
         XCTAssertEqual(state.pin(1)?.name, "Naples")
+        XCTAssertEqual(state.message?.text, "Renaming \u{201C}Naples\u{201D} to \u{201C}Hotel Parker's\u{201D}\u{2026}",
+                       "said renamed only once the store has it")
+        reducer.commit(effects, &state)
         XCTAssertEqual(state.message?.text, "Renamed \u{201C}Naples\u{201D} to \u{201C}Hotel Parker's\u{201D}.")
     }
 
@@ -49,8 +52,11 @@ final class RenamePromptTests: XCTestCase {
         press(&state, .char("R"))
         XCTAssertEqual(prompt(state)?.field.text, "Hotel")
         press(&state, .control("u"))
-        XCTAssertEqual(press(&state, .enter), [.renamePin(1, name: nil)])
+        let effects = press(&state, .enter)
+        XCTAssertEqual(effects, [.renamePin(1, name: nil)])
         XCTAssertEqual(state.pin(1)?.displayName, "Naples")
+        XCTAssertEqual(state.message?.text, "Giving the pin its place's name, \u{201C}Naples\u{201D}\u{2026}")
+        reducer.commit(effects, &state)
         XCTAssertEqual(state.message?.text, "\u{201C}Naples\u{201D} goes by its place's name again.")
         // Typing the place's own name is the same as no name.
         state.pins[0].ownName = "Hotel"

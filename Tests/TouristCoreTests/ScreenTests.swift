@@ -195,7 +195,7 @@ final class CoordinateFormatTests: XCTestCase {
             XCTAssertTrue(AppView.render(s, raster: nil).rowText(0).contains(" " + shown), shown)
             var deleted = s
             deleted.screen = .map(MapScreen())
-            _ = deleted.deletePin(s.pins[0].id)
+            AppReducer(places: .none).commit(deleted.deletePin(s.pins[0].id), &deleted)
             XCTAssertEqual(deleted.message?.text, "Deleted pin \u{201C}\(shown)\u{201D}.")
         }
     }

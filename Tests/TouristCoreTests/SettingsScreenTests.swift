@@ -48,6 +48,8 @@ final class SettingsScreenTests: XCTestCase {
         type(&s, "12")
         XCTAssertEqual(press(&s, .enter), [.saveSetting(.photosPerCollection, "12")], "that setting alone is saved")
         XCTAssertEqual(s.settings.photosPerCollection, 12)
+        XCTAssertEqual(s.message, StatusMessage("Saving photos per collection\u{2026}"), "said saved only once the store has it")
+        _ = reducer.reduce(&s, .settingSaved(.photosPerCollection))
         XCTAssertEqual(s.message, StatusMessage("Saved: photos per collection 12."))
         XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Photos per collection   12"))
     }
@@ -69,6 +71,7 @@ final class SettingsScreenTests: XCTestCase {
         type(&s, "0")
         XCTAssertEqual(press(&s, .enter), [.saveSetting(.largeCacheMB, "0")])
         XCTAssertEqual(s.settings.largeCacheBytes, 0)
+        _ = reducer.reduce(&s, .settingSaved(.largeCacheMB))
         XCTAssertEqual(s.message, StatusMessage("Saved: large-image budget 0 MB (none stored)."))
         XCTAssertTrue(AppView.render(s, raster: nil).text.contains("Large-image budget      0 MB (none stored)"))
 
@@ -84,6 +87,7 @@ final class SettingsScreenTests: XCTestCase {
         }
         type(&s, "1")
         XCTAssertEqual(press(&s, .enter), [.saveSetting(.slideshowSeconds, "1")])
+        _ = reducer.reduce(&s, .settingSaved(.slideshowSeconds))
         XCTAssertEqual(s.message, StatusMessage("Saved: slideshow interval 1 second."))
         XCTAssertEqual(s.settings.slideshowSeconds, 1)
     }
@@ -265,6 +269,7 @@ final class SettingsScreenTests: XCTestCase {
         // Chosen: Flickr, Wikimedia Commons, then automatic again, which the environment's key makes Flickr.
         for expected in ["Flickr", "Wikimedia Commons", "automatic: Flickr"] {
             XCTAssertEqual(press(&s, .enter).count, 1)
+            _ = reducer.reduce(&s, .settingSaved(.source))
             XCTAssertEqual(s.message, StatusMessage("Saved: photo source \(expected)."))
             let row = AppView.render(s, raster: nil).text.split(separator: "\n").first { $0.contains("Photo source") }
             XCTAssertTrue(row?.hasSuffix(expected) == true || row?.contains(expected + " ") == true, String(row ?? ""))
@@ -278,6 +283,7 @@ final class SettingsScreenTests: XCTestCase {
         press(&s, .enter)
         XCTAssertEqual(press(&s, .enter), [.saveSetting(.flickrAPIKey, nil)], "an empty field removes the key")
         XCTAssertNil(s.settings.flickrAPIKey)
+        _ = reducer.reduce(&s, .settingSaved(.flickrAPIKey))
         XCTAssertEqual(s.message, StatusMessage("Removed the Flickr API key."))
     }
 
@@ -357,6 +363,7 @@ final class SettingsScreenTests: XCTestCase {
                                             editing: SettingsScreen.textField(" \(files.pem) ")))
         XCTAssertEqual(press(&s, .enter), [.saveSetting(.caBundle, files.pem)], "that setting alone is saved, trimmed")
         XCTAssertEqual(s.settings.caBundle, files.pem)
+        _ = reducer.reduce(&s, .settingSaved(.caBundle))
         XCTAssertEqual(s.message, StatusMessage("Saved: CA bundle \(files.pem)."))
         // Editing starts from the path; an empty field removes it.
         press(&s, .enter)
@@ -364,6 +371,7 @@ final class SettingsScreenTests: XCTestCase {
         for _ in files.pem { press(&s, .backspace) }
         XCTAssertEqual(press(&s, .enter), [.saveSetting(.caBundle, nil)])
         XCTAssertNil(s.settings.caBundle)
+        _ = reducer.reduce(&s, .settingSaved(.caBundle))
         XCTAssertEqual(s.message?.text, "Removed the CA bundle: the system's certificates alone are trusted.")
     }
 
