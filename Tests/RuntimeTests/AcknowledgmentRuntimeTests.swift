@@ -31,8 +31,14 @@ extension RuntimeTests {
         let other = try holdWrites()
         var mark = terminal.frameCount
         for key in keys { terminal.press(key) }
-        let waiting = try XCTUnwrap(terminal.frame(after: mark, showing: onItsWay), file: file, line: line)
-        XCTAssertFalse(waiting.text.contains(done), waiting.text, file: file, line: line)
+        // The first frame that says anything of the change says it is on its way, and none says it is done.
+        let said = try XCTUnwrap(terminal.frame(after: mark) { $0.text.contains(onItsWay) || $0.text.contains(done) },
+                                 file: file, line: line)
+        XCTAssertTrue(said.text.contains(onItsWay), said.text, file: file, line: line)
+        terminal.waitUntilEventsAreTaken()
+        for frame in terminal.frames(from: mark) {
+            XCTAssertFalse(frame.text.contains(done), "said done before it is stored: \(frame.text)", file: file, line: line)
+        }
         XCTAssertFalse(try stored(), "not stored while the write is held", file: file, line: line)
         mark = terminal.frameCount
         try release(other)

@@ -187,6 +187,11 @@ final class TestTerminal: AppTerminal, @unchecked Sendable {
         }
     }
 
+    /// The frames drawn from index `mark` on, as they are now (no wait).
+    func frames(from mark: Int) -> [CellBuffer] {
+        locked { Array(frames[min(mark, frames.count)...]) }
+    }
+
     /// How long a wait goes on before it is taken for a hang.
     static let hangLimit: TimeInterval = 60
 
