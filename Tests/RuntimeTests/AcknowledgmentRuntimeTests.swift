@@ -15,6 +15,7 @@ extension RuntimeTests {
     func holdWrites() throws -> DatabaseQueue {
         var holdsLock = Configuration()
         holdsLock.allowsUnsafeTransactions = true  // the lock is held across accesses on purpose
+        holdsLock.busyMode = .timeout(600)  // waits for a write of the app's under way, rather than failing
         let other = try DatabaseQueue(path: path, configuration: holdsLock)
         try other.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
         return other
