@@ -138,8 +138,9 @@ final class DataSafetyTests: EndToEndTestCase {
         t.wait(forText: "Keys and map")
         try t.keys("Escape")
         holder.release()
-        t.wait(for: "the pin saved and the waiting message gone", timeout: 30) {
-            $0.contains("1 pin ") && $0.contains("Saved: the database takes writes again.")
+        // The map view lands first ("Saved: the database takes writes again."), then the drop, said once stored.
+        t.wait(for: "the pin saved, said dropped, and the waiting message gone", timeout: 30) {
+            $0.contains("1 pin ") && $0.contains("Pin dropped at") && !$0.contains("Not saved yet")
         }
         XCTAssertEqual(try pins(db: db).count, 1)
         try t.keys("q")
