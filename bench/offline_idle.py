@@ -105,9 +105,10 @@ def main():
     for name, share in results.items():
         print(f"offline, {name}: {share * 100:.2f} % of a core over {args.seconds:.0f} s")
     worst = max(results.values())
-    targets.verdict("offline idle", worst < 0.02,
-                    ", ".join(f"{name} {share * 100:.2f} %" for name, share in results.items())
-                    + f" of a core over {args.seconds:.0f} s offline (limit 2 %)")
+    ok = targets.verdict("offline idle", worst < targets.OFFLINE_IDLE_SHARE,
+                         ", ".join(f"{name} {share * 100:.2f} %" for name, share in results.items())
+                         + f" of a core over {args.seconds:.0f} s offline (limit {targets.OFFLINE_IDLE_SHARE * 100:g} %)")
+    sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":

@@ -202,19 +202,20 @@ def main():
         def mb(size):
             return f"{size:.1f} MB" if size != float("inf") else "unknown (it did not end)"
         print(f"{args.pins:,} pins downloading, stand-in at {DELAY_MS} ms a response, medians of {n} runs:")
-        targets.verdict("scale quit", quit_s < targets.SCALE_QUIT_S,
+        ok = targets.verdict("scale quit", quit_s < targets.SCALE_QUIT_S,
                         f"q to exit with {args.pins:,} pins downloading, median {ms(quit_s)} "
                         f"(max {ms(max(quits))}, n={n}; target < {targets.SCALE_QUIT_S:g} s)")
-        targets.verdict("scale memory", rss < targets.SCALE_MEMORY_MB,
+        ok &= targets.verdict("scale memory", rss < targets.SCALE_MEMORY_MB,
                         f"peak RSS with {args.pins:,} pins downloading, median {mb(rss)} "
                         f"(max {mb(max(peaks))}, n={n}; target < {targets.SCALE_MEMORY_MB:g} MB)")
-        targets.verdict("scale open album", opened < targets.SCALE_OPEN_ALBUM_S,
+        ok &= targets.verdict("scale open album", opened < targets.SCALE_OPEN_ALBUM_S,
                         f"Enter to the opened album's first photo while {args.pins:,} download, median "
                         f"{ms(opened)} (max {ms(max(opens))}, n={n}; target < "
                         f"{targets.SCALE_OPEN_ALBUM_S:g} s, two responses of {DELAY_MS} ms each)")
     finally:
         server.kill()
         shutil.rmtree(work, ignore_errors=True)
+    sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import new_database  # noqa: E402
+import targets  # noqa: E402
 
 PINS = 10_000
 PHOTOS = 21
@@ -62,9 +63,10 @@ def main():
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="vtourist-store-bench-")
     try:
-        measure(args, work)
+        ok = measure(args, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    sys.exit(0 if ok else 1)
 
 
 def measure(args, work):
@@ -75,7 +77,9 @@ def measure(args, work):
     baseline = statistics.median(run(args.binary, empty, env)[0] for _ in range(args.runs))
     print(f"vtourist pins --json, empty database: median {baseline:.1f} ms (start-up)")
 
-    for albums, target in ((False, 150), (True, 400)):
+    ok = True
+    for albums, name, target in ((False, "pins json", targets.PINS_JSON_MS),
+                                 (True, "pins json albums", targets.PINS_JSON_ALBUMS_MS)):
         db = os.path.join(work, f"pins-{'albums' if albums else 'bare'}.sqlite")
         new_database.create(args.binary, db, env)
         fill(db, albums)
@@ -90,8 +94,12 @@ def measure(args, work):
         median = statistics.median(times)
         what = f"{PINS:,} pins" + (f" x {PHOTOS} photos" if albums else "")
         print(f"vtourist pins --json, {what}: median {median:.1f} ms (min {min(times):.1f}, max {max(times):.1f}, "
-              f"n={len(times)}); listing beyond start-up {median - baseline:.1f} ms  [target < {target} ms]")
+              f"n={len(times)}); listing beyond start-up {median - baseline:.1f} ms  [target < {target:g} ms]")
         print(f"vtourist pins (text), {what}: median {text:.1f} ms")
+        ok &= targets.verdict(name, median - baseline < target,
+                              f"{what}: {median - baseline:.1f} ms beyond the start-up of {baseline:.1f} ms, median of "
+                              f"{len(times)} (target < {target:g} ms)")
+    return ok
 
 
 if __name__ == "__main__":

@@ -115,12 +115,19 @@ def main():
     print(f"Cold start to first frame, 10,000 pins, {COLS}x{ROWS - 1} map: "
           f"median {cold:.1f} ms (min {min(starts):.1f}, max {max(starts):.1f}, n={len(starts)})"
           f"  [target < {targets.COLD_START_MS:g} ms]")
-    print(f"Peak memory (max RSS): median {statistics.median(peaks):.1f} MiB "
-          f"(max {max(peaks):.1f})  [target < 60 MB]")
-    print(f"Bytes written per one-cell cursor move: median {statistics.median(move_bytes):.0f} "
-          f"(min {min(move_bytes)}, max {max(move_bytes)}, n={len(move_bytes)})  [target < 300]")
+    peak, moved = statistics.median(peaks), statistics.median(move_bytes)
+    limit_mib = targets.MAP_MEMORY_MB * targets.MIB_PER_MB
+    print(f"Peak memory (max RSS): median {peak:.1f} MiB "
+          f"(max {max(peaks):.1f})  [target < {targets.MAP_MEMORY_MB:g} MB = {limit_mib:.1f} MiB]")
+    print(f"Bytes written per one-cell cursor move: median {moved:.0f} "
+          f"(min {min(move_bytes)}, max {max(move_bytes)}, n={len(move_bytes)})  [target < {targets.CURSOR_MOVE_BYTES}]")
     ok = targets.verdict("cold start", cold < targets.COLD_START_MS,
                          f"median {cold:.1f} ms (target < {targets.COLD_START_MS:g} ms)")
+    ok &= targets.verdict("map memory", peak < limit_mib,
+                          f"median {peak:.1f} MiB over {len(peaks)} runs (target < {targets.MAP_MEMORY_MB:g} MB "
+                          f"= {limit_mib:.1f} MiB)")
+    ok &= targets.verdict("cursor move bytes", moved < targets.CURSOR_MOVE_BYTES,
+                          f"median {moved:.0f} bytes over {len(move_bytes)} moves (target < {targets.CURSOR_MOVE_BYTES})")
     sys.exit(0 if ok else 1)
 
 

@@ -41,11 +41,15 @@ func unicodeSearchFold(_ text: String) -> String {
 /// once and remembered (normalising one string at a time costs microseconds).
 /// Decomposing scalar by scalar is NFKD without its reordering of marks, which
 /// only moves marks of nonzero combining class, nearly all nonspacing and so dropped.
-public struct SearchFolder {
+public struct SearchFolder: Sendable {
     /// A scalar's fold in UTF-8; 0x20 for a separator. The Basic Multilingual Plane in a table
     /// (a lookup per letter: hashing would cost as much as the rest of the fold), the rest hashed.
-    private var plane0 = [[UInt8]?](repeating: nil, count: 0x10000)
+    /// The table is made at the first letter beyond ASCII: making and freeing it costs half a millisecond.
+    private var plane0: [[UInt8]?] = []
     private var cache: [Unicode.Scalar: [UInt8]] = [:]
+
+    /// Whether a letter beyond ASCII was folded, so the table was made.
+    var madeTable: Bool { !plane0.isEmpty }
 
     public init() {}
 
@@ -96,6 +100,7 @@ public struct SearchFolder {
 
     private mutating func piece(_ scalar: Unicode.Scalar) -> [UInt8] {
         if scalar.value < 0x10000 {
+            if plane0.isEmpty { plane0 = [[UInt8]?](repeating: nil, count: 0x10000) }
             if let known = plane0[Int(scalar.value)] { return known }
             let folded = fold(scalar)
             plane0[Int(scalar.value)] = folded

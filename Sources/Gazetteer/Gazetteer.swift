@@ -18,6 +18,8 @@ public final class Gazetteer: Sendable {
     let lazyBigPlaceNames = Locked<CompactKeys?>(nil)
     /// `prepareInBackground` has started.
     private let lazyPrepared = Locked(false)
+    /// The folder of `destination(named:near:)`, kept: `pins --json` asks once for each of 10,000 pins.
+    let lookupFolder = Locked(SearchFolder())
 
     private init(data: Data, layout: PlacesLayout, destinations: LazyDestinations) {
         self.data = data

@@ -379,8 +379,7 @@ extension Gazetteer {
     /// The destination called `name` (its own name or an alternate, folded, spaces aside) whose extent
     /// holds `point`, or whose point lies within `destinationPinKm` of it: the one a pin named so was dropped on.
     public func destination(named name: String, near point: GeoPoint) -> Destination? {
-        var folder = SearchFolder()
-        let key = folder.foldBytes(name).filter { $0 != 0x20 }
+        let key = lookupFolder.withLock { $0.foldBytes(name) }.filter { $0 != 0x20 }
         guard !key.isEmpty else { return nil }
         let index = lazyDestinations.index
         for i in index.names.range(startingWith: key) where index.names.length(i) == key.count {

@@ -107,7 +107,8 @@ final class ImportAlongTests: EndToEndTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stderr, "added 21 pins (21 along tracks), skipped 0 duplicates, 0 not points or lines\n")
         // Waypoints stay and take the place of the points beside them: 7 waypoints, the tracks within 5 km.
-        // One of its 8 tracks has no point: neither a point nor a line.
+        // One of its 8 tracks has no point: neither a point nor a line. The counts along the tracks
+        // (0 at 10 km, 2 at 1 km) are those scripts/gpx_along_counts.py reckons from the rule.
         let lake = try cli(["import", fixture("cerknicko-jezero.gpx"), "--along", "10", "--db", path("c.sqlite")])
         XCTAssertEqual(lake.status, 0, lake.stderr)
         XCTAssertEqual(lake.stderr, "added 7 pins (0 along tracks), skipped 0 duplicates, 1 not a point or line\n")

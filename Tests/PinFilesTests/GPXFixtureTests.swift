@@ -6,7 +6,9 @@ import XCTest
 
 /// The real GPX files of gpxpy's test corpus (Tests/Fixtures/gpx, Apache-2.0, see its README):
 /// every one reads, with and without its lines, keeps every waypoint, and gives the points along
-/// its tracks and routes that an independent reckoning of the same rule gives.
+/// its tracks and routes that an independent reckoning of the same rule gives:
+/// `scripts/gpx_along_counts.py` derives `expected` from the manual's rule in Python, with none of
+/// the app's code (`python3 scripts/gpx_along_counts.py --check` this file fails on any difference).
 final class GPXFixtureTests: XCTestCase {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/gpx")
@@ -92,6 +94,21 @@ final class GPXFixtureTests: XCTestCase {
                 for q in all[..<(waypoints.count + i)] { XCTAssertGreaterThanOrEqual(distanceKm(p, q), 0.5 * (1 - 1e-9), name) }
             }
         }
+    }
+
+    func testTheExpectedCountsAreTheOnesTheScriptReckonsFromTheRule() throws {
+        let root = Self.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        script.arguments = [root.appendingPathComponent("scripts/gpx_along_counts.py").path, "--check", #filePath]
+        let said = Pipe()
+        script.standardOutput = FileHandle.nullDevice
+        script.standardError = said
+        try script.run()
+        let text = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        script.waitUntilExit()
+        XCTAssertEqual(script.terminationStatus, 0, text)
+        XCTAssertTrue(text.contains("all 28 files as the test expects"), text)
     }
 
     func testARealRouteEveryKilometre() throws {

@@ -3,8 +3,9 @@ import FuzzSupport
 import Imaging
 import Terminal
 
-/// Bytes as a downloaded photo: decoded into a small box, then drawn in cells with libchafa in
-/// each colour mode; or an `ImageError` with a message; never a trap.
+/// Bytes as a downloaded photo: decoded into a small box, every pixel as TurboJPEG's own decode of
+/// the same bytes gives it (`TurboJPEGOracle`), then drawn in cells with libchafa in each colour
+/// mode; or an `ImageError` with a message; never a trap.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJPEG(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = fuzzData(data, size)
@@ -15,6 +16,7 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let image = try JPEGDecoder.decode(bytes, fitting: box.width, box.height, pixelBudget: 4_000_000)
         FuzzCheck.that(image.width > 0 && image.height > 0 && image.pixels.count == image.width * image.height * 3,
                        "decoded \(image.width)x\(image.height) with \(image.pixels.count) bytes")
+        TurboJPEGOracle.check(bytes, image, box: box)
         let cells = renderer.render(image, columns: 6, rows: 3)
         FuzzCheck.that(cells.width == 6 && cells.height == 3, "rendered \(cells.width)x\(cells.height)")
         Acceptance.note(true)
