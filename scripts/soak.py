@@ -305,13 +305,15 @@ class Value:
     """A pin's place and name as told or asked: coordinates within `tolerance`; a name, or a prefix
     (the screen cut it with …), or None (not shown: `drop` from the shell)."""
 
-    def __init__(self, lat, lon, tolerance, name=None, prefix=False):
+    def __init__(self, lat, lon, tolerance, name=None, prefix=False, or_unnamed=False):
         self.lat, self.lon, self.tolerance, self.name, self.prefix = lat, lon, tolerance, name, prefix
+        # A pin dropped far from any place has no name, though the status line names the nearest one.
+        self.or_unnamed = or_unnamed
 
     def matches(self, row):
         if not (near(row["lat"], self.lat, self.tolerance) and near(row["lon"], self.lon, self.tolerance)):
             return False
-        if self.name is None:
+        if self.name is None or (self.or_unnamed and row["name"] == ""):
             return True
         return (row["name"] or "").startswith(self.name) if self.prefix else row["name"] == self.name
 
@@ -330,7 +332,7 @@ def shown_name(place):
     """The place the status line shows, as a pin there is named: without its distance, a cut name as a prefix."""
     place = re.sub(r" \([\d.,]+ k?m\)$", "", place.strip())
     if place.endswith("…"):
-        return place[:-1], True
+        return re.sub(r" \([^)]*$", "", place[:-1]), True
     return place, False
 
 
@@ -791,7 +793,7 @@ class Soak:
             name, prefix = shown_name(place[2]) if place else (None, False)
             before = a.lines()
             self.journal(f"  drop at {lat:.4f}, {lon:.4f} ({place})")
-            rec.asked_insert(Value(lat, lon, SHOWN, name, prefix), f"drop at {lat:.4f},{lon:.4f}")
+            rec.asked_insert(Value(lat, lon, SHOWN, name, prefix, or_unnamed=True), f"drop at {lat:.4f},{lon:.4f}")
             self.send(a, "p")
             m = self.acknowledged(a, ACK["drop"], before, "Pin dropped at …")
             rec.asked_inserts.pop()
@@ -853,7 +855,8 @@ class Soak:
             if place:
                 name, prefix = shown_name(place[2])
                 own = reading[0][pid]["name"] if self.has_own_name(pid) else None
-                rec.pins[pid]["asked"].append(Value(place[0], place[1], SHOWN, own or name, prefix and not own))
+                rec.pins[pid]["asked"].append(Value(place[0], place[1], SHOWN, own or name, prefix and not own,
+                                                    or_unnamed=not own))
             self.journal(f"  {kind} pin {pid} ({shown!r}) to {place}")
             self.send(a, "Enter" if kind == "move" else mouse_report(3, x, y))
             m = self.acknowledged(a, ACK["move"], before, "Moved; …")
