@@ -186,12 +186,16 @@ class App:
     """The app in a tmux pane (100×30): keys in with send-keys, the screen back with capture-pane. The
     pane's process is the app itself (exec'd), so SIGKILL reaches exactly it."""
 
-    def __init__(self, tmux, name, argv, env, stderr_path):
+    def __init__(self, tmux, name, argv, env, stderr_path, status_path=None):
         self.tmux, self.name = tmux, name
+        self.status_path = status_path
         self.target = f"={name}:"  # this session exactly (a bare name also matches one it begins)
         words = [f"{k}={v}" for k, v in env.items()]
-        tmux.run("new-session", "-d", "-s", name, "-x", str(COLS), "-y", str(ROWS), "--",
-                 "/bin/sh", "-c", 'exec "$@" 2>"$0"', stderr_path, "/usr/bin/env", "-i", *words, *argv)
+        # With `status_path` (the last app, never killed) a shell waits for it and writes its exit status:
+        # tmux may leave a process that quit unreaped for a while.
+        script = '"$@" 2>"$0"; echo $? > "$STATUS"' if status_path else 'exec "$@" 2>"$0"'
+        tmux.run("new-session", "-d", "-s", name, "-x", str(COLS), "-y", str(ROWS), "--", "/usr/bin/env",
+                 f"STATUS={status_path or ''}", "/bin/sh", "-c", script, stderr_path, "/usr/bin/env", "-i", *words, *argv)
         self.pid = int(tmux.run("display-message", "-p", "-t", name, "#{pane_pid}").strip())
         self.stderr_path = stderr_path
         self.killed = False
@@ -219,6 +223,13 @@ class App:
 
     def dead(self):
         """None while it runs, else (exit status, signal) as tmux saw them (None where it says none)."""
+        if self.status_path:
+            try:
+                with open(self.status_path) as f:
+                    text = f.read().strip()
+                return (int(text), None) if text else None
+            except (OSError, ValueError):
+                return None
         out = self.tmux.run("display-message", "-p", "-t", self.target,
                             "#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}", check=False).strip().split("|")
         # The pane is dead once its terminal closed; its status comes when the process is reaped, a moment later.
@@ -227,6 +238,9 @@ class App:
         return (int(out[1]) if out[1].lstrip("-").isdigit() else None), (int(out[2]) if out[2].isdigit() else None)
 
     def kill(self):
+        if self.status_path and self.dead() is None:
+            # The pane's process is the shell that waits for the app: the app is its child.
+            subprocess.run(["pkill", "-KILL", "-P", str(self.pid)], check=False)
         if self.dead() is None:
             try:
                 os.kill(self.pid, signal.SIGKILL)
@@ -606,11 +620,11 @@ class Soak:
         env.update(self.args.sanitizer_env)
         return env
 
-    def app(self, name):
+    def app(self, name, status_path=None):
         self.started += 1
         mouse = self.rng.random() < 0.5
         a = App(self.tmux, f"{name}{self.started}", [self.args.binary], self.environment(MOUSE_TERM if mouse else "xterm-256color"),
-                os.path.join(self.logs, f"{name}-{self.started}.err"))
+                os.path.join(self.logs, f"{name}-{self.started}.err"), status_path)
         self.journal(f"{name} started (pid {a.pid}){' (mouse)' if mouse else ''}")
         self.apps.append(a)
         return a
@@ -950,7 +964,7 @@ class Soak:
         photos = self.photos_of(pid)
         screen = a.screen()
         header = "\n".join(screen.split("\n")[1:3])
-        if kind in ("New Collection", "filter save", "filter clear") and not re.search(r"^ \d+ photos", header, re.M):
+        if kind in ("New Collection", "Add more", "filter save", "filter clear") and not re.search(r"^ \d+ photos", header, re.M):
             return None  # still downloading in this window: these wait until every photo is in
         before = screen.split("\n")
         if kind == "delete photo":
@@ -1027,6 +1041,7 @@ class Soak:
             folder = m.group(2)
             if not os.path.isdir(folder):
                 # The message line cuts a long path: the one folder it begins.
+                folder = re.sub(r" \([^)]*$", "", folder)  # a "(… holds files already)" cut short
                 parent = os.path.dirname(folder)
                 found = [os.path.join(parent, d) for d in (os.listdir(parent) if os.path.isdir(parent) else [])
                          if os.path.join(parent, d).startswith(folder)]
@@ -1336,7 +1351,7 @@ class Soak:
     def finish(self):
         """The last start: every album completes, whole (every photo stored)."""
         self.hold_images(None)
-        a = self.app("final")
+        a = self.app("final", os.path.join(self.folder, "final-status"))
         ready = self.wait_ready(a)
         deadline = time.monotonic() + self.args.final_limit
         pending = None
