@@ -1,172 +1,258 @@
 #!/usr/bin/env python3
 """Crash soak: the full-screen app against the local photo server with slow
-images, driven through pseudo-terminals this script owns, killed with SIGKILL
-at random moments and started again, round after round.
+images, driven in tmux, killed with SIGKILL at random moments and started
+again, round after round; its oracle is what the user was told.
 
-Each round starts the app (sometimes a second instance on the same database,
-sometimes a `vtourist drop LAT LON [--wait]` alongside, sometimes a `vtourist
-import FILE` first), drops, drags (keys and mouse) and deletes pins, opens
-albums and deletes photos (`x`; marked with space and `X`; from the photo
-screen), presses `n` (New Collection) and `a` (add more), changes settings (the
-settings screen and `vtourist config set`), then at a random moment kills every
-process with SIGKILL. Right after the kill, before anything opens the database
-again, it checks with a read-only connection:
+Each round starts the app in a tmux pane of the script's own tmux server
+(sometimes a second app on the same database, sometimes `vtourist drop LAT LON
+[--wait]` alongside, sometimes `vtourist import FILE` first) and does one
+action after another: drops, keyboard and mouse drags, pin deletions, photo
+deletions (`x`, marked with space and `X`), New Collection, Add more, a filter
+saved and cleared, renames (map and pins list), every field of the settings
+screen (found by the label it shows), `vtourist config set`, `W`. Each action
+waits (reading the screen with `capture-pane`, or the command's output) for
+its acknowledgment; an action not acknowledged in ACK_LIMIT seconds fails the
+run, unless the round's kill came first. Then, at a random moment (often in the
+middle of an action), every process gets SIGKILL, and before anything opens
+the database again the script checks it, read-only, against its record of what
+the user was told (`Record`):
 
 - `PRAGMA integrity_check` is ok and `PRAGMA foreign_key_check` finds nothing;
-- every acknowledged row is there as acknowledged, unless a later acknowledged
-  action removed it. The app acknowledges in its trace (`VTOURIST_TRACE`, one
-  JSON line per committed action, written after the commit): pins (id, place,
-  name), photos (id, pin, URL, title), stored images (state `stored`, CRC-32 and
-  length of the bytes), settings; `drop`, `import` and `config set` acknowledge
-  by exit status 0. Nothing is forgiven by place: an acknowledged row is
-  accounted for by its id;
-- what an acknowledged action deleted stays deleted, and nothing seen gone comes
-  back (ids are never reused: the tables are AUTOINCREMENT).
+- a pin acknowledged is there with the name and coordinates it was
+  acknowledged with (the screen shows 4 decimals, so within 0.00005°), unless
+  an acknowledged action deleted it; one acknowledged deleted is gone;
+- a pin asked for and not acknowledged (its keys sent, the kill before the
+  acknowledgment) may be there or not, but only as asked: every pin of the
+  database is explained by an acknowledgment or by an action that asked for
+  it (its place, and its name where the screen showed it);
+- a photo acknowledged deleted is gone; marked photos (`Deleted N photos.`):
+  at least N of the album's photos before it are gone;
+- a setting acknowledged (`Saved: LABEL VALUE.`, `config set`'s output) holds
+  the value acknowledged; one not acknowledged holds its last acknowledged
+  value or one an action asked for; a filter holds its last value or an asked one;
+- every stored image is byte for byte what the photo server served for its URL
+  (its SHA-256, from the server's --served-log);
+- nothing seen gone comes back (ids are never reused: AUTOINCREMENT).
 
-The database is also read every 0.3 s while the apps run, with the same checks;
-a reading that shows a loss is taken again 0.5 s later before it counts (an action
-is acknowledged just after it commits), so a loss that an action acknowledged
-within that half second would explain is forgiven there (the last check is not).
-Every round that drives the apps must acknowledge something (it begins with a
-drop), and the run must reach a minimum of activity (`minimum_activity`).
-
-After the last round the app starts once more and every album must complete
-(`vtourist pins --json`: every pin `ready` or `empty`, every photo of a ready
-album stored). "albums resumed" counts albums left `downloading` at a kill
-that completed after a restart.
+After the last round the app starts once more; every album must complete
+(every pin `ready` or `empty`, every photo `stored`: none failed for good, as
+the server is never told to fail one).
 
 Every process gets an explicit environment (a temporary HOME and XDG folders,
-the database, the trace, both photo endpoints and every proxy variable on the
-local server); nothing of the caller's but a sanitized binary's options
-(VTOURIST_SANITIZER_ENV, scripts/sanitizers/sanitizer_env.py). The seed is printed; `--seed` replays it.
+the database, both photo endpoints and every proxy variable on the local
+server); nothing of the caller's but a sanitized binary's options
+(VTOURIST_SANITIZER_ENV, scripts/sanitizers/sanitizer_env.py). The seed is
+printed; `--seed` replays it.
 
     python3 scripts/soak.py --binary .build/release/vtourist --rounds 50 [--seed N]
 
-Exit status 0 only when rows lost, resurrected rows, crashes, integrity
-failures and incomplete albums are all 0 and the activity reached its minimum.
+Exit status 0 only when nothing acknowledged was lost, nothing unasked
+appeared, nothing came back, no process crashed, every action was
+acknowledged or cut off by the kill, every album completed and every kind of
+action reached its minimum count (`minimum`).
 """
 import argparse
-import fcntl
+import hashlib
 import json
 import os
-import pty
 import random
 import re
 import shutil
 import signal
 import sqlite3
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
-import threading
 import time
-import zlib
+from urllib.parse import urlparse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "scripts", "sanitizers"))
 import sanitizer_env  # noqa: E402  (a sanitized binary's options, VTOURIST_SANITIZER_ENV)
 SERVER = os.path.join(ROOT, "Tests", "Support", "photo_server.py")
-ESC = "\x1b"
-BACKSPACE = "\x7f"
+CA_BUNDLE = os.path.join(ROOT, "Tests", "Fixtures", "tls", "ca.pem")
+COLS, ROWS = 100, 30
 # The app takes an Esc and what arrives with it as one key (Alt+key, ignored): let it read the Esc alone.
 ESC_GAP = 0.06
-# Seconds before a reading that shows losses is taken again (Soak.look).
-LOOK_AGAIN = 0.5
-# Each round drives the apps at least this long (seconds) and begins with a drop (about 0.4 s of keys),
-# so every round but those killed while starting has at least MIN_ROUND_ACKS acknowledged actions.
-MIN_DRIVE = 1.0
-# By round number modulo 3; round 1 of a new database has no pin yet (the visit becomes a drop), so the
-# album visit, whose photo deletions other actions also make, takes that turn.
-OPENINGS = ["drag", "album", "delete"]
-# What acknowledges each opening (the album's opening deletes a photo first), and how long after its
-# last key the round waits for that.
-OPENING_ACKS = {"drag": "pins moved", "album": "photos deleted", "delete": "pins deleted"}
-OPENING_LIMIT = 5.0
-MIN_ROUND_ACKS = 1
-# The terminal the mouse drag runs in: its terminfo names X10 mouse reports (kmous=\E[M), as under screen
-# or tmux, the format this script writes. Under xterm-256color (kmous=\E[<) the app asks for SGR 1006
-# reports (ESC [ <), as a real xterm then sends, so X10 bytes would reach it as keys.
+# Seconds an action may take to be acknowledged (event-based: the screen is read every POLL seconds).
+ACK_LIMIT = 20.0
+POLL = 0.03
+# The map's status line shows coordinates to 4 decimals: a value shown is within half the last digit.
+SHOWN = 0.00005 + 1e-9
+# What `drop` and `import` were given (5 decimals), stored as given.
+GIVEN = 0.000005 + 1e-9
+# The terminal of the apps that get mouse drags: its terminfo names X10 mouse reports (kmous=\E[M), as
+# under screen or tmux, the format this script writes. Under xterm-256color (kmous=\E[<) the app asks
+# for SGR 1006 reports, as a real xterm then sends, so X10 bytes would reach it as keys.
 MOUSE_TERM = "screen-256color"
 PROXY_VARIABLES = ["http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"]
+FLICKR_KEY = "soak-key"
+
+# Every kind of action, each with a minimum count per run (`Soak.minimum`).
+KINDS = ["drop", "move", "mouse drag", "delete pin", "delete photo", "mark and delete", "New Collection",
+         "Add more", "filter save", "filter clear", "rename (map)", "rename (list)", "settings", "config set",
+         "shell drop", "import", "second window", "W save"]
+# The kinds the driver picks from (the others happen at a round's start or count a round's second app).
+DRIVEN = [k for k in KINDS if k not in ("shell drop", "import", "second window")]
+
+# The settings screen's fields by the label it shows, with the setting's name, the values the script
+# types (or None for a field Enter steps through), and how a value is stored.
+FIELDS = {
+    "Flickr API key": ("flickr_api_key", ["soak-key", "soak-key-2", "soak-key-3"]),
+    "Photo source": ("source", None),
+    "Search area": ("area_half_width", ["0.1", "0.25", "0.5", "0.75"]),
+    "Photos per collection": ("photos_per_collection", ["6", "12", "21"]),
+    "Confirm delete": ("confirm_delete", None),
+    "Allow dragging": ("allow_drag", None),
+    "Large-image budget": ("large_cache_mb", ["64", "128", "256"]),
+    "Slideshow interval": ("slideshow_seconds", ["3", "4", "5"]),
+    "Contact address": ("contact", ["soak@example.org", "https://example.org/soak", "tourist@example.net"]),
+    "CA bundle": ("ca_bundle", [CA_BUNDLE]),
+}
+# How the screen shows a stepped field's value, and what the database holds for it (None: unset).
+STEPPED = {
+    "source": {"automatic: Flickr": None, "Flickr": "flickr", "Wikimedia Commons": "commons"},
+    "confirm_delete": {"on": "on", "off": "off"},
+    "allow_drag": {"on": "on", "off": "off"},
+}
+# `config set` takes these (the values the screen types, and one it must refuse).
+CONFIG = {key: values for key, values in FIELDS.values() if values} | {"source": ["flickr", "commons"]}
+FILTER_WORDS = ["harbour", "old town", "bridge", "market", "tower"]
+
+ACK = {
+    "drop": re.compile(r"Pin dropped at (.+)\.$"),
+    "move": re.compile(r"Moved; a new album is on its way for \u201c(.+)\u201d\.$"),
+    "delete pin": re.compile(r"Deleted pin \u201c(.+)\u201d\.$"),
+    "delete photo": re.compile(r"Deleted \u201c(.+)\u201d\.$"),
+    "mark and delete": re.compile(r"Deleted (\d+) photos\.$"),
+    "renamed": re.compile(r"Renamed \u201c(.+)\u201d to \u201c(.+)\u201d\.$"),
+    "setting": re.compile(r"Saved: (.+)\.$"),
+    "filter save": re.compile(r"Fetching a new collection for \u201c(.+)\u201d\u2026$"),
+    "filter clear": re.compile(r"Filter cleared: fetching a new collection\u2026$"),
+    "W save": re.compile(r"Saved (\d+) photos? to (.+?)(?: \(.+ holds files already\))?$"),
+}
+STATUS = re.compile(r"^ (\d+\.\d+)°([NS]) (\d+\.\d+)°([EW]) │ z\d+ │ .*? │ (?:MOVING PIN │ )?(.*?)\s+(\d+) pins? │")
+HEADER = re.compile(r"^ (.+?)  (-?\d+\.\d+), (-?\d+\.\d+) · ")
 
 
 def log(*parts):
     print(*parts, flush=True)
 
 
+def image_digest(data):
+    return hashlib.sha256(data).hexdigest()
+
+
 class Failure:
     """What the soak found wrong, kept for the summary."""
 
     def __init__(self):
-        self.lost = 0
-        self.resurrected = 0
-        self.integrity = 0
-        self.crashes = 0
-        self.stuck = 0
+        self.counts = {"lost": 0, "unasked": 0, "resurrected": 0, "integrity": 0, "crashes": 0, "stuck": 0,
+                       "unacknowledged": 0, "images": 0}
         self.notes = []
 
     def note(self, kind, text):
+        self.counts[kind] += 1
         self.notes.append(f"{kind}: {text}")
         log(f"  !! {kind}: {text}")
 
+    def total(self):
+        return sum(self.counts.values())
 
-class Terminal:
-    """A process on a pseudo-terminal of ours: keys in, screen bytes drained (the last 64 KiB kept)."""
 
-    def __init__(self, argv, env, stderr_path, cols=100, rows=30):
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+class Tmux:
+    """The script's own tmux server: one session per app, panes kept when their process ends."""
+
+    def __init__(self, folder):
+        self.socket = os.path.join(folder, "tmux.sock")
+        self.env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder, "TERM": "xterm-256color"}
+        # A session that holds the server (and its options) while no app runs.
+        self.run("-f", "/dev/null", "new-session", "-d", "-s", "holder", "--", "/bin/sleep", "1000000", ";",
+                 "set-option", "-g", "remain-on-exit", "on", ";", "set-option", "-g", "escape-time", "0", ";",
+                 "set-option", "-g", "history-limit", "0")
+
+    def run(self, *args, check=True):
+        r = subprocess.run(["tmux", "-S", self.socket] + list(args), env=self.env, capture_output=True, text=True)
+        if check and r.returncode != 0:
+            raise RuntimeError(f"tmux {' '.join(args[:3])}: {r.stderr.strip()}")
+        return r.stdout
+
+    def stop(self):
+        self.run("kill-server", check=False)
+
+
+class App:
+    """The app in a tmux pane (100×30): keys in with send-keys, the screen back with capture-pane. The
+    pane's process is the app itself (exec'd), so SIGKILL reaches exactly it."""
+
+    def __init__(self, tmux, name, argv, env, stderr_path, status_path=None):
+        self.tmux, self.name = tmux, name
+        self.status_path = status_path
+        self.target = f"={name}:"  # this session exactly (a bare name also matches one it begins)
+        words = [f"{k}={v}" for k, v in env.items()]
+        # With `status_path` (the last app, never killed) a shell waits for it and writes its exit status:
+        # tmux may leave a process that quit unreaped for a while.
+        script = '"$@" 2>"$0"; echo $? > "$STATUS"' if status_path else 'exec "$@" 2>"$0"'
+        tmux.run("new-session", "-d", "-s", name, "-x", str(COLS), "-y", str(ROWS), "--", "/usr/bin/env",
+                 f"STATUS={status_path or ''}", "/bin/sh", "-c", script, stderr_path, "/usr/bin/env", "-i", *words, *argv)
+        self.pid = int(tmux.run("display-message", "-p", "-t", name, "#{pane_pid}").strip())
         self.stderr_path = stderr_path
-        with open(stderr_path, "wb") as err:
-            self.proc = subprocess.Popen(argv, env=env, stdin=slave, stdout=slave, stderr=err, close_fds=True,
-                                         start_new_session=True, preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
-        os.close(slave)
-        self.master = master
-        self.output = bytearray()
-        self.seen = 0
-        self.lock = threading.Lock()
         self.killed = False
         self.reaped = False
-        self.mouse = False
-        self.reader = threading.Thread(target=self.drain, daemon=True)
-        self.reader.start()
+        self.mouse = env.get("TERM") == MOUSE_TERM
 
-    def drain(self):
-        while True:
-            try:
-                chunk = os.read(self.master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            with self.lock:
-                self.seen += len(chunk)
-                self.output += chunk
-                if len(self.output) > 65536:
-                    del self.output[:-65536]
+    def screen(self):
+        try:
+            return self.tmux.run("capture-pane", "-p", "-t", self.target)
+        except RuntimeError:
+            return ""
+
+    def lines(self):
+        return self.screen().split("\n")
 
     def contains(self, text):
-        with self.lock:
-            return text.encode() in self.output
+        return text in self.screen()
 
-    def send(self, keys):
-        if self.proc.poll() is not None:
-            return
-        try:
-            os.write(self.master, keys.encode())
-        except OSError:
-            pass
+    def key(self, name):
+        """A named key (Escape, Enter, BSpace, C-u)."""
+        self.tmux.run("send-keys", "-t", self.target, name, check=False)
+
+    def type(self, text):
+        self.tmux.run("send-keys", "-t", self.target, "-l", "--", text, check=False)
+
+    def dead(self):
+        """None while it runs, else (exit status, signal) as tmux saw them (None where it says none)."""
+        if self.status_path:
+            try:
+                with open(self.status_path) as f:
+                    text = f.read().strip()
+                return (int(text), None) if text else None
+            except (OSError, ValueError):
+                return None
+        out = self.tmux.run("display-message", "-p", "-t", self.target,
+                            "#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}", check=False).strip().split("|")
+        # The pane is dead once its terminal closed; its status comes when the process is reaped, a moment later.
+        if len(out) != 3 or out[0] != "1" or not (out[1] or out[2]):
+            return None
+        return (int(out[1]) if out[1].lstrip("-").isdigit() else None), (int(out[2]) if out[2].isdigit() else None)
 
     def kill(self):
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.killed = True
-        self.proc.wait()
-        self.reader.join(timeout=5)
-        os.close(self.master)
+        if self.status_path and self.dead() is None:
+            # The pane's process is the shell that waits for the app: the app is its child.
+            subprocess.run(["pkill", "-KILL", "-P", str(self.pid)], check=False)
+        if self.dead() is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                self.killed = True
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 10
+        while self.dead() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def close(self):
+        self.tmux.run("kill-session", "-t", self.target, check=False)
 
     def stderr_tail(self):
         try:
@@ -175,36 +261,37 @@ class Terminal:
         except OSError:
             return ""
 
-
-def image_hash(data):
-    """The trace's checksum of image bytes: CRC-32 in hex and the byte count."""
-    return f"{zlib.crc32(data):08x}:{len(data)}"
+    def status(self):
+        """The map's status line: (lat, lon, place shown) or None."""
+        for line in reversed(self.lines()):
+            m = STATUS.match(line)
+            if m:
+                lat = float(m.group(1)) * (1 if m.group(2) == "N" else -1)
+                lon = float(m.group(3)) * (1 if m.group(4) == "E" else -1)
+                return lat, lon, m.group(5)
+        return None
 
 
 def read_db(db, hashes=False):
-    """Pins, photos and settings, read in one transaction with a read-only connection; None when
-    there is no database yet. With `hashes`, each stored image's checksum too."""
+    """Pins, photos, settings in one read-only transaction; None when there is no database yet."""
     if not os.path.exists(db):
         return None
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30, isolation_level=None)
     try:
         con.execute("BEGIN")
         if not con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pin'").fetchone():
-            # Killed before its first migration committed: a database with nothing in it yet.
             con.execute("COMMIT")
             return {}, {}, {}
-        # The name a pin is shown by: its own (an imported point's name), else its nearest place's.
-        columns = {r[1] for r in con.execute("PRAGMA table_info(pin)")}
-        shown = "COALESCE(ownName, name)" if "ownName" in columns else "name"
-        pins = {r[0]: (r[1], r[2], r[3], r[4])
-                for r in con.execute(f"SELECT id, latitude, longitude, albumState, {shown} FROM pin")}
-        image = "photoImage.bytes" if hashes else "photoImage.photoId IS NOT NULL"
+        pins = {r[0]: {"lat": r[1], "lon": r[2], "state": r[3], "name": r[4], "filter": r[5]}
+                for r in con.execute("SELECT id, latitude, longitude, albumState, COALESCE(ownName, name, ''), filterText "
+                                     "FROM pin")}
+        image = "photoImage.bytes" if hashes else "length(photoImage.bytes)"
         photos = {}
         for r in con.execute(f"SELECT photo.id, photo.pinId, photo.url, photo.state, {image}, photo.title "
                              "FROM photo LEFT JOIN photoImage ON photoImage.photoId = photo.id"):
-            stored = r[3] == "stored" and r[4] is not None and r[4] != 0
-            digest = image_hash(r[4]) if hashes and r[4] is not None else None
-            photos[r[0]] = (r[1], r[2], stored, r[3], r[5], digest)
+            photos[r[0]] = {"pin": r[1], "url": r[2], "state": r[3], "title": r[5],
+                            "digest": image_digest(r[4]) if hashes and r[4] is not None else None,
+                            "stored": r[4] is not None}
         settings = {r[0]: r[1] for r in con.execute("SELECT key, value FROM setting")}
         con.execute("COMMIT")
         return pins, photos, settings
@@ -224,253 +311,258 @@ def check_db(db):
         con.close()
 
 
-UNKNOWN = object()  # a value the acknowledgment does not say (the name of a pin `drop` added)
+def near(a, b, tolerance):
+    return abs(a - b) <= tolerance
 
 
-class Acks:
-    """What was acknowledged, row by row: the app's trace (one JSON line per committed action,
-    written after its commit; VTOURIST_TRACE) and the exit statuses of `drop`, `import` and
-    `config set`. After each kill every acknowledged pin, photo, image and setting must be in the
-    database as acknowledged, unless a later acknowledged action removed or changed it."""
+class Value:
+    """A pin's place and name as told or asked: coordinates within `tolerance`; a name, or a prefix
+    (the screen cut it with …), or None (not shown: `drop` from the shell)."""
 
-    def __init__(self, path, failure):
-        self.path = path
-        self.failure = failure
-        self.offset = 0
-        self.round = 0
-        # Mutable rows: a history of (round, writer, value); the last is what the database must hold.
-        self.pins = {}         # pin id -> [(round, writer, (lat, lon, name))]
-        self.settings = {}     # key -> [(round, writer, value or None)]
-        self.removed_pins = set()
-        # Photos are immutable once saved: id -> (pin, generation, url, title, order in the acknowledgments).
-        self.photos = {}
-        self.removed_photos = set()
-        self.images = {}       # photo id -> checksum
-        self.cleared = {}      # pin id -> the generation below which its photos are gone (a move, New Collection)
-        self.replaced = {}     # pin id -> [(order, generation, ids)]: a new collection's photos; the others are gone
-        self.order = 0
-        self.reported = set()
-        self.counts = {"pins added": 0, "pins moved": 0, "pins deleted": 0, "photos deleted": 0,
-                       "collections renewed": 0, "photos saved": 0, "images stored": 0, "settings saved": 0}
-        self.round_counts = {}
+    def __init__(self, lat, lon, tolerance, name=None, prefix=False, or_unnamed=False):
+        self.lat, self.lon, self.tolerance, self.name, self.prefix = lat, lon, tolerance, name, prefix
+        # A pin dropped far from any place has no name, though the status line names the nearest one.
+        self.or_unnamed = or_unnamed
 
-    def count(self, what, n=1):
-        self.counts[what] += n
-        self.round_counts[what] = self.round_counts.get(what, 0) + n
-
-    def begin_round(self, number):
-        self.round = number
-        self.round_counts = {}
-
-    # MARK: acknowledgments
-
-    def pin(self, pid, writer, lat, lon, name, added):
-        history = self.pins.setdefault(pid, [])
-        entry = (self.round, writer, (lat, lon, name))
-        # An insert is the oldest value of its row, even when read after a move of it (`drop`'s exit).
-        if added:
-            history.insert(0, entry)
-            self.count("pins added")
-        else:
-            history.append(entry)
-            self.count("pins moved")
-
-    def setting(self, key, value, writer):
-        # Before any acknowledged change a setting is unset (the soak's database starts empty).
-        self.settings.setdefault(key, [(0, "the start", None)]).append((self.round, writer, value))
-        self.count("settings saved")
-
-    def read_trace(self):
-        """Takes in the lines appended since the last call (a line cut short has no newline yet: not an acknowledgment)."""
-        try:
-            with open(self.path, "rb") as f:
-                f.seek(self.offset)
-                data = f.read()
-        except FileNotFoundError:
-            return
-        end = data.rfind(b"\n")
-        if end < 0:
-            return
-        self.offset += end + 1
-        for line in data[:end].split(b"\n"):
-            try:
-                event = json.loads(line)
-            except ValueError:
-                self.failure.integrity += 1
-                self.failure.note("trace", f"a line of the trace is not JSON: {line[:200]!r}")
-                continue
-            self.take(event)
-
-    def take(self, e):
-        kind, writer = e["event"], f"app {e['pid']}"
-        self.order += 1
-        if kind == "pin":
-            self.pin(e["id"], writer, e["lat"], e["lon"], e["name"], added=True)
-        elif kind == "move":
-            self.pin(e["id"], writer, e["lat"], e["lon"], e["name"], added=False)
-            self.clear(e["id"], e["generation"])
-        elif kind == "unpin":
-            self.removed_pins.add(e["id"])
-            self.count("pins deleted")
-        elif kind == "setting":
-            self.setting(e["key"], e["value"], writer)
-        elif kind in ("replace", "append"):
-            for p in e["photos"]:
-                self.photos[p["id"]] = (e["pin"], e["generation"], p["url"], p["title"], self.order)
-            self.count("photos saved", len(e["photos"]))
-            if kind == "replace":
-                self.replaced.setdefault(e["pin"], []).append((self.order, e["generation"], {p["id"] for p in e["photos"]}))
-        elif kind == "unphoto":
-            self.removed_photos.update(e["ids"])
-            self.count("photos deleted", len(e["ids"]))
-        elif kind == "clear":
-            self.clear(e["pin"], e["generation"])
-            self.count("collections renewed")
-        elif kind == "image":
-            self.images[e["photo"]] = e["hash"]
-            self.photos.setdefault(e["photo"], (e["pin"], e["generation"], UNKNOWN, UNKNOWN, self.order))
-            self.count("images stored")
-        else:
-            self.failure.integrity += 1
-            self.failure.note("trace", f"an unknown event in the trace: {e!r}")
-
-    def clear(self, pin, generation):
-        if generation is None:
-            # The move's generation could not be read back: every photo of the pin acknowledged so far is gone.
-            generation = max([g for (p, g, *_r) in self.photos.values() if p == pin] + [0]) + 1
-        self.cleared[pin] = max(self.cleared.get(pin, 0), generation)
-
-    # MARK: the check
-
-    def photo_deleted(self, fid):
-        """Removed by an acknowledged action that names it: deleted, its pin deleted, its collection replaced."""
-        pin, generation, _, _, _ = self.photos[fid]
-        return fid in self.removed_photos or pin in self.removed_pins or generation < self.cleared.get(pin, 0)
-
-    def photo_removed(self, fid):
-        if self.photo_deleted(fid):
+    def matches(self, row):
+        if not (near(row["lat"], self.lat, self.tolerance) and near(row["lon"], self.lon, self.tolerance)):
+            return False
+        if self.name is None or (self.or_unnamed and row["name"] == ""):
             return True
-        pin, _, _, _, order = self.photos[fid]
-        # A new collection keeps only its own photos: one acknowledged before it and not in it is gone.
-        return any(o > order and fid not in ids for o, _g, ids in self.replaced.get(pin, []))
+        return (row["name"] or "").startswith(self.name) if self.prefix else row["name"] == self.name
 
-    @staticmethod
-    def expected(history):
-        """The values the row may hold: the last acknowledged, or any acknowledged by a different
-        writer in that same round (two processes' commits may land in either order)."""
-        last_round, last_writer, last = history[-1]
-        values = [last]
-        writers = {w for r, w, _ in history if r == last_round}
-        if len(writers) > 1:
-            values += [v for r, w, v in history if r == last_round]
-        return values, [v for v in (h[2] for h in history) if v not in values]
-
-    def check(self, reading, when, judge=True):
-        """Every acknowledged row against a reading of the database; each loss is a failure.
-        With `judge` false, only counts the losses it would report."""
-        pins, photos, settings = reading
-        lost = []
-        for pid, history in self.pins.items():
-            if pid in self.removed_pins:
-                continue
-            row = pins.get(pid)
-            if row is None:
-                lost.append(f"pin {pid} ({history[-1][2][:2]}) is gone")
-                continue
-            values, older = self.expected(history)
-            if any(self.same_pin(row, v) for v in values):
-                continue
-            # A value no acknowledgment names is a write whose acknowledgment the kill cut off (it committed
-            # after the last acknowledged one); an older acknowledged value is a lost write.
-            if any(self.same_pin(row, v) for v in older):
-                lost.append(f"pin {pid} is at {row[0]:.5f},{row[1]:.5f} named {row[3]!r}, acknowledged {values}")
-        # What an acknowledged action deleted stays deleted: the user saw it go.
-        for pid in self.removed_pins & pins.keys():
-            lost.append(f"pin {pid}, acknowledged deleted, is still there")
-        for fid in self.removed_photos & photos.keys():
-            lost.append(f"photo {fid}, acknowledged deleted, is still there")
-        for fid, (pin, generation, url, title, _) in self.photos.items():
-            if fid in photos and fid not in self.removed_photos and self.photo_deleted(fid):
-                lost.append(f"photo {fid} of pin {pin} (generation {generation}), gone with its pin or collection, "
-                            "is still there")
-            if self.photo_removed(fid):
-                continue
-            row = photos.get(fid)
-            if row is None:
-                lost.append(f"photo {fid} of pin {pin} (generation {generation}) is gone")
-                continue
-            if row[0] != pin or (url is not UNKNOWN and row[1] != url) or (title is not UNKNOWN and row[4] != title):
-                lost.append(f"photo {fid} is {row[:2]} titled {row[4]!r}, acknowledged pin {pin}, {url}, {title!r}")
-            if fid in self.images:
-                if row[3] != "stored" or row[5] != self.images[fid]:
-                    lost.append(f"photo {fid}'s image: state {row[3]}, checksum {row[5]}, acknowledged stored "
-                                f"{self.images[fid]}")
-        for key, history in self.settings.items():
-            values, older = self.expected(history)
-            now = settings.get(key)
-            if now in values:
-                continue
-            if now in older:
-                lost.append(f"setting {key} is {now!r}, acknowledged {values!r}")
-        # Each loss is counted once, however many readings see it again.
-        lost = [text for text in lost if text not in self.reported]
-        if not judge:
-            return len(lost)
-        self.reported.update(lost)
-        for text in lost:
-            self.failure.lost += 1
-            self.failure.note("lost", f"{when}: {text}")
-        return len(lost)
-
-    @staticmethod
-    def same_pin(row, value):
-        lat, lon, name = value
-        return (abs(row[0] - lat) < 1e-9 or (name is UNKNOWN and abs(row[0] - lat) < 1e-5)) and \
-            (abs(row[1] - lon) < 1e-9 or (name is UNKNOWN and abs(row[1] - lon) < 1e-5)) and \
-            (name is UNKNOWN or row[3] == name)
+    def __repr__(self):
+        name = "" if self.name is None else f" named {self.name!r}{'…' if self.prefix else ''}"
+        return f"{self.lat:.5f},{self.lon:.5f} (±{self.tolerance:.6f}){name}"
 
 
-class Ledger:
-    """Every row seen, every row seen gone: nothing gone comes back (ids are never reused)."""
+def told_name(name):
+    """A name as the database holds it: a pin with none is shown by its place ("Pin at LAT, LON", or the
+    coordinates alone), stored as no name ('' here)."""
+    return "" if re.match(r"^(Pin at )?-?\d+\.\d+, -?\d+\.\d+$", name) else name
+
+
+def shown_name(place):
+    """The place the status line shows, as a pin there is named: without its distance, a cut name as a prefix."""
+    place = re.sub(r" \([\d.,]+ k?m\)$", "", place.strip())
+    if place.endswith("…"):
+        return re.sub(r" \([^)]*$", "", place[:-1]), True
+    return place, False
+
+
+class Record:
+    """What the user was told (acknowledged) and what actions asked for, checked against the database
+    after every kill. Pins are known by id once a reading found the acknowledged values; after each
+    kill's check, the database's values (all explained) become the base of the next round."""
 
     def __init__(self, failure):
         self.failure = failure
-        self.pins = {}
-        self.photos = {}
-        self.gone_pins = set()
-        self.gone_photos = set()
-        self.downloading_at_kill = set()
-        self.resumed = 0
-        self.reported_resurrected = set()
+        self.pins = {}             # id -> {"told": Value, "asked": [Value], "deleted": None | "told" | "asked"}
+        self.unbound = []          # acknowledged inserts not yet found: (Value, what)
+        self.asked_inserts = []    # inserts asked for and not acknowledged: (Value, what)
+        self.settings = {}         # key -> {"told": value (None: unset), "asked": [values]}
+        self.filters = {}          # pin id -> {"told": text or None, "asked": [texts]}
+        self.photos_gone = {}      # photo id -> what acknowledged its deletion
+        self.photos_asked_gone = set()
+        self.marked = []           # (pin, ids before, n, what)
+        self.seen_pins, self.seen_photos = set(), set()
+        self.gone_pins, self.gone_photos = set(), set()
+        self.served = {}           # request path -> set of SHA-256 served
+        self.served_offset = 0
+        self.reported = set()
+        self.quiet = None
 
-    def compare(self, reading, when):
-        pins, photos, _ = reading
-        self.gone_pins |= self.pins.keys() - pins.keys()
-        self.gone_photos |= self.photos.keys() - photos.keys()
-        for kind, ids, gone in (("pin", pins.keys(), self.gone_pins), ("photo", photos.keys(), self.gone_photos)):
-            for rid in ids & gone:
-                if (kind, rid) not in self.reported_resurrected:
-                    self.reported_resurrected.add((kind, rid))
-                    self.failure.resurrected += 1
-                    self.failure.note("resurrected", f"{when}: {kind} {rid} came back")
-        # Albums left downloading at a kill that have completed since.
-        for pid in list(self.downloading_at_kill):
+    def agrees(self, reading):
+        """Whether a reading taken while the apps run holds everything acknowledged so far (nothing recorded)."""
+        self.quiet = []
+        saved = (set(self.gone_pins), set(self.gone_photos), set(self.seen_pins), set(self.seen_photos))
+        try:
+            self.check(reading, "", final=False)
+            return not self.quiet
+        finally:
+            self.gone_pins, self.gone_photos, self.seen_pins, self.seen_photos = saved
+            self.quiet = None
+
+    # MARK: what was told and asked
+
+    def told_insert(self, value, what):
+        self.unbound.append((value, what))
+
+    def asked_insert(self, value, what):
+        self.asked_inserts.append((value, what))
+
+    def bind(self, reading):
+        """Finds the acknowledged inserts' rows (unclaimed ids whose values match): they are known by id from now on."""
+        pins = reading[0]
+        free = [pid for pid in pins if pid not in self.pins and pid not in self.gone_pins]
+        still = []
+        for value, what in self.unbound:
+            match = next((pid for pid in sorted(free) if value.matches(pins[pid])), None)
+            if match is None:
+                still.append((value, what))
+                continue
+            free.remove(match)
+            self.pins[match] = {"told": value, "asked": [], "deleted": None, "what": what}
+        self.unbound = still
+
+    def told_id(self, pid, value, what):
+        """`drop` printed the id of the pin it added."""
+        self.pins[pid] = {"told": value, "asked": [], "deleted": None, "what": what}
+
+    def pin_by_name(self, name, near_value=None, reading=None):
+        """The known pin an acknowledgment names (its current name), the closest to `near_value` first."""
+        candidates = [pid for pid, p in self.pins.items() if p["deleted"] is None and self.current_name(pid, reading) == name]
+        if near_value and candidates:
+            candidates.sort(key=lambda pid: abs(self.pins[pid]["told"].lat - near_value[0]) + abs(self.pins[pid]["told"].lon - near_value[1]))
+        return candidates[0] if candidates else None
+
+    def current_name(self, pid, reading=None):
+        told = self.pins[pid]["told"]
+        if told.name is not None and not told.prefix:
+            return told.name
+        if reading and pid in reading[0]:
+            return reading[0][pid]["name"]
+        return told.name
+
+    def setting(self, key, value, told):
+        entry = self.settings.setdefault(key, {"told": None, "asked": []})
+        if told:
+            entry["told"], entry["asked"] = value, []
+        else:
+            entry["asked"].append(value)
+
+    def filter(self, pid, text, told):
+        entry = self.filters.setdefault(pid, {"told": None, "asked": []})
+        if told:
+            entry["told"], entry["asked"] = text, []
+        else:
+            entry["asked"].append(text)
+
+    def read_served(self, path):
+        try:
+            with open(path) as f:
+                f.seek(self.served_offset)
+                data = f.read()
+        except FileNotFoundError:
+            return
+        end = data.rfind("\n")
+        if end < 0:
+            return
+        self.served_offset += len(data[:end + 1].encode())
+        for line in data[:end].split("\n"):
+            e = json.loads(line)
+            self.served.setdefault(e["path"], set()).add(e["sha256"])
+
+    # MARK: the check
+
+    def lose(self, kind, when, text):
+        if self.quiet is not None:
+            self.quiet.append(text)
+            return
+        if (kind, text) in self.reported:
+            return
+        self.reported.add((kind, text))
+        self.failure.note(kind, f"{when}: {text}")
+
+    def check(self, reading, when, final):
+        """The database against the record. `final` (after a kill, nothing running): every acknowledged
+        row must be there; what was asked and not found is forgotten, what was found becomes the base."""
+        pins, photos, settings = reading
+        self.bind(reading)
+        # Nothing seen gone comes back.
+        self.gone_pins |= self.seen_pins - pins.keys()
+        self.gone_photos |= self.seen_photos - photos.keys()
+        for pid in pins.keys() & self.gone_pins:
+            self.lose("resurrected", when, f"pin {pid} came back")
+        for fid in photos.keys() & self.gone_photos:
+            self.lose("resurrected", when, f"photo {fid} came back")
+        self.seen_pins |= pins.keys()
+        self.seen_photos |= photos.keys()
+        for pid, p in list(self.pins.items()):
+            row = pins.get(pid)
+            if p["deleted"] == "told":
+                if row is not None:
+                    self.lose("lost", when, f"pin {pid}, acknowledged deleted ({p['what']}), is still there")
+                continue
+            if row is None:
+                if p["deleted"] == "asked" or pid in self.gone_pins and p["deleted"]:
+                    p["deleted"] = "told"  # gone as asked
+                    continue
+                self.lose("lost", when, f"pin {pid} acknowledged at {p['told']} ({p['what']}) is gone")
+                continue
+            if p["told"].matches(row) or any(v.matches(row) for v in p["asked"]):
+                if final:
+                    p["told"] = Value(row["lat"], row["lon"], 1e-9, row["name"])
+                    p["asked"] = []
+                    if p["deleted"] == "asked":
+                        p["deleted"] = None
+                continue
+            self.lose("lost", when, f"pin {pid} is at {row['lat']:.5f},{row['lon']:.5f} named {row['name']!r}; "
+                                    f"acknowledged {p['told']} ({p['what']}), asked {p['asked']}")
+        if final:
+            for value, what in self.unbound:
+                self.lose("lost", when, f"acknowledged {what} at {value}: no such pin stored")
+            self.unbound = []
+            # Every other pin was asked for: adopted with its stored values, or unexplained.
+            for pid in sorted(pins.keys() - self.pins.keys()):
+                row = pins[pid]
+                match = next((i for i, (v, _) in enumerate(self.asked_inserts) if v.matches(row)), None)
+                if match is None:
+                    self.lose("unasked", when, f"pin {pid} at {row['lat']:.5f},{row['lon']:.5f} named {row['name']!r}: "
+                                               f"no action asked for it (asked: {self.asked_inserts})")
+                    what = "unasked"
+                else:
+                    what = self.asked_inserts.pop(match)[1] + " (its acknowledgment cut off by the kill)"
+                self.pins[pid] = {"told": Value(row["lat"], row["lon"], 1e-9, row["name"]), "asked": [], "deleted": None,
+                                  "what": what}
+            self.asked_inserts = []
+        for fid, what in self.photos_gone.items():
+            if fid in photos:
+                self.lose("lost", when, f"photo {fid} ({photos[fid]['title']!r}), acknowledged deleted ({what}), is still there")
+        for pid, before, n, what in self.marked:
+            gone = len([fid for fid in before if fid not in photos])
+            if gone < n:
+                self.lose("lost", when, f"{what}: {n} of the photos of pin {pid} acknowledged deleted, {gone} gone")
+        for key, entry in self.settings.items():
+            now = settings.get(key)
+            if now == entry["told"] or now in entry["asked"]:
+                if final:
+                    entry["told"], entry["asked"] = now, []
+                continue
+            self.lose("lost", when, f"setting {key} is {now!r}, acknowledged {entry['told']!r}, asked {entry['asked']!r}")
+        for pid, entry in self.filters.items():
             if pid not in pins:
-                self.downloading_at_kill.discard(pid)
-            elif pins[pid][2] in ("ready", "empty"):
-                self.downloading_at_kill.discard(pid)
-                self.resumed += 1
-        self.pins, self.photos = pins, photos
+                continue
+            now = pins[pid]["filter"]
+            if now == entry["told"] or now in entry["asked"]:
+                if final:
+                    entry["told"], entry["asked"] = now, []
+                continue
+            self.lose("lost", when, f"pin {pid}'s filter is {now!r}, last {entry['told']!r}, asked {entry['asked']!r}")
+        for fid, photo in photos.items():
+            if photo["digest"] is None:
+                continue
+            served = self.served.get(self.request_path(photo["url"]), set())
+            if photo["digest"] not in served:
+                self.lose("images", when, f"photo {fid}'s stored image (sha256 {photo['digest'][:16]}…) is not what the "
+                                          f"server sent for {photo['url']} ({len(served)} answers logged)")
+
+    @staticmethod
+    def request_path(url):
+        u = urlparse(url)
+        return u.path + (f"?{u.query}" if u.query else "")
 
 
-def mouse_report(button, x, y):
-    """An X10 mouse report (`ESC [ M`, then button, column and row each plus 32; 0-based cells):
-    button 0 pressed, 32 moved with it held, 3 released."""
-    return f"{ESC}[M{chr(32 + button)}{chr(33 + x)}{chr(33 + y)}"
+class Killed(Exception):
+    """The round's kill came: the action under way is cut off (asked, not acknowledged)."""
 
 
-def coordinate_text(lat, lon):
-    return f"{lat:.5f}, {lon:.5f}"
+class Missed(Exception):
+    """The cursor was not on the pin the action meant (the app said so): the action is given up."""
+
+
+class Unacknowledged(Exception):
+    """An action the app did not acknowledge (nor refuse as expected) before ACK_LIMIT."""
 
 
 class Soak:
@@ -478,7 +570,7 @@ class Soak:
         self.args = args
         self.rng = random.Random(args.seed)
         self.failure = Failure()
-        self.ledger = Ledger(self.failure)
+        self.record = Record(self.failure)
         self.kills = 0
         self.quits = 0
         self.folder = tempfile.mkdtemp(prefix="vtourist-soak-")
@@ -488,11 +580,15 @@ class Soak:
         for d in (self.home, self.control, self.logs):
             os.makedirs(d)
         self.db = os.path.join(self.home, "soak.sqlite")
-        self.acks = Acks(os.path.join(self.folder, "trace.jsonl"), self.failure)
-        self.activity = {"rounds short of activity": 0}
+        self.served = os.path.join(self.folder, "served.jsonl")
         self.leaks = os.path.join(self.folder, "leaks.txt")
+        self.counts = {k: 0 for k in KINDS}
+        self.field_counts = {label: 0 for label in FIELDS}
+        self.resumed = 0
+        self.downloading_at_kill = set()
         self.started = 0
-        self.live = []  # every app started, so none outlives the script
+        self.apps = []
+        self.kill_at = None
 
     # MARK: processes
 
@@ -500,7 +596,7 @@ class Soak:
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
         self.server = subprocess.Popen(
             [sys.executable, SERVER, "--delay-ms", str(self.args.delay_ms), "--stagger-ms", str(self.args.stagger_ms),
-             "--control-dir", self.control, "--leaks-file", self.leaks],
+             "--control-dir", self.control, "--leaks-file", self.leaks, "--served-log", self.served],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.server.stdout.readline()
         if not line.startswith("PORT "):
@@ -509,8 +605,7 @@ class Soak:
 
     def environment(self, term="xterm-256color"):
         env = {
-            "PATH": "/usr/bin:/bin", "HOME": self.home, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-            "TERM": term,
+            "PATH": "/usr/bin:/bin", "HOME": self.home, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": term,
             "XDG_DATA_HOME": os.path.join(self.home, ".local", "share"),
             "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
             "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
@@ -518,25 +613,21 @@ class Soak:
             "VTOURIST_DB": self.db,
             "VTOURIST_FLICKR_ENDPOINT": self.base + "/flickr/rest",
             "VTOURIST_COMMONS_ENDPOINT": self.base + "/commons/api.php",
-            "FLICKR_API_KEY": "soak-key",
-            "VTOURIST_TRACE": self.acks.path,
+            "VTOURIST_MAP_TILES": "off",
         }
         for name in PROXY_VARIABLES:
             env[name] = self.base
         env.update(self.args.sanitizer_env)
         return env
 
-    def app(self, name):
+    def app(self, name, status_path=None):
         self.started += 1
-        # Some apps run as under screen or tmux, whose mouse reports (X10, `ESC [ M`) the app decodes; the
-        # mouse drag is sent to those only (see MOUSE_TERM).
         mouse = self.rng.random() < 0.5
-        term = Terminal([self.args.binary], self.environment(MOUSE_TERM if mouse else "xterm-256color"),
-                        os.path.join(self.logs, f"{name}-{self.started}.err"))
-        term.mouse = mouse
-        self.journal(f"{name} started{' (mouse)' if mouse else ''}")
-        self.live.append(term)
-        return term
+        a = App(self.tmux, f"{name}{self.started}", [self.args.binary], self.environment(MOUSE_TERM if mouse else "xterm-256color"),
+                os.path.join(self.logs, f"{name}-{self.started}.err"), status_path)
+        self.journal(f"{name} started (pid {a.pid}){' (mouse)' if mouse else ''}")
+        self.apps.append(a)
+        return a
 
     def cli(self, arguments, timeout=60):
         return subprocess.run([self.args.binary] + arguments, env=self.environment(), capture_output=True, text=True,
@@ -551,435 +642,805 @@ class Soak:
             with open(path, "w") as f:
                 f.write(str(first))
 
-    def wait_ready(self, term, limit=20.0):
-        """Until the app has drawn its map (the status line's `help`); False if it exited or never did."""
+    def wait_ready(self, a, limit=30.0):
         deadline = time.monotonic() + limit
         while time.monotonic() < deadline:
-            if term.contains("help"):
+            if a.status():
                 return True
-            if term.proc.poll() is not None:
+            if a.dead() is not None:
                 return False
-            time.sleep(0.01)
+            time.sleep(POLL)
         return False
 
-    # MARK: what the script does
-
-    def known_pins(self):
-        try:
-            reading = read_db(self.db)
-        except sqlite3.Error:
-            return []
-        return [(pid, p[0], p[1]) for pid, p in reading[0].items()] if reading else []
-
-    def go_to(self, lat, lon):
-        return ["g", coordinate_text(lat, lon), "\r"]
-
-    def action(self, term, kind=None, opening=False):
-        """One thing a person does, as the keys it takes (each item sent on its own, a random moment apart)."""
-        back = [ESC, ESC, ESC]  # whatever screen or dialog the last action left, back to the map
-        pins = self.known_pins()
-        kind = kind or self.rng.choices(["drop", "delete", "drag", "mouse drag", "album", "settings", "config"],
-                                        weights=[4, 2, 3, 4 if term.mouse else 0, 5, 1, 1])[0]
-        if kind == "config":
-            return [("config",)]
-        if kind == "settings":
-            return back + self.settings_keys()
-        if kind == "drop" or not pins:
-            lat, lon = self.rng.uniform(-60, 70), self.rng.uniform(-170, 170)
-            self.journal(f"drop at {coordinate_text(lat, lon)}")
-            return back + self.go_to(lat, lon) + ["p"]
-        pid, lat, lon = self.rng.choice(pins)
-        self.journal(f"{kind} pin {pid} at {coordinate_text(lat, lon)}")
-        if kind == "delete":
-            return back + self.go_to(lat, lon) + ["x", "y"]
-        if kind == "drag":
-            moves = [self.rng.choice("hjkl") for _ in range(self.rng.randint(1, 5))]
-            # A pin with photos asks before its album is replaced (confirm delete): `y` moves it; with
-            # no question, `y` does nothing on the map.
-            return back + self.go_to(lat, lon) + ["m"] + moves + ["\r", "y"]
-        if kind == "mouse drag":
-            # Picked up with `m`, carried with the mouse (X10 reports: press, motion with the button held,
-            # release; the cursor follows and the pin with it) and put down where the button comes up,
-            # the question (a pin with photos) answered `y`.
-            x, y = self.rng.randint(5, 94), self.rng.randint(3, 26)
-            keys = [mouse_report(0, x, y)]
-            for _ in range(self.rng.randint(1, 4)):
-                x, y = max(0, min(99, x + self.rng.randint(-3, 3))), max(0, min(27, y + self.rng.randint(-2, 2)))
-                keys.append(mouse_report(32, x, y))
-            keys.append(mouse_report(3, x, y))
-            return back + self.go_to(lat, lon) + ["m"] + keys + ["y"]
-        # The album: photos deleted (`x`; marked with space and deleted with `X` `y`; from the photo
-        # screen, Enter then `x`), New Collection (confirmed: `y` only ever right after `n` or `X`, so on
-        # the map, where `x` asks to delete the pin, `n` answers Keep first), Add more, the selection moved.
-        # The round's opening visit deletes a photo first, so photos are deleted in every few rounds.
-        keys = ["x"] if opening else []
-        marked = False
-        for _ in range(self.rng.randint(1, 6)):
-            k = self.rng.choices(["x", "n", "a", "move", "mark", "X", "photo x"], weights=[4, 2, 1, 2, 3, 2, 2])[0]
-            if k == "x":
-                keys.append("x")
-            elif k == "n":
-                keys += ["n", "y"]
-            elif k == "a":
-                keys.append("a")
-            elif k == "mark":
-                keys.append(" ")
-                marked = True
-            elif k == "X":
-                keys += ["X", "y"]
-                marked = False
-            elif k == "photo x":
-                keys += ["\r", "x"]
-            else:
-                keys.append(self.rng.choice("hjkl"))
-        if marked:
-            # Leaving with marks asks first: the marked photos go.
-            keys += ["X", "y"]
-        self.journal(f"  album keys {keys!r}")
-        return back + self.go_to(lat, lon) + ["\r"] + keys + [BACKSPACE]
-
-    # The settings the soak changes, with values to choose from: none changes what the keys do.
-    SETTINGS = {
-        "contact": ["soak@example.org", "https://example.org/soak", "tourist@example.net"],
-        "area_half_width": ["0.1", "0.25", "0.5", "1.0"],
-        "photos_per_collection": ["6", "12", "21"],
-    }
-
-    def settings_keys(self):
-        """The settings screen (`s`): a field selected, its text replaced (Ctrl-U, then typed), Enter;
-        now and then a value it refuses (the message says so; nothing is saved), then Esc to the map."""
-        key = self.rng.choice(sorted(self.SETTINGS))
-        field = ["flickr_api_key", "source", "area_half_width", "photos_per_collection", "confirm_delete",
-                 "allow_drag", "contact"].index(key)
-        bad = self.rng.random() < 0.2
-        value = "not a value" if bad else self.rng.choice(self.SETTINGS[key])
-        self.journal(f"settings screen: {key} = {value!r}")
-        return ["s"] + ["j"] * field + ["\r", "\x15", value, "\r"] + ([ESC] if bad else []) + [ESC]
-
-    def config_set(self):
-        """`vtourist config set KEY VALUE`, its exit status the acknowledgment; sometimes a value it refuses."""
-        key = self.rng.choice(sorted(self.SETTINGS))
-        bad = self.rng.random() < 0.2
-        value = "-3" if bad else self.rng.choice(self.SETTINGS[key])
-        r = self.cli(["config", "set", key, value])
-        self.journal(f"config set {key} {value!r}: {r.returncode}")
-        if r.returncode == 0 and not bad:
-            self.acks.setting(key, value, "config set")
-        elif r.returncode == 0 or not r.stderr.strip():
-            self.failure.crashes += 1
-            self.failure.note("crash", f"config set {key} {value!r} exited {r.returncode}: {r.stderr!r}")
-
-    def drive(self, terms, duration, number, first_kill=None):
-        """Sends actions to the running apps, interleaved, for `duration` seconds (then stops mid-action).
-        Now and then the database is read as it runs: what is acknowledged then must be there too.
-        With `first_kill` (seconds), the second app is killed then and the first goes on alone."""
-        start = time.monotonic()
-        deadline = start + duration
-        queues = {id(t): [] for t in terms}
-        # Each round opens with a drop, so every round that drives the app has one acknowledgment at least,
-        # then, in turn, a drag, a pin deleted or an album visited: each kind happens in every few rounds.
-        opening = OPENINGS[number % len(OPENINGS)]
-        known = bool(self.known_pins())  # with no pin yet, the opening becomes a drop
-        queues[id(terms[0])] = self.action(terms[0], "drop") + self.action(terms[0], opening, opening=True)
-        # The round goes on until the opening is acknowledged (or OPENING_LIMIT seconds after its last key):
-        # a round's random length alone often ended it first, and a short run then missed a kind at random.
-        awaited = ["pins added"] + ([OPENING_ACKS[opening]] if known else [])
-        opening_until = None
-        terms = list(terms)
-        next_look = time.monotonic() + 0.3
-        while time.monotonic() < deadline or self.opening_pending(awaited, opening_until):
-            if opening_until is None and not queues[id(terms[0])]:
-                opening_until = time.monotonic() + OPENING_LIMIT
-            if first_kill is not None and len(terms) > 1 and time.monotonic() - start >= first_kill:
-                self.journal("the second app killed")
-                self.reap(terms.pop(), "the second app")
-            if time.monotonic() >= next_look:
-                next_look = time.monotonic() + 0.3
-                self.look(f"round {number}, while the apps run")
-            term = self.rng.choice(terms)
-            queue = queues[id(term)]
-            if not queue:
-                self.journal(f"app {terms.index(term) + 1}:")
-                queue += self.action(term)
-            key = queue.pop(0)
-            if isinstance(key, tuple):
-                self.config_set()
-                continue
-            term.send(key)
-            time.sleep(ESC_GAP if key == ESC else self.rng.uniform(0, 0.08))
-
-    def opening_pending(self, awaited, until):
-        """Whether the round's opening keys are still being sent, or sent and not yet acknowledged."""
-        if until is None:
-            return True
-        if time.monotonic() >= until:
-            return False
-        self.acks.read_trace()
-        return any(self.acks.round_counts.get(kind, 0) == 0 for kind in awaited)
-
-    def look(self, when):
-        """Reads the trace, then the database: every acknowledgment read before must be in it.
-        What looks lost is looked at once more, LOOK_AGAIN seconds later: an action is acknowledged
-        just after it commits (a moved pin's photos are gone before the move is in the trace), so a
-        reading between the two would call its rows lost. This forgives a loss that an action
-        acknowledged within that time would explain; a row truly lost stays lost (ids are never
-        reused) and is reported by the second look."""
-        self.acks.read_trace()
-        reading = read_db(self.db, hashes=True)
-        if reading:
-            self.ledger.compare(reading, when)
-            if self.acks.check(reading, when, judge=False):
-                time.sleep(LOOK_AGAIN)
-                self.acks.read_trace()
-                reading = read_db(self.db, hashes=True) or reading
-                self.ledger.compare(reading, when)
-            self.acks.check(reading, when)
-        return reading
-
     def journal(self, line):
-        """What the script did, in the kept folder, to read next to a failure."""
         with open(os.path.join(self.logs, "actions.txt"), "a") as f:
             f.write(line + "\n")
 
+    def reading(self, hashes=False):
+        try:
+            return read_db(self.db, hashes) or ({}, {}, {})
+        except sqlite3.Error:
+            return {}, {}, {}
+
+    # MARK: keys, with the kill in mind
+
+    def due(self):
+        if self.kill_at is not None and time.monotonic() >= self.kill_at:
+            raise Killed()
+
+    def send(self, a, *keys):
+        """Keys one by one (a name such as Enter or Escape, or text), a random moment apart; the kill may come between."""
+        for k in keys:
+            self.due()
+            if k in ("Escape", "Enter", "BSpace", "C-u", "Space", "Tab", "BTab"):
+                a.key(k)
+            else:
+                a.type(k)
+            time.sleep(ESC_GAP if k == "Escape" else self.rng.uniform(0, 0.04))
+
+    def to_map(self, a):
+        """Esc until the map shows with nothing open over it, each Esc seen taken before the next key (an
+        Esc read together with the next key would be Alt+key)."""
+        for _ in range(8):
+            self.due()
+            screen = a.screen()
+            if self.map_idle(screen):
+                return
+            self.send(a, "Escape")
+            deadline = time.monotonic() + 2
+            while a.screen() == screen and time.monotonic() < deadline:
+                self.due()
+                time.sleep(POLL)
+        raise Unacknowledged(f"Esc did not lead back to the map; screen:\n{a.screen()}")
+
+    def map_idle(self, screen):
+        lines = screen.rstrip("\n").split("\n")
+        status = next((l for l in reversed(lines) if STATUS.match(l)), None)
+        return status is not None and "MOVING PIN" not in status and not any("┌" in l or "└" in l for l in lines)
+
+    def go_to(self, a, lat, lon):
+        text = f"{lat:.6f}, {lon:.6f}"
+        self.send(a, "g")
+        self.wait_for(a, lambda s: "┌ Go to" in s, "the go-to prompt")
+        self.send(a, text)
+        self.wait_for(a, lambda s: f"> {text}" in s, "the place typed in the go-to prompt")
+        self.send(a, "Enter")
+        self.wait_for(a, lambda s: (lambda st: st and near(st[0], lat, SHOWN) and near(st[1], lon, SHOWN))(self.status_of(s)),
+                      "the cursor to reach the place")
+
+    def go_to_pin(self, a, row):
+        """The cursor on the pin: its place, then zoomed out to z6. The go-to rounds to the shown precision,
+        which at z10 often leaves the cursor in the next cell; at z6 a cell is some 0.01°. A pin missed
+        anyway is told by the app ("No pin here…") and the action given up (`Missed`)."""
+        self.go_to(a, row["lat"], row["lon"])
+        self.send(a, "-", "-", "-", "-")
+        self.wait_for(a, lambda s: re.search(r" │ z6 │ ", s), "the map zoomed out to z6")
+
+    @staticmethod
+    def status_of(screen):
+        for line in reversed(screen.split("\n")):
+            m = STATUS.match(line)
+            if m:
+                return (float(m.group(1)) * (1 if m.group(2) == "N" else -1),
+                        float(m.group(3)) * (1 if m.group(4) == "E" else -1), m.group(5))
+        return None
+
+    def wait_for(self, a, test, what, limit=ACK_LIMIT):
+        """Reads the screen until `test(screen)` is true (returns its value); the kill may come first."""
+        deadline = time.monotonic() + limit
+        while True:
+            self.due()
+            screen = a.screen()
+            found = test(screen)
+            if found:
+                return found
+            if a.dead() is not None:
+                raise Unacknowledged(f"{what}: the app exited; stderr: {a.stderr_tail()!r}")
+            if time.monotonic() >= deadline:
+                raise Unacknowledged(f"{what}: not on screen after {limit:.0f} s; screen:\n{screen}")
+            time.sleep(POLL)
+
+    def acknowledged(self, a, pattern, before, what, answer=True):
+        """Waits for a line matching `pattern` that was not on screen before the last key (`before`): its
+        match. A confirmation dialog on the way (`[y]`) is answered yes."""
+        answered = [False]
+        said = []
+
+        def test(screen):
+            for line in screen.split("\n"):
+                text = line.strip()
+                if line not in before:
+                    if text and text not in said and not STATUS.match(line):
+                        said.append(text)
+                    m = pattern.search(text)
+                    if m:
+                        return m
+            if any(t.startswith(("No pin here", "No photo to")) for t in said):
+                raise Missed(said[-1])
+            if answer and not answered[0] and "[y] " in screen:
+                answered[0] = True
+                a.type("y")
+            return None
+        try:
+            return self.wait_for(a, test, what)
+        except Unacknowledged as e:
+            raise Unacknowledged(f"{e}\nnew lines seen meanwhile: {said[-8:]!r}") from None
+
+    # MARK: the actions
+
+    def pick_pin(self, reading, ready=False):
+        """A pin the record knows (by id), alive in the database; with `ready`, one whose album is complete."""
+        pins = reading[0]
+        known = [pid for pid, p in self.record.pins.items() if p["deleted"] is None and pid in pins
+                 and (not ready or pins[pid]["state"] == "ready")]
+        return self.rng.choice(sorted(known)) if known else None
+
+    def open_album(self, a, reading, pid):
+        """On the pin's album (go there, Enter): the pin the header shows."""
+        row = reading[0][pid]
+        self.to_map(a)
+        self.go_to_pin(a, row)
+        before = a.lines()
+        self.send(a, "Enter")
+
+        def opened(s):
+            if any(l.strip().startswith("No pin here") for l in s.split("\n") if l not in before):
+                raise Missed("No pin here")
+            return HEADER.match(s.split("\n")[0])
+        m = self.wait_for(a, opened, "the album to open")
+        self.wait_for(a, lambda s: re.search(r"^ (\d+ photos|Downloading|No Images|Searching)", "\n".join(s.split("\n")[1:3]), re.M),
+                      "the album's header")
+        return m
+
+    def photos_of(self, pid):
+        return {fid: p for fid, p in self.reading()[1].items() if p["pin"] == pid}
+
+    def act(self, a, kind, reading, flags):
+        """One action of `kind` in app `a`: its keys, then its acknowledgment. Returns True when acknowledged."""
+        rec = self.record
+        if kind == "drop" or (kind not in ("settings", "config set") and not self.pick_pin(reading)):
+            kind = "drop"
+            lat, lon = round(self.rng.uniform(-60, 70), 4), round(self.rng.uniform(-170, 170), 4)
+            self.to_map(a)
+            self.go_to(a, lat, lon)
+            place = a.status()
+            name, prefix = shown_name(place[2]) if place else (None, False)
+            before = a.lines()
+            self.journal(f"  drop at {lat:.4f}, {lon:.4f} ({place})")
+            rec.asked_insert(Value(lat, lon, SHOWN, name, prefix, or_unnamed=True), f"drop at {lat:.4f},{lon:.4f}")
+            self.send(a, "p")
+            m = self.acknowledged(a, ACK["drop"], before, "Pin dropped at …")
+            rec.asked_inserts.pop()
+            rec.told_insert(Value(lat, lon, SHOWN, told_name(m.group(1))), f"“Pin dropped at {m.group(1)}.”")
+            rec.bind(self.reading())
+            return kind
+        if kind in ("move", "mouse drag", "delete pin", "rename (map)"):
+            pid = self.pick_pin(reading)
+            row = reading[0][pid]
+            self.to_map(a)
+            self.go_to_pin(a, row)
+            shown = row["name"]
+            if kind == "delete pin":
+                before = a.lines()
+                self.journal(f"  delete pin {pid} ({shown!r})")
+                rec.pins[pid]["deleted"] = rec.pins[pid]["deleted"] or "asked"
+                self.send(a, "x")
+                m = self.acknowledged(a, ACK["delete pin"], before, "Deleted pin …")
+                said = told_name(m.group(1))
+                target = pid if said == shown else rec.pin_by_name(said, (row["lat"], row["lon"]), self.reading())
+                if target != pid:
+                    rec.pins[pid]["deleted"] = None
+                if target is None:
+                    raise Unacknowledged(f"“Deleted pin {m.group(1)}” names no pin the record knows")
+                rec.pins[target]["deleted"] = "told"
+                rec.pins[target]["what"] = f"“Deleted pin “{m.group(1)}”.”"
+                return kind
+            if kind == "rename (map)":
+                new = self.new_name()
+                self.journal(f"  rename pin {pid} ({shown!r}) to {new!r} on the map")
+                self.send(a, "R")
+                self.wait_for(a, self.rename_prompt, "the rename prompt")
+                self.send(a, "C-u", new)
+                before = a.lines()
+                return self.renamed(a, pid, row, new, before, kind)
+            # A drag: picked up with `m`, carried with hjkl or the mouse, put down (Enter or the button
+            # coming up), the question (a pin with photos, confirm delete on) answered yes.
+            before = a.lines()
+            self.send(a, "m")
+            screen = self.wait_for(a, lambda s: s if "MOVING PIN" in s or "No pin here" in s else None, "the pin to be picked up")
+            moving = re.search(r"Moving (.*?): ", screen)
+            if "MOVING PIN" not in screen:
+                raise Missed("No pin here to move")
+            if not moving or told_name(moving.group(1)) != shown:
+                raise Missed(f"picked up another pin ({moving.group(1) if moving else '?'})")
+            if kind == "move":
+                # One way only: a pin carried back to its own cell is put back, not moved.
+                self.send(a, *[self.rng.choice("hjkl")] * self.rng.randint(1, 5))
+            else:
+                x, y = self.rng.randint(5, 90), self.rng.randint(3, 26)
+                keys = [mouse_report(0, x, y)]
+                for _ in range(self.rng.randint(1, 4)):
+                    x, y = max(0, min(90, x + self.rng.randint(-3, 3))), max(0, min(27, y + self.rng.randint(-2, 2)))
+                    keys.append(mouse_report(32, x, y))
+                self.send(a, *keys)
+            time.sleep(0.05)
+            place = a.status()
+            before = a.lines()
+            if place:
+                name, prefix = shown_name(place[2])
+                own = reading[0][pid]["name"] if self.has_own_name(pid) else None
+                rec.pins[pid]["asked"].append(Value(place[0], place[1], SHOWN, own or name, prefix and not own,
+                                                    or_unnamed=not own))
+            self.journal(f"  {kind} pin {pid} ({shown!r}) to {place}")
+            self.send(a, "Enter" if kind == "move" else mouse_report(3, x, y))
+            m = self.acknowledged(a, ACK["move"], before, "Moved; …")
+            after = a.status()
+            target = pid
+            if after is None:
+                raise Unacknowledged(f"the move of pin {pid}: acknowledged, but no status line or pin ({m.group(0)})")
+            rec.pins[target]["told"] = Value(after[0], after[1], SHOWN, told_name(m.group(1)))
+            rec.pins[target]["asked"] = []
+            rec.pins[target]["what"] = f"“{m.group(0)}” at {after[0]:.4f}, {after[1]:.4f}"
+            return kind
+        if kind == "rename (list)":
+            self.to_map(a)
+            self.send(a, "P")
+            screen = self.wait_for(a, lambda s: s if re.search(r"^ NAME\s+LAT, LON", s, re.M) else None, "the pins list")
+            lines = screen.split("\n")
+            top = next(i for i, l in enumerate(lines) if l.startswith(" NAME"))
+            first = lines[top + 1] if top + 1 < len(lines) else ""
+            m = re.search(r"(-?\d+\.\d{4}), (-?\d+\.\d{4})", first)
+            if not m:
+                return None
+            lat, lon = float(m.group(1)), float(m.group(2))
+            rows = self.reading()[0]
+            candidates = [pid for pid, p in rec.pins.items() if p["deleted"] is None and pid in rows
+                          and near(rows[pid]["lat"], lat, SHOWN) and near(rows[pid]["lon"], lon, SHOWN)]
+            if len(candidates) != 1:
+                return None
+            pid = candidates[0]
+            new = self.new_name()
+            self.journal(f"  rename pin {pid} ({rows[pid]['name']!r}) to {new!r} in the pins list")
+            self.send(a, "e")
+            self.wait_for(a, lambda s: "Rename pin" in s, "the rename prompt")
+            self.send(a, "C-u", new)
+            before = a.lines()
+            return self.renamed(a, pid, rows[pid], new, before, kind)
+        if kind in ("delete photo", "mark and delete", "New Collection", "Add more", "filter save", "filter clear", "W save"):
+            settled = kind in ("New Collection", "filter save", "filter clear")
+            pid = self.pick_pin(reading, ready=settled or kind in ("W save", "Add more"))
+            if pid is None:
+                return None
+            m = self.open_album(a, reading, pid)
+            if not (near(float(m.group(2)), reading[0][pid]["lat"], SHOWN) and near(float(m.group(3)), reading[0][pid]["lon"], SHOWN)):
+                return None  # another pin's album (two pins in one cell)
+            return self.album_action(a, kind, pid)
+        if kind == "settings":
+            return self.settings_action(a, flags)
+        if kind == "config set":
+            return self.config_set(flags)
+        raise ValueError(kind)
+
+    @staticmethod
+    def rename_prompt(screen):
+        if "No pin here to rename" in screen:
+            raise Missed("No pin here to rename")
+        return "Rename pin" in screen
+
+    def has_own_name(self, pid):
+        try:
+            con = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=30)
+            try:
+                row = con.execute("SELECT ownName FROM pin WHERE id = ?", (pid,)).fetchone()
+            finally:
+                con.close()
+        except sqlite3.Error:
+            return None
+        return bool(row and row[0])
+
+    def new_name(self):
+        n = self.rng.random()
+        if n < 0.15:
+            return ""  # back to the place's name
+        return f"soak {self.rng.choice(['harbour', 'summit', 'café', 'Ålesund', 'north'])} {self.rng.randrange(10**6)}"
+
+    def renamed(self, a, pid, row, new, before, kind):
+        rec = self.record
+        if new:
+            rec.pins[pid]["asked"].append(Value(row["lat"], row["lon"], 1e-9, new))
+        self.send(a, "Enter")
+        pattern = ACK["renamed"] if new else re.compile(r"\u201c(.+)\u201d goes by its place's name again\.$")
+        m = self.acknowledged(a, pattern, before, "the rename", answer=False)
+        name = m.group(2) if new else told_name(m.group(1))
+        if new and name != new:
+            raise Unacknowledged(f"renamed to {name!r}, typed {new!r}")
+        rec.pins[pid]["told"] = Value(row["lat"], row["lon"], 1e-9, name)
+        rec.pins[pid]["asked"] = []
+        rec.pins[pid]["what"] = f"“{m.group(0)}”"
+        return kind
+
+    def album_action(self, a, kind, pid):
+        rec = self.record
+        photos = self.photos_of(pid)
+        screen = a.screen()
+        header = "\n".join(screen.split("\n")[1:3])
+        if kind in ("New Collection", "Add more", "filter save", "filter clear") and not re.search(r"^ \d+ photos", header, re.M):
+            return None  # still downloading in this window: these wait until every photo is in
+        before = screen.split("\n")
+        if kind == "delete photo":
+            self.journal(f"  delete a photo of pin {pid}")
+            if self.rng.random() < 0.3:
+                self.send(a, "Enter")
+                self.wait_for(a, lambda s: "Esc album" in s, "the photo screen")
+            before = a.lines()
+            self.send(a, "x")
+            m = self.acknowledged(a, ACK["delete photo"], before, "Deleted “…”.")
+            ids = [fid for fid, p in photos.items() if p["title"] == m.group(1)]
+            if len(ids) != 1:
+                raise Unacknowledged(f"“Deleted “{m.group(1)}”.” names {len(ids)} photos of pin {pid}")
+            rec.photos_gone[ids[0]] = f"“{m.group(0)}”"
+            return kind
+        if kind == "mark and delete":
+            n = self.rng.randint(2, 4)
+            keys = []
+            for _ in range(n):
+                keys += ["Space"]
+            self.journal(f"  mark {n} photos of pin {pid}, X")
+            self.send(a, *keys)
+            before = a.lines()
+            self.send(a, "X")
+            m = self.acknowledged(a, ACK["mark and delete"], before, "Deleted N photos.")
+            rec.marked.append((pid, set(photos), int(m.group(1)), f"“{m.group(0)}”"))
+            return kind
+        if kind == "New Collection":
+            titles = self.titles(screen)
+            self.journal(f"  New Collection for pin {pid}")
+            self.send(a, "n")
+            answered = []
+
+            def renewed(s):
+                if "[y] " in s and not answered:
+                    answered.append(True)
+                    a.type("y")
+                    return None
+                return (self.titles(s) and self.titles(s) != titles) or re.search(r"No Images", s)
+            self.wait_for(a, renewed, "New Collection: other photos on screen")
+            return kind
+        if kind == "Add more":
+            count = self.photo_count(screen)
+            self.journal(f"  Add more for pin {pid} ({count} photos)")
+            self.send(a, "a")
+            self.wait_for(a, lambda s: (self.photo_count(s) or 0) > (count or 0) or "No more photos" in s,
+                          "Add more: more photos in the header")
+            return kind
+        if kind == "filter save":
+            word = self.rng.choice(FILTER_WORDS)
+            self.journal(f"  filter {word!r} for pin {pid}")
+            self.send(a, "f")
+            self.wait_for(a, lambda s: "s save" in s, "the filter editor")
+            self.send(a, "Enter", "C-u", word, "Enter")
+            before = a.lines()
+            rec.filter(pid, word, told=False)
+            self.send(a, "s")
+            m = self.acknowledged(a, ACK["filter save"], before, "the filter saved")
+            if m.group(1) != word:
+                raise Unacknowledged(f"filter {m.group(1)!r} acknowledged, {word!r} typed")
+            return kind
+        if kind == "filter clear":
+            self.journal(f"  filter cleared for pin {pid}")
+            before = a.lines()
+            rec.filter(pid, None, told=False)
+            self.send(a, "F")
+            self.acknowledged(a, re.compile(r"Filter cleared: fetching a new collection\u2026$|^No filter to clear\.$"),
+                              before, "the filter cleared")
+            return kind
+        if kind == "W save":
+            self.journal(f"  W for pin {pid}")
+            self.send(a, "W")
+            m = self.acknowledged(a, ACK["W save"], before, "Saved N photos to …", answer=False)
+            folder = m.group(2)
+            if not os.path.isdir(folder):
+                # The message line cuts a long path: the one folder it begins.
+                folder = re.sub(r" \([^)]*$", "", folder)  # a "(… holds files already)" cut short
+                parent = os.path.dirname(folder)
+                found = [os.path.join(parent, d) for d in (os.listdir(parent) if os.path.isdir(parent) else [])
+                         if os.path.join(parent, d).startswith(folder)]
+                folder = found[0] if len(found) == 1 else folder
+            files = [f for f in os.listdir(folder) if f not in ("credits.json", "index.html")] if os.path.isdir(folder) else []
+            if len(files) != int(m.group(1)) or not os.path.exists(os.path.join(folder, "index.html")):
+                self.failure.note("lost", f"“{m.group(0)}”: the folder holds {len(files)} photos"
+                                          f"{'' if os.path.isdir(folder) else ' (no folder)'}")
+            return kind
+        raise ValueError(kind)
+
+    @staticmethod
+    def titles(screen):
+        # The grid's cells: the line of each that has words (its title), the pictures being blocks.
+        return tuple(part.strip() for line in screen.split("\n")[3:] if line.lstrip().startswith("│")
+                     for part in line.split("│") if re.search(r"[A-Za-z]{3}", part))
+
+    @staticmethod
+    def photo_count(screen):
+        head = "\n".join(screen.split("\n")[1:3])
+        m = re.search(r"^ (\d+) photos|^ Downloading \d+/(\d+)", head, re.M)
+        return int(m.group(1) or m.group(2)) if m else None
+
+    def settings_action(self, a, flags):
+        """The settings screen: the field with the fewest changes so far, found by its label on screen."""
+        label = min(FIELDS, key=lambda l: (self.field_counts[l], self.rng.random()))
+        key, values = FIELDS[label]
+        self.to_map(a)
+        self.send(a, "s")
+        screen = self.wait_for(a, lambda s: s if "Settings" in s and label in s else None, f"the settings screen with {label}")
+        lines = screen.split("\n")
+        top = next((i for i, l in enumerate(lines) if l.startswith(" Settings")), 0) + 1
+        while top < len(lines) and not lines[top].strip():
+            top += 1
+        labels = []
+        for line in lines[top:]:
+            m = re.match(r"^ (\S.*?)  +\S", line)
+            if not m:
+                break
+            labels.append(m.group(1))
+        if label not in labels:
+            raise Unacknowledged(f"no field labelled {label!r} on the settings screen: {labels}")
+        # From the first field down to the label's row, as the screen lists them.
+        self.send(a, *["k"] * (len(labels) + 1))
+        self.send(a, *["j"] * labels.index(label))
+        before = a.lines()
+        mid = label[0].lower() + label[1:] if label not in ("Flickr API key", "CA bundle") else label
+        if values is None:
+            mapping = STEPPED[key]
+            self.setting_asked(key, list(mapping.values()))
+            self.send(a, "Enter")
+            m = self.acknowledged(a, ACK["setting"], before, f"Saved: {mid} …", answer=False)
+            shown = m.group(1)
+            if not shown.startswith(mid + " "):
+                raise Unacknowledged(f"Enter on {label!r} saved {shown!r}: the field moved")
+            value = shown[len(mid) + 1:]
+            if value not in mapping:
+                raise Unacknowledged(f"{label}: {value!r} is not a value the script knows")
+            self.record.setting(key, mapping[value], told=True)
+            flags[key] = mapping[value] or "on"
+            if key == "allow_drag" and mapping[value] == "off":
+                # Dragging back on at once (the drags need it): a second acknowledgment.
+                before = a.lines()
+                self.setting_asked(key, ["on"])
+                self.send(a, "Enter")
+                self.acknowledged(a, re.compile(r"Saved: allow dragging on\.$"), before, "Saved: allow dragging on.", answer=False)
+                self.record.setting(key, "on", told=True)
+                flags[key] = "on"
+        else:
+            current = self.reading()[2].get(key)
+            value = self.rng.choice([v for v in values if v != current] or values)
+            self.setting_asked(key, [value])
+            self.send(a, "Enter", "C-u", value)
+            before = a.lines()
+            self.send(a, "Enter")
+            m = self.acknowledged(a, re.compile(r"Saved: (.+)\.$|^Removed the .+\.$"), before, f"Saved: {mid} …", answer=False)
+            if not (m.group(1) or "").startswith(mid + " "):
+                raise Unacknowledged(f"{value!r} typed into {label!r}: {m.group(0)!r} (the field moved?)")
+            self.record.setting(key, value, told=True)
+        self.field_counts[label] += 1
+        self.journal(f"  settings: {label} ({key})")
+        return "settings"
+
+    def setting_asked(self, key, values):
+        for v in values:
+            self.record.setting(key, v, told=False)
+
+    def config_set(self, flags):
+        """`vtourist config set KEY VALUE`: its output the acknowledgment; sometimes a value it refuses."""
+        key = self.rng.choice(sorted(CONFIG))
+        bad = self.rng.random() < 0.2 and key not in ("contact", "flickr_api_key", "ca_bundle")
+        value = "-3" if bad else self.rng.choice(CONFIG[key])
+        if not bad:
+            self.record.setting(key, value, told=False)
+        r = self.cli(["config", "set", key, value])
+        self.journal(f"  config set {key} {value!r}: {r.returncode} {r.stdout.strip()!r} {r.stderr.strip()!r}")
+        if bad:
+            if r.returncode == 0 or not r.stderr.strip():
+                self.failure.note("crashes", f"config set {key} {value!r} exited {r.returncode}: {r.stderr!r}")
+            return None
+        m = re.match(rf"^{re.escape(key)} = (.*) \(stored in the database\)$", r.stdout.strip())
+        if r.returncode != 0 or not m:
+            raise Unacknowledged(f"config set {key} {value!r}: {r.returncode}, {r.stdout!r} {r.stderr!r}")
+        if m.group(1) != value and not (key == "flickr_api_key" and "•" in m.group(1)):
+            raise Unacknowledged(f"config set {key} {value!r} says {m.group(0)!r}")
+        self.record.setting(key, value, told=True)
+        return "config set"
+
     # MARK: rounds
 
-    def reap(self, term, name):
-        """Kills `term` (if it still runs) and reports an exit we did not cause."""
-        if term.reaped:
+    def minimum(self):
+        """Each kind's minimum count in a run of N rounds; a healthy run does several times more."""
+        n = self.args.rounds
+        m = {k: max(1, n // 20) for k in KINDS}
+        m["drop"] = max(1, n // 4)
+        m["settings"] = len(FIELDS) * max(1, n // 100)
+        return m
+
+    def choose(self, a):
+        """The driven kind furthest below its share so far (ties at random): every kind keeps up."""
+        kinds = [k for k in DRIVEN if k != "mouse drag" or a.mouse]
+        need = self.minimum()
+        return min(kinds, key=lambda k: (self.counts[k] / need[k], self.rng.random()))
+
+    def reap(self, a, name):
+        if a.reaped:
             return
-        term.reaped = True
-        term.kill()
-        if term.killed:
+        a.reaped = True
+        a.kill()
+        dead = a.dead() or (None, None)
+        if a.killed:
             self.kills += 1
-            return
-        code = term.proc.returncode
-        if code == 0:
+        elif dead[0] == 0:
             self.quits += 1
-            return
-        self.failure.crashes += 1
-        self.failure.note("crash", f"{name} exited with {code} before the kill; stderr: {term.stderr_tail()!r}")
+        else:
+            self.failure.note("crashes", f"{name} ended ({dead}) before the kill; stderr: {a.stderr_tail()!r}")
+        a.close()
 
     def round(self, number):
-        # A generator per round: a seed replays each round's choices whatever the timing of the ones before.
         self.rng = random.Random(self.args.seed * 1_000_003 + number)
-        self.acks.begin_round(number)
         self.journal(f"round {number}")
-        hold = self.rng.random() < 0.4
+        self.kill_at = None
+        hold = self.rng.random() < 0.3
         self.hold_images(self.rng.randint(0, 20) if hold else None)
-        imported = self.rng.random() < 0.15 and self.import_pins(number)
+        flags = dict(self.reading()[2])
+        behind = lambda kind, share: self.counts[kind] < number * share  # noqa: E731
+        if self.rng.random() < 0.1 or behind("import", 0.08):
+            self.import_pins(number)
         a = self.app("a")
-        terms = [a]
-        second = self.rng.random() < 0.35
-        early = self.rng.random() < 0.1
+        apps = [a]
+        second = self.rng.random() < 0.3 or behind("second window", 0.08)
         drop = None
-        if self.rng.random() < 0.4:
-            wait = self.rng.random() < 0.6
-            lat, lon = self.rng.uniform(-60, 70), self.rng.uniform(-170, 170)
-            argv = [self.args.binary, "drop", coordinate_text(lat, lon)] + (["--wait"] if wait else [])
-            err = open(os.path.join(self.logs, f"drop-{number}.err"), "wb")
-            drop = (subprocess.Popen(argv, env=self.environment(), stdout=subprocess.PIPE, stderr=err), err, wait, lat, lon)
+        if self.rng.random() < 0.3 or behind("shell drop", 0.1):
+            drop = self.shell_drop(number)
+        early = self.rng.random() < 0.08
+        acted = {}
         if early:
-            # Killed while starting: opening the database, resuming albums.
             time.sleep(self.rng.uniform(0, 0.3))
         else:
-            # The second app starts with the first (both resume the same interrupted albums) or once it is up.
-            together = second and self.rng.random() < 0.5
-            if together:
-                terms.append(self.app("b"))
             if not self.wait_ready(a):
-                self.failure.stuck += 1
                 self.failure.note("stuck", f"round {number}: the app did not draw its map; stderr: {a.stderr_tail()!r}")
-            if second and not together:
-                terms.append(self.app("b"))
-            if second and not self.wait_ready(terms[1]):
-                self.failure.stuck += 1
-                self.failure.note("stuck", f"round {number}: the second app did not draw its map")
-            duration = self.rng.uniform(MIN_DRIVE, 2.5)
-            first_kill = self.rng.uniform(0, duration) if second and self.rng.random() < 0.5 else None
-            self.drive(terms, duration, number, first_kill)
-        self.look(f"round {number}, before the kill")
-        for i, t in enumerate(terms):
+            if second:
+                apps.append(self.app("b"))
+                if not self.wait_ready(apps[1]):
+                    self.failure.note("stuck", f"round {number}: the second app did not draw its map")
+            actions = self.rng.randint(2, 5)
+            for i in range(actions + 1):
+                term = self.rng.choice(apps)
+                last = i == actions
+                reading = self.reading()
+                self.record.bind(reading)
+                if flags.get("allow_drag") == "off" and not last:
+                    flags["allow_drag"] = "on"
+                    self.record.setting("allow_drag", "on", told=False)
+                    r = self.cli(["config", "set", "allow_drag", "on"])
+                    self.record.setting("allow_drag", "on", told=r.returncode == 0)
+                kind = self.choose(term)
+                if last:
+                    # The kill comes during this action, from its first key to a moment after its acknowledgment.
+                    self.kill_at = time.monotonic() + self.rng.uniform(0, 1.2)
+                self.journal(f" app {apps.index(term) + 1}: {kind}")
+                try:
+                    done = self.act(term, kind, reading, flags)
+                except Killed:
+                    self.journal("  (the kill)")
+                    break
+                except Missed as e:
+                    self.journal(f"  (given up: {e})")
+                    done = None
+                except Unacknowledged as e:
+                    self.failure.note("unacknowledged", f"round {number}, {kind} in app {apps.index(term) + 1}: {e}")
+                    self.kill_at = None
+                    break
+                if done:
+                    self.settle()
+                    self.counts[done] += 1
+                    acted[apps.index(term)] = True
+                    self.journal(f"  acknowledged: {done}")
+                if last:
+                    while time.monotonic() < self.kill_at:
+                        time.sleep(0.01)
+            if second and acted.get(1):
+                self.counts["second window"] += 1
+        self.kill_at = None
+        for i, t in enumerate(apps):
             self.reap(t, "the app" if i == 0 else "the second app")
         if drop:
             self.settle_drop(number, *drop)
         after = self.after_kill(f"round {number}, after the kill")
         if after:
-            self.ledger.downloading_at_kill |= {pid for pid, p in after[0].items() if p[2] == "downloading"}
-        # Every round but those killed while starting must have done something the app acknowledged.
-        acted = sum(self.acks.round_counts.values())
-        if not early and acted < MIN_ROUND_ACKS:
-            self.activity["rounds short of activity"] += 1
-            self.failure.note("idle", f"round {number}: {acted} acknowledged action(s), at least {MIN_ROUND_ACKS} expected")
+            for pid in list(self.downloading_at_kill):
+                if pid not in after[0] or after[0][pid]["state"] in ("ready", "empty"):
+                    self.downloading_at_kill.discard(pid)
+            self.downloading_at_kill |= {pid for pid, p in after[0].items() if p["state"] == "downloading"}
         if self.args.verbose:
             pins, photos, _ = after or ({}, {}, {})
-            done = ", ".join(f"{v} {k}" for k, v in self.acks.round_counts.items() if v)
-            log(f"round {number}: {len(terms)} app(s){', drop' if drop else ''}{', import' if imported else ''}"
-                f"{', images held' if hold else ''}{', early kill' if early else ''}; {len(pins)} pins, "
-                f"{len(photos)} photos, {sum(1 for p in pins.values() if p[2] == 'downloading')} downloading; "
-                f"acknowledged: {done or 'nothing'}")
+            log(f"round {number}: {len(apps)} app(s){', drop' if drop else ''}{', images held' if hold else ''}"
+                f"{', early kill' if early else ''}; {len(pins)} pins, {len(photos)} photos")
+
+    def settle(self):
+        """After an acknowledgment, the next action is aimed with the database (a pin's place): until it holds
+        what was acknowledged (a moment at most: the check after the kill judges), it waits."""
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            reading = self.reading()
+            self.record.bind(reading)
+            if self.record.agrees(reading):
+                return
+            time.sleep(POLL)
+
+    def shell_drop(self, number):
+        wait = self.rng.random() < 0.6
+        lat, lon = round(self.rng.uniform(-60, 70), 5), round(self.rng.uniform(-170, 170), 5)
+        argv = [self.args.binary, "drop", f"{lat:.5f}", f"{lon:.5f}"] + (["--wait"] if wait else [])
+        err = open(os.path.join(self.logs, f"drop-{number}.err"), "wb")
+        self.record.asked_insert(Value(lat, lon, GIVEN), f"`drop {lat:.5f} {lon:.5f}`")
+        proc = subprocess.Popen(argv, env=self.environment(), stdout=subprocess.PIPE, stderr=err)
+        return proc, err, wait, lat, lon
 
     def settle_drop(self, number, proc, err, wait, lat, lon):
-        """Kills `drop` if it still runs; the pin it reported (exit 0) is acknowledged."""
+        """Kills `drop` if it still runs; the id it printed (exit 0) is acknowledged at the place it was given."""
         if proc.poll() is None:
             proc.kill()
             self.kills += 1
         proc.wait()
         err.close()
-        printed = proc.stdout.read().decode()
+        printed = proc.stdout.read().decode().strip()
         proc.stdout.close()
-        if proc.returncode == 0:
-            self.acks.pin(int(printed), "drop", lat, lon, UNKNOWN, added=True)
         with open(err.name, "rb") as f:
             text = f.read()[-2000:].decode("utf-8", "replace")
+        if printed.isdigit():
+            # The pin is stored once `drop` prints its id (the album may still be on its way).
+            self.record.told_id(int(printed), Value(lat, lon, GIVEN), f"`drop {lat:.5f} {lon:.5f}` printed {printed}")
+            self.record.asked_inserts = [(v, w) for v, w in self.record.asked_inserts if not w.startswith(f"`drop {lat:.5f} {lon:.5f}`")]
+            if proc.returncode == 0:
+                self.counts["shell drop"] += 1
         if proc.returncode in (0, -signal.SIGKILL):
             return
-        # The app may delete the pin `drop --wait` waits for: it says so and fails, as it should.
-        self.acks.read_trace()
         vanished = re.search(r"pin (\d+) vanished while downloading", text)
-        if vanished and int(vanished.group(1)) in self.acks.removed_pins:
+        if vanished and self.record.pins.get(int(vanished.group(1)), {}).get("deleted"):
             return
-        self.failure.crashes += 1
-        self.failure.note("crash", f"round {number}: drop{' --wait' if wait else ''} exited with "
-                                   f"{proc.returncode}; stderr: {text!r}")
+        self.failure.note("crashes", f"round {number}: drop{' --wait' if wait else ''} exited with {proc.returncode}; stderr: {text!r}")
 
     def import_pins(self, number):
-        """`vtourist import FILE` before the apps start: a GeoJSON file of a few named points. Exit 0
-        acknowledges every point (a pin of the same place and name counts: import skips those), read
-        back by place and name while nothing else writes. Sometimes killed on the way: all or none."""
-        points = [(self.rng.uniform(-60, 70), self.rng.uniform(-170, 170), f"soak {number}.{i}")
-                  for i in range(self.rng.randint(2, 6))]
+        """`vtourist import FILE` before the apps start; its summary (`added N pins, skipped M duplicates`)
+        acknowledges every point; sometimes killed on the way (then each point is asked, not told)."""
+        points = [(round(self.rng.uniform(-60, 70), 5), round(self.rng.uniform(-170, 170), 5), f"soak {number}.{i}")
+                  for i in range(self.rng.randint(2, 5))]
         path = os.path.join(self.folder, f"import-{number}.geojson")
         with open(path, "w") as f:
             json.dump({"type": "FeatureCollection", "features": [
-                {"type": "Feature", "properties": {"name": name},
-                 "geometry": {"type": "Point", "coordinates": [round(lon, 5), round(lat, 5)]}}
+                {"type": "Feature", "properties": {"name": name}, "geometry": {"type": "Point", "coordinates": [lon, lat]}}
                 for lat, lon, name in points]}, f)
-        proc = subprocess.Popen([self.args.binary, "import", path], env=self.environment(),
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        killed = False
+        for lat, lon, name in points:
+            self.record.asked_insert(Value(lat, lon, GIVEN, name), f"import of {name!r}")
+        proc = subprocess.Popen([self.args.binary, "import", path], env=self.environment(), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
         if self.rng.random() < 0.3:
             time.sleep(self.rng.uniform(0, 0.15))
             if proc.poll() is None:
                 proc.kill()
-                killed = True
                 self.kills += 1
-        _, stderr = proc.communicate()
-        self.journal(f"import {len(points)} pins: {proc.returncode}")
-        reading = read_db(self.db) or ({}, {}, {})
-        found = {}
-        for pid, (lat, lon, _, name) in reading[0].items():
-            for plat, plon, pname in points:
-                if name == pname and abs(lat - round(plat, 5)) < 1e-9 and abs(lon - round(plon, 5)) < 1e-9:
-                    found[pname] = (pid, lat, lon, name)
-        if proc.returncode == 0:
-            for pname in (p[2] for p in points):
-                if pname not in found:
-                    self.failure.lost += 1
-                    self.failure.note("lost", f"round {number}: `import` exited 0 and pin {pname!r} is not stored")
-                else:
-                    pid, lat, lon, name = found[pname]
-                    self.acks.pin(pid, "import", lat, lon, name, added=True)
-        elif killed:
-            if found and len(found) != len(points):
-                self.failure.lost += 1
-                self.failure.note("lost", f"round {number}: a killed import stored {len(found)} of {len(points)} pins")
-        else:
-            self.failure.crashes += 1
-            self.failure.note("crash", f"round {number}: import exited {proc.returncode}: {stderr[-2000:]!r}")
-        return True
+        out, err = proc.communicate()
+        self.journal(f"import {len(points)} pins: {proc.returncode} {out.strip()!r}")
+        m = re.search(r"^added (\d+) pins?, skipped (\d+) duplicates?", (out + err).strip(), re.M)
+        if proc.returncode == 0 and m and int(m.group(1)) + int(m.group(2)) == len(points):
+            names = {name for _, _, name in points}
+            self.record.asked_inserts = [(v, w) for v, w in self.record.asked_inserts if v.name not in names]
+            for lat, lon, name in points:
+                self.record.told_insert(Value(lat, lon, GIVEN, name), f"import of {name!r} ({m.group(0)})")
+            self.record.bind(self.reading())
+            self.counts["import"] += 1
+        elif proc.returncode != -signal.SIGKILL:
+            self.failure.note("crashes", f"round {number}: import exited {proc.returncode}: {out!r} {err[-2000:]!r}")
 
     def after_kill(self, when):
         if not os.path.exists(self.db):
             return None
         problems = check_db(self.db)
         if problems:
-            self.failure.integrity += 1
             self.failure.note("integrity", f"{when}: {problems[:5]}")
-        return self.look(when)
+        self.record.read_served(self.served)
+        reading = self.reading(hashes=True)
+        self.record.check(reading, when, final=True)
+        return reading
 
     def finish(self):
-        """The last restart: the app resumes every album; each must complete."""
+        """The last start: every album completes, whole (every photo stored)."""
         self.hold_images(None)
-        a = self.app("final")
+        a = self.app("final", os.path.join(self.folder, "final-status"))
         ready = self.wait_ready(a)
         deadline = time.monotonic() + self.args.final_limit
         pending = None
-        while time.monotonic() < deadline:
-            r = self.cli(["pins", "--json"])
-            if r.returncode == 0:
-                pins = json.loads(r.stdout)
-                pending = [p for p in pins if p["state"] not in ("ready", "empty")
-                           or (p["state"] == "ready" and p["downloaded"] < p["photos"] and self.unfinished(p["id"]))]
-                if not pending:
-                    break
-            if a.proc.poll() is not None:
+        while time.monotonic() < deadline and a.dead() is None:
+            pins, photos, _ = self.reading()
+            pending = [pid for pid, p in pins.items() if p["state"] not in ("ready", "empty")]
+            pending += [f"pin {p['pin']} photo {fid} {p['state']}" for fid, p in photos.items()
+                        if p["pin"] in pins and pins[p["pin"]]["state"] == "ready" and p["state"] == "pending"]
+            if not pending:
                 break
             time.sleep(0.2)
-        complete = ready and pending == []
-        if not complete:
-            self.failure.note("incomplete", f"albums that never completed: {json.dumps(pending)[:1500]}")
-        a.send("q")
+        a.type("q")
+        deadline = time.monotonic() + 20
+        while a.dead() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        dead = a.dead()
+        raw = a.tmux.run("display-message", "-p", "-t", a.target, "#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}",
+                         check=False).strip()
         try:
-            code = a.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            code = None
+            with open(f"/proc/{a.pid}/status") as f:
+                raw += "; the process still runs: " + " ".join(l.strip() for l in f if l.startswith(("State", "Threads")))
+            with open(f"/proc/{a.pid}/wchan") as f:
+                raw += f", waiting in {f.read().strip()}"
+        except OSError:
+            pass
+        if dead is None or dead[0] != 0:
+            self.failure.note("crashes", f"the last app did not quit cleanly ({dead}, {raw!r}); stderr: {a.stderr_tail()!r}; "
+                                         f"screen:\n{a.screen()}")
+        a.reaped = True
         a.kill()
-        if code != 0:
-            self.failure.crashes += 1
-            self.failure.note("crash", f"the last app did not quit cleanly ({code}); stderr: {a.stderr_tail()!r}")
-        final = self.after_kill("after the last quit")
-        ready_albums = sum(1 for p in (final or ({}, {}, {}))[0].values() if p[2] == "ready")
-        return complete, len(pins) if pending is not None else 0, ready_albums
-
-    def minimum_activity(self):
-        """What a run must have acknowledged, by its number of rounds: a healthy run does several times
-        more (docs/reliability.md), so falling short means the script no longer drives the app."""
-        n = self.args.rounds
-        return {"pins added": max(1, n // 2), "images stored": 2 * n, "photos deleted": max(1, n // 10),
-                "pins deleted": max(1, n // 20), "pins moved": max(1, n // 10), "albums ready": 1}
-
-    def unfinished(self, pin):
-        """A ready album whose photos are not all stored: any still pending (failed for good is finished)."""
-        r = self.cli(["album", str(pin), "--json"])
-        if r.returncode != 0:
-            return True
-        return any(not p["downloaded"] and p.get("state", "pending") == "pending" for p in json.loads(r.stdout)["photos"])
+        a.close()
+        final = self.after_kill("after the last quit") or ({}, {}, {})
+        pins, photos, _ = final
+        broken = [f"pin {p['pin']} photo {fid} {p['state']}" for fid, p in photos.items()
+                  if p["state"] != "stored" and p["pin"] in pins and pins[p["pin"]]["state"] == "ready"]
+        incomplete = [pid for pid, p in pins.items() if p["state"] not in ("ready", "empty")]
+        complete = ready and not incomplete and not broken
+        if not complete:
+            self.failure.note("stuck", f"albums not whole at the end: {incomplete[:20]} {broken[:20]}")
+        self.resumed = len([pid for pid in self.downloading_at_kill if pid in pins and pins[pid]["state"] == "ready"])
+        return complete, len(pins), sum(1 for p in pins.values() if p["state"] == "ready"), \
+            sum(1 for p in photos.values() if p["stored"])
 
     def run(self):
         start = time.monotonic()
         log(f"soak: seed {self.args.seed}, {self.args.rounds} rounds, {self.args.binary}")
         self.start_server()
+        self.tmux = Tmux(self.folder)
         try:
+            r = self.cli(["config", "set", "flickr_api_key", FLICKR_KEY])
+            if r.returncode != 0:
+                raise SystemExit(f"soak: config set flickr_api_key failed: {r.stderr}")
+            self.record.setting("flickr_api_key", FLICKR_KEY, told=True)
             for n in range(1, self.args.rounds + 1):
                 self.round(n)
-            complete, albums, ready_albums = self.finish()
+            complete, pins, ready, stored = self.finish()
         finally:
-            for term in self.live:
-                if term.proc.poll() is None:
-                    os.kill(term.proc.pid, signal.SIGKILL)
-                    term.proc.wait()
+            for a in self.apps:
+                if not a.reaped and a.dead() is None:
+                    try:
+                        os.kill(a.pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+            self.tmux.stop()
             self.server.kill()
             self.server.wait()
-        leaks = open(self.leaks).read().split("\n") if os.path.exists(self.leaks) else []
-        leaks = [l for l in leaks if l]
-        f = self.failure
-        counts = dict(self.acks.counts, **{"albums ready": ready_albums})
-        short = [f"{counts[k]} {k} (at least {need})" for k, need in self.minimum_activity().items() if counts[k] < need]
-        short += [f"{self.activity['rounds short of activity']} rounds short of activity"] \
-            if self.activity["rounds short of activity"] else []
-        ok = (f.lost == 0 and f.resurrected == 0 and f.crashes == 0 and f.integrity == 0 and f.stuck == 0 and complete
-              and not leaks and not short)
+        leaks = [l for l in (open(self.leaks).read().split("\n") if os.path.exists(self.leaks) else []) if l]
+        need = self.minimum()
+        short = [f"{self.counts[k]} {k} (at least {need[k]})" for k in KINDS if self.counts[k] < need[k]]
+        fields_short = [l for l, c in self.field_counts.items() if c < max(1, self.args.rounds // 100)]
+        if fields_short:
+            short.append(f"settings fields never changed: {', '.join(fields_short)}")
+        f = self.failure.counts
+        ok = self.failure.total() == 0 and complete and not leaks and not short
         log(f"rounds: {self.args.rounds}")
         log(f"kills: {self.kills}")
-        log(f"rows lost: {f.lost}")
-        log(f"resurrected rows: {f.resurrected}")
-        log(f"albums resumed: {self.ledger.resumed}")
-        log(f"crashes: {f.crashes}")
-        log("acknowledged: " + ", ".join(f"{v} {k}" for k, v in counts.items()) + f"; {self.quits} quits")
-        log(f"activity: {'ok' if not short else 'SHORT: ' + ', '.join(short)}")
-        log(f"integrity failures: {f.integrity}")
-        log(f"apps that never drew their map: {f.stuck}")
-        log(f"albums completed: {albums if complete else 'NO'} ({albums} pins)")
+        log(f"rows lost: {f['lost']}")
+        log(f"rows no action asked for: {f['unasked']}")
+        log(f"resurrected rows: {f['resurrected']}")
+        log(f"images unlike what was served: {f['images']}")
+        log(f"actions not acknowledged: {f['unacknowledged']}")
+        log(f"albums resumed: {self.resumed}")
+        log(f"crashes: {f['crashes']}")
+        log("acknowledged: " + ", ".join(f"{self.counts[k]} {k}" for k in KINDS) + f"; {self.quits} quits")
+        log("settings fields: " + ", ".join(f"{c} {l}" for l, c in self.field_counts.items()))
+        log(f"activity: {'ok' if not short else 'SHORT: ' + '; '.join(short)}")
+        log(f"integrity failures: {f['integrity']}")
+        log(f"apps that never drew their map: {f['stuck']}")
+        log(f"albums completed: {pins if complete else 'NO'} ({pins} pins, {ready} ready, {stored} photos stored)")
         log(f"requests that would have left loopback: {len(leaks)}")
         log(f"duration: {time.monotonic() - start:.1f} s")
         log(f"result: {'ok' if ok else 'FAILED'} (seed {self.args.seed})")
@@ -988,6 +1449,12 @@ class Soak:
         else:
             log(f"files kept in {self.folder}")
         return 0 if ok else 1
+
+
+def mouse_report(button, x, y):
+    """An X10 mouse report (`ESC [ M`, then button, column and row each plus 32; 0-based cells):
+    button 0 pressed, 32 moved with it held, 3 released."""
+    return f"\x1b[M{chr(32 + button)}{chr(33 + x)}{chr(33 + y)}"
 
 
 def main():
@@ -1006,6 +1473,8 @@ def main():
     args.binary = os.path.abspath(args.binary)
     if not os.access(args.binary, os.X_OK):
         raise SystemExit(f"soak: no binary at {args.binary} (swift build -c release --product vtourist)")
+    if not shutil.which("tmux"):
+        raise SystemExit("soak: tmux is needed (apt-get install tmux)")
     args.sanitizer_env = sanitizer_env.from_environment()
     sys.exit(Soak(args).run())
 

@@ -79,12 +79,18 @@ Switches the test turns on and off as files in --control-dir:
   of HOSTILE: escape sequences, C1 controls, bidi overrides, combining marks,
   wide and zero-width characters, very long text.
 
+With --served-log FILE, every image answered 200 (thumbnails and large ones) appends a JSON
+line to FILE: {"path": request path and query, "sha256", "crc32" (hex), "bytes"} of the bytes sent,
+so a test checks a stored image against what was served for its URL, not against what the client
+says it received.
+
 It is also the trap for requests that would leave the machine: tests point
 every proxy variable at it, and curl fetches loopback hosts directly, so any
 request it sees as a proxy (CONNECT, or an absolute URL as the target) was
 meant for another host. Each is recorded in --leaks-file and refused.
 """
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -173,6 +179,7 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 128
     allow_reuse_address = True
     nodelay = False
+    served_log = None
 
     def get_request(self):
         conn, addr = super().get_request()
@@ -257,6 +264,19 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body) if length is None else length))
         self.end_headers()
         self.wfile.write(body)
+        self.log_served(status, body)
+
+    def log_served(self, status, body):
+        """With --served-log: each image answered 200, as a JSON line (the request's path, the SHA-256
+        and CRC-32 of the bytes sent, their count), written once the bytes went out, so a client can
+        hold what it stored against what it was sent."""
+        log = self.server.served_log
+        if not log or status != 200 or not urlparse(self.path).path.startswith("/img/"):
+            return
+        line = json.dumps({"path": self.path, "sha256": hashlib.sha256(body).hexdigest(),
+                           "crc32": f"{zlib.crc32(body):08x}", "bytes": len(body)})
+        with LOCK, open(log, "a") as f:
+            f.write(line + "\n")
 
     def control(self, name):
         return bool(self.server.control_dir) and os.path.exists(os.path.join(self.server.control_dir, name))
@@ -784,6 +804,7 @@ def main():
     ap.add_argument("--write-gzip-bomb", action="store_true", help="make the fixtures' gzip bomb again and exit")
     ap.add_argument("--public-scheme", default="http", choices=["http", "https"],
                     help="the scheme of photo URLs (https behind a TLS front such as nghttpx)")
+    ap.add_argument("--served-log", default=None, help="each image answered 200: a JSON line with its path and checksums")
     ap.add_argument("--tcp-nodelay", action="store_true", help="send every write at once (benchmarks timing a search)")
     args = ap.parse_args()
     if args.write_gzip_bomb:
@@ -805,6 +826,7 @@ def main():
     server.control_dir = args.control_dir
     server.leaks_file = args.leaks_file
     server.nodelay = args.tcp_nodelay
+    server.served_log = args.served_log
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever()
