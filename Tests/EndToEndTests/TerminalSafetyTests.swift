@@ -212,7 +212,9 @@ final class TerminalSafetyTests: EndToEndTestCase {
         let started = Date()
         var resizes = 0
         func storm(_ screen: String, _ ready: String) throws {
-            let before = t.wait(forText: ready)
+            // Before: the screen once every stored photo on it is drawn, not while one still waits for
+            // its picture (a slow build draws them after the text is up).
+            let before = t.wait(for: "\(screen) with every picture drawn") { $0.contains(ready) && !Self.waitsForAPicture($0) }
             for _ in 0..<Self.resizesPerScreen {
                 let (width, height) = Self.randomSize(using: &random)
                 try t.resize(width: width, height: height)
@@ -267,6 +269,14 @@ final class TerminalSafetyTests: EndToEndTestCase {
         XCTAssertEqual(stored.first?.latitude ?? 0, 40.85, accuracy: 1e-6)
         XCTAssertEqual(stored.first?.longitude ?? 0, 14.27, accuracy: 1e-6)
         print("TerminalSafetyTests.resizeStorm: \(resizes) resizes in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+    }
+
+    /// Whether a stored photo on the screen still waits for its picture: a cell (or the photo view)
+    /// holding nothing but `…` (AlbumView, PhotoView).
+    static func waitsForAPicture(_ screen: String) -> Bool {
+        screen.split(separator: "\n").contains { row in
+            row.split(separator: "\u{2502}").contains { $0.trimmingCharacters(in: .whitespaces) == "\u{2026}" }
+        }
     }
 
     /// Sizes the photo view with hostile text is checked at, one capture each.
