@@ -211,10 +211,12 @@ final class TerminalSafetyTests: EndToEndTestCase {
         t.wait(forText: "1 pin ")
         let started = Date()
         var resizes = 0
-        func storm(_ screen: String, _ ready: String) throws {
+        func storm(_ screen: String, _ ready: String, settled: (String) -> Bool = { _ in true }) throws {
             // Before: the screen once every stored photo on it is drawn, not while one still waits for
             // its picture (a slow build draws them after the text is up).
-            let before = t.wait(for: "\(screen) with every picture drawn") { $0.contains(ready) && !Self.waitsForAPicture($0) }
+            let before = t.wait(for: "\(screen) with every picture drawn") {
+                $0.contains(ready) && !Self.waitsForAPicture($0) && settled($0)
+            }
             for _ in 0..<Self.resizesPerScreen {
                 let (width, height) = Self.randomSize(using: &random)
                 try t.resize(width: width, height: height)
@@ -236,7 +238,8 @@ final class TerminalSafetyTests: EndToEndTestCase {
         try t.keys("Space", "X")
         try storm("the album's delete dialog", "Delete the 1 marked photo?")
         try t.keys("n", "Enter")
-        try storm("the photo view", "5 of 21")
+        // The photo view fetches the large picture too: before is the screen once it is shown.
+        try storm("the photo view", "5 of 21", settled: { $0.contains(" \u{00B7} large ") })
         try t.keys("Escape")
         t.wait(forText: "Downloading 5/21")
         // The photo marked above is still marked: leaving asks first.
