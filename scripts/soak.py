@@ -424,19 +424,20 @@ class Record:
             return reading[0][pid]["name"]
         return told.name
 
-    def setting(self, key, value, told):
-        entry = self.settings.setdefault(key, {"told": None, "asked": []})
+    @staticmethod
+    def _value(table, key, value, told):
+        """A value told (it becomes the one to hold, nothing asked since) or only asked for."""
+        entry = table.setdefault(key, {"told": None, "asked": []})
         if told:
             entry["told"], entry["asked"] = value, []
         else:
             entry["asked"].append(value)
 
+    def setting(self, key, value, told):
+        self._value(self.settings, key, value, told)
+
     def filter(self, pid, text, told):
-        entry = self.filters.setdefault(pid, {"told": None, "asked": []})
-        if told:
-            entry["told"], entry["asked"] = text, []
-        else:
-            entry["asked"].append(text)
+        self._value(self.filters, pid, text, told)
 
     def read_served(self, path):
         try:
