@@ -113,6 +113,20 @@ extension RuntimeTests {
                       stored: { try store.photos(pinID: photo.pinID).count == 19 })
     }
 
+    func testAFilterIsSaidSavedOnlyOnceTheStoreHasIt() throws {
+        let server = try PhotoServer()
+        let photo = try openFirstPhoto(server: server)
+        terminal.press(.escape)
+        XCTAssertNotNil(terminal.frame(showing: " 21 photos"))
+        // f, Enter, "food", Enter: the filter editor's text field; s saves, y replaces the 21 photos.
+        terminal.press(.char("f"))
+        XCTAssertNotNil(terminal.frame(showing: "s save"))
+        terminal.press(.enter, .char("f"), .char("o"), .char("o"), .char("d"), .enter)
+        try heldWrite([.char("s"), .char("y")], onItsWay: "Saving the filter \u{201C}food\u{201D}\u{2026}",
+                      done: "Fetching a new collection for \u{201C}food\u{201D}\u{2026}",
+                      stored: { try store.pins().first { $0.id == photo.pinID }?.filter.text == "food" })
+    }
+
     func testAFailedDeletionSaysSoAndThePinComesBack() throws {
         let pin = try startWithADroppedPin()
         try otherProcess().write { db in
