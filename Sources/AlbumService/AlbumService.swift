@@ -97,17 +97,23 @@ public final class AlbumService: @unchecked Sendable {
         case download(photo: Int64, url: String, pin: Pin.ID, generation: Int)
     }
 
-    /// Searches and downloads under way at once, every album together: below the connections libcurl
-    /// opens to one host (the app's client allows 24), so a transfer of the album on screen is never
-    /// queued inside libcurl behind background ones, and a 21-photo album still downloads at once.
+    /// Searches and downloads under way at once, every album together: with `focusReserve`, within the
+    /// connections libcurl opens to one host (`connectionsPerHost`), so a transfer of the album on
+    /// screen is never queued inside libcurl behind background ones, and a 21-photo album still
+    /// downloads at once.
     public static let transfersAtOnce = 24
+    /// Turns the album on screen gets beyond `transfersAtOnce` when the others' transfers take every
+    /// one (images a server holds for as long as the low-speed limit lets it): its search goes at once.
+    public static let focusReserve = 4
+    /// The connections the albums' HTTP client may open to one host: every turn of the queue.
+    public static let connectionsPerHost = transfersAtOnce + focusReserve
 
     /// Albums taken up in one turn of the service's queue by the look for interrupted albums: the
     /// user's actions (an album opened, quitting) wait for one share at most, not for thousands.
     static let resumeShare = 8
 
     /// Largest image accepted, in bytes. The album downloads grid-sized pictures (Flickr's url_z and
-    /// smaller, Commons thumbnails), far below this; up to 24 downloads run at once, each may hold this
+    /// smaller, Commons thumbnails), far below this; up to 28 downloads run at once, each may hold this
     /// much before it is refused, so 21 endless answers stay within about 150 MB (15 MB took 290).
     public static let maxImageBytes = 4 * 1024 * 1024
 
@@ -118,7 +124,7 @@ public final class AlbumService: @unchecked Sendable {
                 trace: Trace = .none, transfersAtOnce: Int = AlbumService.transfersAtOnce,
                 onEvent: @escaping @Sendable (AlbumEvent) -> Void) {
         self.store = store
-        self.transfers = TransferQueue(limit: transfersAtOnce)
+        self.transfers = TransferQueue(limit: transfersAtOnce, reserve: Self.focusReserve)
         self.trace = trace
         self.leaseHolder = LeaseHolder.make()
         self.leaseClock = leaseClock
@@ -296,7 +302,7 @@ public final class AlbumService: @unchecked Sendable {
         queue.sync {
             isShutDown = true
             // What waited for its turn stays pending in the store, as what was under way does.
-            transfers = TransferQueue(limit: transfers.limit)
+            transfers = TransferQueue(limit: transfers.limit, reserve: transfers.reserve)
             for search in searches.values { search.task.cancel() }
             searches.removeAll()
             stopHeartbeat?()

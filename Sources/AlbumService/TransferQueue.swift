@@ -1,9 +1,12 @@
 import Model
 
 /// The albums' searches and downloads waiting for a turn: at most `limit` run at once, the album on
-/// screen's first, then every other album's in the order asked. Pure: the service starts what `next`
-/// hands out and says `finished` when each ends, so libcurl never holds more than `limit` of them
-/// and a transfer of the album the user opens is never queued behind thousands of others.
+/// screen's first, then every other album's in the order asked. When every turn is taken, by
+/// transfers that may hang for as long as the network lets them, the album on screen still gets
+/// `reserve` more: its New Collection or Add more is never queued behind stalled transfers of others.
+/// Pure: the service starts what `next` hands out and says `finished` when each ends, so libcurl
+/// never holds more than `limit + reserve` of them and a transfer of the album the user opens is never
+/// queued behind thousands of others.
 /// Each call costs the same with ten albums waiting as with ten thousand (amortised).
 struct TransferQueue<Job> {
     /// What a transfer is for: an album's search, or one of its photos.
@@ -14,8 +17,12 @@ struct TransferQueue<Job> {
 
     /// Transfers allowed at once.
     let limit: Int
+    /// Turns beyond `limit` for the focused album's transfers alone.
+    let reserve: Int
     /// The tickets handed out and not yet finished.
     private(set) var running: Set<Int> = []
+    /// Those of `running` handed out beyond `limit`.
+    private var beyond: Set<Int> = []
     private var nextTicket = 0
     /// Waiting jobs by ticket; a ticket no longer here was taken or withdrawn.
     private var jobs: [Int: (pin: Pin.ID, target: Target, job: Job)] = [:]
@@ -27,8 +34,9 @@ struct TransferQueue<Job> {
     private var byAlbum: [Pin.ID: [Int]] = [:]
     private var heads: [Pin.ID: Int] = [:]
 
-    init(limit: Int) {
+    init(limit: Int, reserve: Int = 0) {
         self.limit = max(1, limit)
+        self.reserve = max(0, reserve)
     }
 
     /// Jobs waiting for a turn.
@@ -61,24 +69,28 @@ struct TransferQueue<Job> {
         }
     }
 
-    /// The next job to start, when a turn is free: the focused album's oldest, else the oldest of all.
+    /// The next job to start, when a turn is free: the focused album's oldest, else the oldest of all;
+    /// with every turn taken, the focused album's oldest on a reserved turn.
     /// Its ticket is running until `finished`.
     mutating func next(focus: Pin.ID?) -> (ticket: Int, job: Job)? {
-        guard running.count < limit else { return nil }
+        let reserved = running.count - beyond.count >= limit
+        guard !reserved || (focus != nil && beyond.count < reserve) else { return nil }
         var ticket: Int?
         if let focus { ticket = oldest(of: focus) }
-        if ticket == nil { ticket = oldest() }
+        if ticket == nil, !reserved { ticket = oldest() }
         guard let ticket, let entry = jobs.removeValue(forKey: ticket) else { return nil }
         tickets.removeValue(forKey: entry.target)
         // The album's own list is in ticket order too: what was taken is at its front.
         _ = oldest(of: entry.pin)
         running.insert(ticket)
+        if reserved { beyond.insert(ticket) }
         return (ticket, entry.job)
     }
 
     /// A job handed out has ended (answered, failed or cancelled): its turn is free.
     mutating func finished(_ ticket: Int) {
         running.remove(ticket)
+        beyond.remove(ticket)
     }
 
     /// The oldest waiting ticket, dropping those taken or withdrawn from the front of the line.

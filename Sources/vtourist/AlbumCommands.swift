@@ -20,12 +20,13 @@ func userAgent(_ settings: Settings) -> String {
     Settings.userAgent(version: VTourist.version, contact: settings.contact)
 }
 
-/// The HTTP client albums use: a collection of up to 60 photos comes from one
-/// image host, so allow a whole page of them at once.
+/// The HTTP client albums use: a collection comes from one image host, so allow every turn of the
+/// album service's queue to it at once.
 /// `VTOURIST_HTTP_SHARE=off` turns the shared DNS cache and TLS sessions off (to measure what they save);
 /// the extra certificate authorities are trusted with the system's (`extraCertificateAuthorities`).
 func makeHTTPClient(_ settings: Settings, environment: [String: String] = ProcessInfo.processInfo.environment) -> HTTPClient {
-    HTTPClient(userAgent: userAgent(settings), maxConnectionsPerHost: 24, maxTotalConnections: 48,
+    HTTPClient(userAgent: userAgent(settings), maxConnectionsPerHost: AlbumService.connectionsPerHost,
+               maxTotalConnections: 2 * AlbumService.connectionsPerHost,
                extraCertificateAuthorities: NetworkSettings.caBundle(environment: environment, settings: settings),
                shareHandle: NetworkSettings.sharesConnections(environment: environment), environment: environment)
 }

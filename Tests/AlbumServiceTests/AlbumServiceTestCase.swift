@@ -41,7 +41,7 @@ class AlbumServiceTestCase: XCTestCase {
     /// `flickrEndpoint` replaces the server's (a closed port, a host no resolver can ask for); `store`
     /// another connection to the file (a second window); `pickPage` New Collection's page.
     func service(key: String? = "good-key", commons: Bool = false, events: Events? = nil,
-                 server: PhotoServer? = nil, maxConnectionsPerHost: Int = 24, flickrEndpoint: String? = nil,
+                 server: PhotoServer? = nil, maxConnectionsPerHost: Int = AlbumService.connectionsPerHost, flickrEndpoint: String? = nil,
                  store: AppDatabase? = nil,
                  pickPage: @escaping @Sendable (Int, Int) -> Int = { current, count in current % count + 1 },
                  imageCheck: ImageCheck = ImageCheck(JPEGDecoder.downloadProblem),

@@ -337,6 +337,30 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         XCTAssertEqual(events.storeFailures, [])
     }
 
+    /// Found by the crash soak: images a server held took every turn of the queue, and the album on
+    /// screen's search waited behind them until the low-speed limit ended one (20 s in the app). It
+    /// goes on a reserved turn at once; the held images never time out here.
+    func testTheAlbumOnScreenSearchesAtOnceWhileOtherAlbumsHoldEveryTurn() throws {
+        let http = HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: AlbumService.connectionsPerHost, lowSpeedTime: 600)
+        let s = service(http: http, transfersAtOnce: 2)
+        defer { s.shutdown() }
+        server.set(.holdImages, true)
+        let busy = try dropPin()
+        s.start(busy)
+        try events.wait { (server.stats()["images_in_flight"] ?? 0) == 2 }
+        let onScreen = try store.insertPin(at: GeoPoint(latitude: 48.85, longitude: 2.35), name: "Paris")
+        s.focus(onScreen.id)
+        s.start(onScreen)
+        try events.wait { try store.photos(pinID: onScreen.id).count == 21 }
+        // Its search done, its photos take the whole reserve.
+        try events.wait { (server.stats()["images_in_flight"] ?? 0) == 2 + AlbumService.focusReserve }
+        XCTAssertEqual(server.stats()["image_requests"], 2 + AlbumService.focusReserve,
+                       "the busy album's two held, the one on screen's on the reserve; none ended")
+        server.set(.holdImages, false)
+        XCTAssertEqual(settle(s, onScreen.id)?.status, .ready)
+        XCTAssertEqual(settle(s, busy.id)?.status, .ready)
+    }
+
     /// The other side of the test above: photos the store keeps pending only because it could not
     /// record their outcome are this album's own, and do not start its downloads over and over.
     func testPhotosTheStoreCouldNotSettleDoNotRestartTheDownloads() throws {
