@@ -78,6 +78,9 @@ ESC_GAP = 0.06
 # Seconds an action may take to be acknowledged (event-based: the screen is read every POLL seconds).
 ACK_LIMIT = 20.0
 POLL = 0.03
+# Another window's change shows within a second (the app polls the store every second); one shown
+# before this long is past is not yet stale, with time for a busy machine.
+PICKUP = 2.5
 # The map's status line shows coordinates to 4 decimals: a value shown is within half the last digit.
 SHOWN = 0.00005 + 1e-9
 # What `drop` and `import` were given (5 decimals), stored as given.
@@ -409,6 +412,19 @@ class Record:
         """`drop` printed the id of the pin it added."""
         self.pins[pid] = {"told": value, "asked": [], "deleted": None, "what": what}
 
+    def renamed_by(self, pid, former, app):
+        """`app` renamed the pin from `former`: another window may show that name for a moment yet."""
+        self.pins[pid].setdefault("former", []).append((former, time.monotonic(), id(app)))
+
+    def shown_name(self, pid, said, app):
+        """The pin's name as stored, when `said` (what `app` acknowledged under) is one another window gave
+        up less than PICKUP ago and `app` has not caught up with; else `said`."""
+        now = time.monotonic()
+        for former, when, renamer in self.pins.get(pid, {}).get("former", []):
+            if former == said and renamer != id(app) and now - when < PICKUP:
+                return self.current_name(pid)
+        return said
+
     def pin_by_name(self, name, near_value=None, reading=None):
         """The known pin an acknowledgment names (its current name), the closest to `near_value` first."""
         candidates = [pid for pid, p in self.pins.items() if p["deleted"] is None and self.current_name(pid, reading) == name]
@@ -562,14 +578,9 @@ class Missed(Exception):
     """The cursor was not on the pin the action meant (the app said so): the action is given up."""
 
 
-class SlowRenewal(Exception):
-    """New Collection or Add more showed nothing on screen within ACK_LIMIT: a stall, not a loss (neither
-    acknowledges anything stored); counted and printed, and the album must still end whole."""
-
-
 class NotShown(Exception):
-    """What an action waits for was not on screen within its limit (an unacknowledged action, unless
-    it is a renewal: SlowRenewal)."""
+    """What an action waits for was not on screen within its limit: an unacknowledged action (a New
+    Collection or Add more that shows nothing is a stall, and fails the run as well)."""
 
 
 class Unacknowledged(Exception):
@@ -596,7 +607,6 @@ class Soak:
         self.counts = {k: 0 for k in KINDS}
         self.field_counts = {label: 0 for label in FIELDS}
         self.resumed = 0
-        self.slow_renewals = 0  # New Collection / Add more that showed nothing within ACK_LIMIT (SlowRenewal)
         self.downloading_at_kill = set()
         self.started = 0
         self.apps = []
@@ -752,13 +762,6 @@ class Soak:
                 raise NotShown(f"{what}: not on screen after {limit:.0f} s; screen:\n{screen}")
             time.sleep(POLL)
 
-    def renewal(self, a, test, what):
-        """`wait_for` for New Collection and Add more, whose stall is a SlowRenewal."""
-        try:
-            return self.wait_for(a, test, what)
-        except NotShown as e:
-            raise SlowRenewal(str(e)) from None
-
     def acknowledged(self, a, pattern, before, what, answer=True):
         """Waits for a line matching `pattern` that was not on screen before the last key (`before`): its
         match. A confirmation dialog on the way (`[y]`) is answered yes."""
@@ -845,7 +848,7 @@ class Soak:
                 rec.pins[pid]["deleted"] = rec.pins[pid]["deleted"] or "asked"
                 self.send(a, "x")
                 m = self.acknowledged(a, ACK["delete pin"], before, "Deleted pin …")
-                said = told_name(m.group(1))
+                said = rec.shown_name(pid, told_name(m.group(1)), a)
                 target = pid if said == shown else rec.pin_by_name(said, (row["lat"], row["lon"]), self.reading())
                 if target != pid:
                     rec.pins[pid]["deleted"] = None
@@ -897,7 +900,7 @@ class Soak:
             target = pid
             if after is None:
                 raise Unacknowledged(f"the move of pin {pid}: acknowledged, but no status line or pin ({m.group(0)})")
-            rec.pins[target]["told"] = Value(after[0], after[1], SHOWN, told_name(m.group(1)))
+            rec.pins[target]["told"] = Value(after[0], after[1], SHOWN, rec.shown_name(target, told_name(m.group(1)), a))
             rec.pins[target]["asked"] = []
             rec.pins[target]["what"] = f"“{m.group(0)}” at {after[0]:.4f}, {after[1]:.4f}"
             return kind
@@ -973,6 +976,7 @@ class Soak:
         name = m.group(2) if new else told_name(m.group(1))
         if new and name != new:
             raise Unacknowledged(f"renamed to {name!r}, typed {new!r}")
+        rec.renamed_by(pid, row["name"], a)
         rec.pins[pid]["told"] = Value(row["lat"], row["lon"], 1e-9, name)
         rec.pins[pid]["asked"] = []
         rec.pins[pid]["what"] = f"“{m.group(0)}”"
@@ -1023,13 +1027,13 @@ class Soak:
                     a.type("y")
                     return None
                 return (self.titles(s) and self.titles(s) != titles) or re.search(r"No Images", s)
-            self.renewal(a, renewed, "New Collection: other photos on screen")
+            self.wait_for(a, renewed, "New Collection: other photos on screen")
             return kind
         if kind == "Add more":
             count = self.photo_count(screen)
             self.journal(f"  Add more for pin {pid} ({count} photos)")
             self.send(a, "a")
-            self.renewal(a, lambda s: (self.photo_count(s) or 0) > (count or 0) or "No more photos" in s,
+            self.wait_for(a, lambda s: (self.photo_count(s) or 0) > (count or 0) or "No more photos" in s,
                          "Add more: more photos in the header")
             return kind
         if kind == "filter save":
@@ -1250,12 +1254,6 @@ class Soak:
                 except Missed as e:
                     self.journal(f"  (given up: {e})")
                     done = None
-                except SlowRenewal as e:
-                    self.slow_renewals += 1
-                    log(f"  ~~ slow renewal: round {number}, {kind} in app {apps.index(term) + 1}: {str(e).splitlines()[0]}")
-                    self.journal(f"  (slow renewal: {e})")
-                    self.kill_at = None
-                    break
                 except (Unacknowledged, NotShown) as e:
                     self.failure.note("unacknowledged", f"round {number}, {kind} in app {apps.index(term) + 1}: {e}")
                     self.kill_at = None
@@ -1458,7 +1456,6 @@ class Soak:
         log(f"resurrected rows: {f['resurrected']}")
         log(f"images unlike what was served: {f['images']}")
         log(f"actions not acknowledged: {f['unacknowledged']}")
-        log(f"renewals not on screen within {ACK_LIMIT:.0f} s (counted, not failed): {self.slow_renewals}")
         log(f"albums resumed: {self.resumed}")
         log(f"crashes: {f['crashes']}")
         log("acknowledged: " + ", ".join(f"{self.counts[k]} {k}" for k in KINDS) + f"; {self.quits} quits")
