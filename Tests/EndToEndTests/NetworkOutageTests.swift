@@ -216,20 +216,28 @@ final class NetworkOutageTests: EndToEndTestCase {
         let trusted = try newDatabase("trusted")
         let r = try cli(["drop", "40.85", "14.27", "--wait", "--db", trusted],
                         environment: ["FLICKR_API_KEY": "k", "VTOURIST_CA_BUNDLE": TestCertificates.authority])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, 0, Self.said(r))
         try assertWholeAlbum(trusted)
         // Without it the certificate is refused: permanent, said at once.
         let refused = try newDatabase("refused")
         let without = try cli(["drop", "40.85", "14.27", "--wait", "--db", refused], environment: ["FLICKR_API_KEY": "k"])
-        XCTAssertEqual(without.status, 1, without.stderr)
+        XCTAssertEqual(without.status, 1, Self.said(without))
         XCTAssertTrue(without.stderr.contains("certificate"), without.stderr)
         XCTAssertEqual(try onlyPin(refused).state, "failed")
         // A file that is not there is named, and left aside.
         let missing = try newDatabase("missing")
         let gone = try cli(["drop", "40.85", "14.27", "--wait", "--db", missing],
                            environment: ["FLICKR_API_KEY": "k", "VTOURIST_CA_BUNDLE": "/nonexistent/ca.pem"])
-        XCTAssertEqual(gone.status, 1, gone.stderr)
+        XCTAssertEqual(gone.status, 1, Self.said(gone))
         XCTAssertTrue(gone.stderr.contains("VTOURIST_CA_BUNDLE") && gone.stderr.contains("/nonexistent/ca.pem"), gone.stderr)
+    }
+
+    /// A command's end in one line: its status (a signal named) and the last lines of its stderr,
+    /// so a failure reads whole in a short excerpt of the log.
+    static func said(_ r: (status: Int32, stdout: String, stderr: String)) -> String {
+        let how = r.status > 128 ? "killed by signal \(r.status - 128)" : "exit \(r.status)"
+        let last = r.stderr.split(separator: "\n").suffix(3).joined(separator: " | ")
+        return "\(how); stdout \(r.stdout.debugDescription); stderr ends: \(last)"
     }
 
     // MARK: The server is busy

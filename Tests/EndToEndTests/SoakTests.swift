@@ -22,8 +22,12 @@ final class SoakTests: XCTestCase {
         }
         // A sanitized binary's options reach every process the script starts.
         let r = try runProcess("/usr/bin/python3", arguments, environment: toolEnvironment.merging(sanitizerPassThrough) { $1 })
-        let report = r.stdout + r.stderr
-        print(report)
+        let whole = r.stdout + r.stderr
+        print(whole)
+        // What each assertion says: the failures, the last lines and the seed, short enough to read
+        // whole at the end of a long log.
+        let lines = whole.split(separator: "\n")
+        let report = (lines.filter { $0.contains("!!") }.prefix(8) + lines.suffix(6)).joined(separator: "\n")
         let figures = Self.figures(r.stdout)
         XCTAssertEqual(r.status, 0, report)
         XCTAssertEqual(figures["rounds"], "10", report)
