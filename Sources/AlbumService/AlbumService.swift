@@ -102,9 +102,10 @@ public final class AlbumService: @unchecked Sendable {
     /// screen is never queued inside libcurl behind background ones, and a 21-photo album still
     /// downloads at once.
     public static let transfersAtOnce = 24
-    /// Turns the album on screen gets beyond `transfersAtOnce` when the others' transfers take every
-    /// one (images a server holds for as long as the low-speed limit lets it): its search goes at once.
-    public static let focusReserve = 4
+    /// Turns the album on screen's search gets beyond `transfersAtOnce` when the others' transfers take
+    /// every one (images a server holds for as long as the low-speed limit lets it): it goes at once.
+    /// Two: the album on screen's, and the one just left, whose search may still be under way.
+    public static let focusReserve = 2
     /// The connections the albums' HTTP client may open to one host: every turn of the queue.
     public static let connectionsPerHost = transfersAtOnce + focusReserve
 
@@ -113,7 +114,7 @@ public final class AlbumService: @unchecked Sendable {
     static let resumeShare = 8
 
     /// Largest image accepted, in bytes. The album downloads grid-sized pictures (Flickr's url_z and
-    /// smaller, Commons thumbnails), far below this; up to 28 downloads run at once, each may hold this
+    /// smaller, Commons thumbnails), far below this; up to 24 downloads run at once, each may hold this
     /// much before it is refused, so 21 endless answers stay within about 150 MB (15 MB took 290).
     public static let maxImageBytes = 4 * 1024 * 1024
 

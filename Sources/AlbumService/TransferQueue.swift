@@ -2,8 +2,9 @@ import Model
 
 /// The albums' searches and downloads waiting for a turn: at most `limit` run at once, the album on
 /// screen's first, then every other album's in the order asked. When every turn is taken, by
-/// transfers that may hang for as long as the network lets them, the album on screen still gets
-/// `reserve` more: its New Collection or Add more is never queued behind stalled transfers of others.
+/// transfers that may hang for as long as the network lets them, the album on screen's search still
+/// gets one of `reserve` turns more: its New Collection or Add more is never queued behind stalled
+/// downloads (its photos then wait for ordinary turns, first in line).
 /// Pure: the service starts what `next` hands out and says `finished` when each ends, so libcurl
 /// never holds more than `limit + reserve` of them and a transfer of the album the user opens is never
 /// queued behind thousands of others.
@@ -17,7 +18,8 @@ struct TransferQueue<Job> {
 
     /// Transfers allowed at once.
     let limit: Int
-    /// Turns beyond `limit` for the focused album's transfers alone.
+    /// Turns beyond `limit` for the focused album's search alone (each album has one search at most,
+    /// so a few cover the album on screen and those just left).
     let reserve: Int
     /// The tickets handed out and not yet finished.
     private(set) var running: Set<Int> = []
@@ -70,14 +72,18 @@ struct TransferQueue<Job> {
     }
 
     /// The next job to start, when a turn is free: the focused album's oldest, else the oldest of all;
-    /// with every turn taken, the focused album's oldest on a reserved turn.
+    /// with every turn taken, the focused album's search on a reserved turn.
     /// Its ticket is running until `finished`.
     mutating func next(focus: Pin.ID?) -> (ticket: Int, job: Job)? {
         let reserved = running.count - beyond.count >= limit
-        guard !reserved || (focus != nil && beyond.count < reserve) else { return nil }
         var ticket: Int?
-        if let focus { ticket = oldest(of: focus) }
-        if ticket == nil, !reserved { ticket = oldest() }
+        if reserved {
+            guard let focus, beyond.count < reserve else { return nil }
+            ticket = tickets[.search(focus)]
+        } else {
+            if let focus { ticket = oldest(of: focus) }
+            if ticket == nil { ticket = oldest() }
+        }
         guard let ticket, let entry = jobs.removeValue(forKey: ticket) else { return nil }
         tickets.removeValue(forKey: entry.target)
         // The album's own list is in ticket order too: what was taken is at its front.

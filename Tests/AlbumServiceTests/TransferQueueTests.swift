@@ -50,19 +50,21 @@ final class TransferQueueTests: XCTestCase {
     }
 
     /// Found by the crash soak: with every turn taken by images a server held, the album on screen's
-    /// Add more waited until one of them timed out, 20 s later. Its transfers take the reserve.
-    func testTheFocusedAlbumStartsOnTheReserveWhenEveryTurnIsTaken() {
+    /// Add more waited until one of them timed out, 20 s later. Its search takes a reserved turn.
+    func testTheFocusedAlbumsSearchStartsOnTheReserveWhenEveryTurnIsTaken() {
         var queue = Queue(limit: 2, reserve: 2)
         for n in 1...3 { queue.add("photo \(n)", for: .photo(Int64(n)), of: 1) }
         XCTAssertEqual(started(&queue), ["photo 1", "photo 2"], "every turn taken by album 1")
-        XCTAssertEqual(started(&queue, focus: 1), ["photo 3"], "the focused album's own: on the reserve too")
-        queue.add("search 2", for: .search(2), of: 2)
+        XCTAssertEqual(started(&queue, focus: 1), [], "the focused album's photos wait for an ordinary turn")
         queue.add("photo 20", for: .photo(20), of: 2)
-        queue.add("photo 21", for: .photo(21), of: 2)
+        queue.add("search 2", for: .search(2), of: 2)
         queue.add("search 3", for: .search(3), of: 3)
+        queue.add("search 4", for: .search(4), of: 4)
         XCTAssertEqual(started(&queue), [], "an album not on screen waits for a turn")
-        XCTAssertEqual(started(&queue, focus: 2), ["search 2"], "one turn of the reserve is left")
-        XCTAssertEqual(started(&queue, focus: 2), [], "the reserve is used up")
+        XCTAssertEqual(started(&queue, focus: 2), ["search 2"], "the search, not the older photo")
+        XCTAssertEqual(started(&queue, focus: 2), [], "one search an album")
+        XCTAssertEqual(started(&queue, focus: 3), ["search 3"], "the next album opened: the second reserved turn")
+        XCTAssertEqual(started(&queue, focus: 4), [], "the reserve is used up")
         XCTAssertEqual(queue.running.count, 4, "at most limit + reserve at once")
     }
 
@@ -71,16 +73,16 @@ final class TransferQueueTests: XCTestCase {
         queue.add("photo 1", for: .photo(1), of: 1)
         queue.add("search 2", for: .search(2), of: 2)
         queue.add("photo 3", for: .photo(3), of: 3)
-        queue.add("photo 20", for: .photo(20), of: 2)
+        queue.add("search 4", for: .search(4), of: 4)
         let first = queue.next(focus: nil)
         XCTAssertEqual(first?.job, "photo 1")
         let reserved = queue.next(focus: 2)
         XCTAssertEqual(reserved?.job, "search 2")
         queue.finished(first!.ticket)
         XCTAssertEqual(started(&queue), ["photo 3"], "the freed turn is an ordinary one")
-        XCTAssertEqual(started(&queue, focus: 2), [], "the reserve is still taken")
+        XCTAssertEqual(started(&queue, focus: 4), [], "the reserve is still taken")
         queue.finished(reserved!.ticket)
-        XCTAssertEqual(started(&queue, focus: 2), ["photo 20"], "and free again once its transfer ends")
+        XCTAssertEqual(started(&queue, focus: 4), ["search 4"], "and free again once its transfer ends")
     }
 
     func testWithdrawnJobsNeverStart() {
