@@ -578,9 +578,14 @@ class Missed(Exception):
     """The cursor was not on the pin the action meant (the app said so): the action is given up."""
 
 
+class SlowRenewal(Exception):
+    """New Collection or Add more showed nothing on screen within ACK_LIMIT: a stall, not a loss (neither
+    acknowledges anything stored); counted and printed, and the album must still end whole."""
+
+
 class NotShown(Exception):
-    """What an action waits for was not on screen within its limit: an unacknowledged action (a New
-    Collection or Add more that shows nothing is a stall, and fails the run as well)."""
+    """What an action waits for was not on screen within its limit (an unacknowledged action, unless
+    it is a renewal: SlowRenewal)."""
 
 
 class Unacknowledged(Exception):
@@ -607,6 +612,7 @@ class Soak:
         self.counts = {k: 0 for k in KINDS}
         self.field_counts = {label: 0 for label in FIELDS}
         self.resumed = 0
+        self.slow_renewals = 0  # New Collection / Add more that showed nothing within ACK_LIMIT (SlowRenewal)
         self.downloading_at_kill = set()
         self.started = 0
         self.apps = []
@@ -761,6 +767,13 @@ class Soak:
             if time.monotonic() >= deadline:
                 raise NotShown(f"{what}: not on screen after {limit:.0f} s; screen:\n{screen}")
             time.sleep(POLL)
+
+    def renewal(self, a, test, what):
+        """`wait_for` for New Collection and Add more, whose stall is a SlowRenewal."""
+        try:
+            return self.wait_for(a, test, what)
+        except NotShown as e:
+            raise SlowRenewal(str(e)) from None
 
     def acknowledged(self, a, pattern, before, what, answer=True):
         """Waits for a line matching `pattern` that was not on screen before the last key (`before`): its
@@ -1027,13 +1040,13 @@ class Soak:
                     a.type("y")
                     return None
                 return (self.titles(s) and self.titles(s) != titles) or re.search(r"No Images", s)
-            self.wait_for(a, renewed, "New Collection: other photos on screen")
+            self.renewal(a, renewed, "New Collection: other photos on screen")
             return kind
         if kind == "Add more":
             count = self.photo_count(screen)
             self.journal(f"  Add more for pin {pid} ({count} photos)")
             self.send(a, "a")
-            self.wait_for(a, lambda s: (self.photo_count(s) or 0) > (count or 0) or "No more photos" in s,
+            self.renewal(a, lambda s: (self.photo_count(s) or 0) > (count or 0) or "No more photos" in s,
                          "Add more: more photos in the header")
             return kind
         if kind == "filter save":
@@ -1254,6 +1267,12 @@ class Soak:
                 except Missed as e:
                     self.journal(f"  (given up: {e})")
                     done = None
+                except SlowRenewal as e:
+                    self.slow_renewals += 1
+                    log(f"  ~~ slow renewal: round {number}, {kind} in app {apps.index(term) + 1}: {str(e).splitlines()[0]}")
+                    self.journal(f"  (slow renewal: {e})")
+                    self.kill_at = None
+                    break
                 except (Unacknowledged, NotShown) as e:
                     self.failure.note("unacknowledged", f"round {number}, {kind} in app {apps.index(term) + 1}: {e}")
                     self.kill_at = None
@@ -1456,6 +1475,7 @@ class Soak:
         log(f"resurrected rows: {f['resurrected']}")
         log(f"images unlike what was served: {f['images']}")
         log(f"actions not acknowledged: {f['unacknowledged']}")
+        log(f"renewals not on screen within {ACK_LIMIT:.0f} s (counted, not failed): {self.slow_renewals}")
         log(f"albums resumed: {self.resumed}")
         log(f"crashes: {f['crashes']}")
         log("acknowledged: " + ", ".join(f"{self.counts[k]} {k}" for k in KINDS) + f"; {self.quits} quits")
