@@ -86,7 +86,8 @@ struct TransferQueue<Job> {
         }
         guard let ticket, let entry = jobs.removeValue(forKey: ticket) else { return nil }
         tickets.removeValue(forKey: entry.target)
-        // The album's own list is in ticket order too: what was taken is at its front.
+        // The album's own list is in ticket order too: its front drops what was taken (a search taken
+        // on the reserve from further in is skipped later, as a withdrawn one is).
         _ = oldest(of: entry.pin)
         running.insert(ticket)
         if reserved { beyond.insert(ticket) }
