@@ -122,11 +122,11 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TestSupport"]),
         .testTarget(name: "CursesTests", dependencies: ["Curses", "Terminal", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Terminal", "InlineReaders", "TestSupport"]),
-        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "CUndefinedProbe"]),
         .testTarget(name: "ModelTests", dependencies: ["Model"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "Geo", "Locking", "TestSupport"]),
         .testTarget(name: "AlbumExportTests", dependencies: ["AlbumExport", "Store", "Model", "Geo", "TestSupport"]),
-        .testTarget(name: "PinFilesTests", dependencies: ["PinFiles", "Model", "Geo"]),
+        .testTarget(name: "PinFilesTests", dependencies: ["PinFiles", "Model", "Geo", "TestSupport"]),
         .testTarget(name: "GazetteerTests", dependencies: ["Gazetteer", "Geo", "WorldMap", "TestSupport"]),
         .testTarget(name: "TouristCoreTests", dependencies: ["TouristCore", "Model", "Terminal", "Geo", "WorldMap", "AlbumMachine", "Gazetteer", "TestSupport"],
                     resources: [.copy("Golden")]),
@@ -138,6 +138,8 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
         // The inline image protocols read back from their bytes, for the imaging and runtime tests.
         .target(name: "InlineReaders", dependencies: ["Imaging", "CZlib"], path: "Tests/InlineReaders"),
+        // C with undefined behaviour on purpose: the UndefinedBehaviorSanitizer probe (not part of the product).
+        .target(name: "CUndefinedProbe", path: "Tests/CUndefinedProbe"),
         // Test servers shared by test targets (not part of the product).
         .target(name: "TestSupport", path: "Tests/Support", exclude: ["photo_server.py", "peak_rss.py", "net_proxy.py"]),
         .testTarget(name: "AlbumServiceTests", dependencies: ["AlbumService", "AlbumMachine", "PhotoSources", "HTTP", "Store", "Model", "Geo", "Imaging", "Terminal", "TestSupport"]),

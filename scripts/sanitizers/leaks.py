@@ -25,9 +25,11 @@ holds anything: there any leak with a frame of ours fails, direct or indirect. T
 reports (`make check-thread-app`) are read too: any warning in them fails, as any AddressSanitizer or
 UndefinedBehaviorSanitizer error does.
 
-Usage: leaks.py [--direct-only] [--expect-leak NAME]... REPORT_FOLDER
+Usage: leaks.py [--direct-only] [--expect-leak NAME]... [--expect-error NAME]... REPORT_FOLDER
   --direct-only: only direct leaks with a frame of ours fail.
   --expect-leak NAME: the probe's run; succeeds only if, for each NAME, a failing leak's stack names it.
+  --expect-error NAME: the probe's run; succeeds only if, for each NAME, a sanitizer error names it
+    (UndefinedBehaviorSanitizer's "FILE:LINE:COL: runtime error: ..."); any other error still fails.
 """
 import argparse
 import os
@@ -105,6 +107,7 @@ def read_reports(folder):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--expect-leak", metavar="NAME", action="append", default=[])
+    ap.add_argument("--expect-error", metavar="NAME", action="append", default=[])
     ap.add_argument("--direct-only", action="store_true")
     ap.add_argument("folder")
     args = ap.parse_args()
@@ -145,15 +148,21 @@ def main():
     print(f"Foundation file-read buffers of test code, forgiven: {len(forgiven)} ({sum(f[1] for f in forgiven)} bytes)")
     print(f"leaks with no frame in our code (runtime and library caches), counted only: {len(foreign)} "
           f"({sum(f[1] for f in foreign)} bytes)")
-    if args.expect_leak:
-        missed = []
+    if args.expect_leak or args.expect_error:
+        missed, expected = [], []
         for name in args.expect_leak:
             caught = [f for f in failing if name in f[3]]
             print(f"probe: {len(caught)} failing leak(s) name {name} "
                   f"({', '.join(sorted({f[0] for f in caught})) or 'none'})")
             if not caught:
                 missed.append(name)
-        return 0 if not missed and not errors else 1
+        for name in args.expect_error:
+            caught = [e for e in errors if name in e]
+            print(f"probe: {len(caught)} sanitizer error(s) name {name}")
+            if not caught:
+                missed.append(name)
+            expected += caught
+        return 0 if not missed and all(e in expected for e in errors) else 1
     return 1 if errors or failing else 0
 
 
