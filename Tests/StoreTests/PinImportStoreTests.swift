@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import Model
 import Geo
@@ -57,19 +58,20 @@ final class PinImportStoreTests: XCTestCase {
     /// `make bench` (bench/pin_file_bench.py times `vtourist import` of 100,000 points), never asserted here.
     func testAHundredThousandPinsInOneTransaction() throws {
         let db = try open()
-        let points = (0..<100_000).map {
+        let n = SanitizerScale.scaled(100_000)
+        let points = (0..<n).map {
             NewPin(coordinate: GeoPoint(latitude: Double($0 % 180) - 90, longitude: Double($0 % 360) - 180),
                    name: "p\($0)")
         }
         let commits = PinCommits()
         try db.write { $0.add(transactionObserver: commits, extent: .databaseLifetime) }
         let outcome = try db.importPins(points)
-        XCTAssertEqual(outcome.added.count, 100_000)
-        XCTAssertEqual(commits.pinRowsPerCommit, [100_000], "every pin in one commit")
-        XCTAssertEqual(try db.pins().count, 100_000)
+        XCTAssertEqual(outcome.added.count, n)
+        XCTAssertEqual(commits.pinRowsPerCommit, [n], "every pin in one commit")
+        XCTAssertEqual(try db.pins().count, n)
         // Again: every one is now a duplicate, and nothing is written.
-        XCTAssertEqual(try db.importPins(points).duplicates, 100_000)
-        XCTAssertEqual(commits.pinRowsPerCommit, [100_000])
+        XCTAssertEqual(try db.importPins(points).duplicates, n)
+        XCTAssertEqual(commits.pinRowsPerCommit, [n])
     }
 }
 
