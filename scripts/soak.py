@@ -1049,7 +1049,8 @@ class Soak:
                          "Add more: more photos in the header")
             return kind
         if kind == "filter save":
-            word = self.rng.choice(FILTER_WORDS)
+            # Not the filter the album already has (its header names it): the app says so, and saves nothing.
+            word = self.rng.choice([w for w in FILTER_WORDS if not re.search(rf"· {w}\s*$", header, re.M)])
             self.journal(f"  filter {word!r} for pin {pid}")
             self.send(a, "f")
             self.wait_for(a, lambda s: "s save" in s, "the filter editor")
