@@ -152,7 +152,7 @@ class Failure:
 
     def __init__(self):
         self.counts = {"lost": 0, "unasked": 0, "resurrected": 0, "integrity": 0, "crashes": 0, "stuck": 0,
-                       "unacknowledged": 0, "images": 0}
+                       "unacknowledged": 0, "images": 0, "slow renewal": 0}
         self.notes = []
 
     def note(self, kind, text):
@@ -579,8 +579,8 @@ class Missed(Exception):
 
 
 class SlowRenewal(Exception):
-    """New Collection or Add more showed nothing on screen within ACK_LIMIT: a stall, not a loss (neither
-    acknowledges anything stored); counted and printed, and the album must still end whole."""
+    """New Collection or Add more showed nothing on screen within ACK_LIMIT: a stall (neither acknowledges
+    anything stored, so nothing is lost), which fails the run as its own kind."""
 
 
 class NotShown(Exception):
@@ -612,7 +612,6 @@ class Soak:
         self.counts = {k: 0 for k in KINDS}
         self.field_counts = {label: 0 for label in FIELDS}
         self.resumed = 0
-        self.slow_renewals = 0  # New Collection / Add more that showed nothing within ACK_LIMIT (SlowRenewal)
         self.downloading_at_kill = set()
         self.started = 0
         self.apps = []
@@ -1050,7 +1049,8 @@ class Soak:
                          "Add more: more photos in the header")
             return kind
         if kind == "filter save":
-            word = self.rng.choice(FILTER_WORDS)
+            # Not the filter the album already has (its header names it): the app says so, and saves nothing.
+            word = self.rng.choice([w for w in FILTER_WORDS if not re.search(rf"· {w}\s*$", header, re.M)])
             self.journal(f"  filter {word!r} for pin {pid}")
             self.send(a, "f")
             self.wait_for(a, lambda s: "s save" in s, "the filter editor")
@@ -1268,8 +1268,7 @@ class Soak:
                     self.journal(f"  (given up: {e})")
                     done = None
                 except SlowRenewal as e:
-                    self.slow_renewals += 1
-                    log(f"  ~~ slow renewal: round {number}, {kind} in app {apps.index(term) + 1}: {str(e).splitlines()[0]}")
+                    self.failure.note("slow renewal", f"round {number}, {kind} in app {apps.index(term) + 1}: {e}")
                     self.journal(f"  (slow renewal: {e})")
                     self.kill_at = None
                     break
@@ -1475,7 +1474,7 @@ class Soak:
         log(f"resurrected rows: {f['resurrected']}")
         log(f"images unlike what was served: {f['images']}")
         log(f"actions not acknowledged: {f['unacknowledged']}")
-        log(f"renewals not on screen within {ACK_LIMIT:.0f} s (counted, not failed): {self.slow_renewals}")
+        log(f"renewals not on screen within {ACK_LIMIT:.0f} s: {f['slow renewal']}")
         log(f"albums resumed: {self.resumed}")
         log(f"crashes: {f['crashes']}")
         log("acknowledged: " + ", ".join(f"{self.counts[k]} {k}" for k in KINDS) + f"; {self.quits} quits")

@@ -302,8 +302,6 @@ final class NetworkLoop: @unchecked Sendable {
         if transfer.request.method == .head { vt_easy_setopt_long(easy, CURLOPT_NOBODY, 1) }
         vt_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         vt_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        // Wait for a multiplexed HTTP/2 stream rather than opening another connection.
-        vt_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
         // Empty means every encoding this libcurl can decode (gzip, deflate, br, zstd).
         vt_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
         vt_easy_setopt_string(easy, CURLOPT_USERAGENT, settings.userAgent)
@@ -338,6 +336,11 @@ final class NetworkLoop: @unchecked Sendable {
             return false
         }
         vt_easy_setopt_string(easy, CURLOPT_URL, checked.url)
+        // Over TLS, wait for a multiplexed HTTP/2 stream rather than opening another connection: ALPN
+        // tells at the handshake whether one comes. Plain HTTP is never HTTP/2 here (2TLS), and curl
+        // learns that only from a connection's first answer: one the server holds would keep every
+        // later transfer to the host waiting for it, however many connections are allowed.
+        vt_easy_setopt_long(easy, CURLOPT_PIPEWAIT, isHTTPS ? 1 : 0)
         // The proxy is chosen here, not by curl, so a failure can name it; "" turns curl's own choice off.
         transfer.proxy = ProxyChoice.choose(
             scheme: isHTTPS ? "https" : "http", host: checked.host,

@@ -358,6 +358,35 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         XCTAssertEqual(settle(s, busy.id)?.status, .ready)
     }
 
+    /// A process whose first transfers to the host are images the server holds (albums resumed at
+    /// start, before any search has answered): the album on screen's search still goes out at once, and
+    /// so does every held download. libcurl, asked to wait for a connection that might multiplex, waited
+    /// for the first held one to answer (never, or the low-speed limit 20 s later) before it opened another.
+    func testTheAlbumOnScreenSearchesAtOnceWhenTheFirstTransfersOfTheProcessAreHeldImages() throws {
+        server.set(.holdImages, true)
+        let busy = try dropPin()
+        let before = service()
+        before.start(busy)
+        try events.wait { try store.photos(pinID: busy.id).count == 21 }
+        before.shutdown()
+        let requests = server.stats()["image_requests"] ?? 0
+        let http = HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: AlbumService.connectionsPerHost, lowSpeedTime: 600)
+        let s = service(http: http)
+        defer { s.shutdown() }
+        s.resume(busy.id)
+        try events.wait { (server.stats()["image_requests"] ?? 0) > requests }
+        let onScreen = try store.insertPin(at: GeoPoint(latitude: 48.85, longitude: 2.35), name: "Paris")
+        s.focus(onScreen.id)
+        s.start(onScreen)
+        try events.wait { try store.photos(pinID: onScreen.id).count == 21 }
+        // Every turn's download reached the server, each held there (the first process's may still land
+        // after `requests` was read: at most 21, so 24 more are this one's).
+        try events.wait { (server.stats()["image_requests"] ?? 0) >= requests + AlbumService.transfersAtOnce }
+        server.set(.holdImages, false)
+        XCTAssertEqual(settle(s, onScreen.id)?.status, .ready)
+        XCTAssertEqual(settle(s, busy.id)?.status, .ready)
+    }
+
     /// The other side of the test above: photos the store keeps pending only because it could not
     /// record their outcome are this album's own, and do not start its downloads over and over.
     func testPhotosTheStoreCouldNotSettleDoNotRestartTheDownloads() throws {

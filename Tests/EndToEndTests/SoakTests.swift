@@ -33,7 +33,8 @@ final class SoakTests: XCTestCase {
         XCTAssertEqual(figures["rounds"], "10", report)
         XCTAssertGreaterThanOrEqual(Int(figures["kills"] ?? "") ?? 0, 10, "every round ends in a kill: \(report)")
         for zero in ["rows lost", "rows no action asked for", "resurrected rows", "images unlike what was served",
-                     "actions not acknowledged", "crashes", "integrity failures", "requests that would have left loopback"] {
+                     "actions not acknowledged", "renewals not on screen within 20 s", "crashes", "integrity failures",
+                     "requests that would have left loopback"] {
             XCTAssertEqual(figures[zero], "0", "\(zero): \(report)")
         }
         XCTAssertEqual(figures["activity"], "ok", report)
