@@ -4,8 +4,8 @@ import Synchronization
 /// Runs Tests/HTTPTests/Server/test_server.py on a free 127.0.0.1 port for one test.
 ///
 /// Started with posix_spawn and reaped with waitpid, not Foundation's Process: what a Process
-/// allocates for a child it ran was still reachable only from itself at exit (some 270 objects of
-/// the sanitized suite's leak report, as indirect leaks).
+/// allocates for a child it ran stayed allocated at exit, in the sanitized suite's leak report as
+/// indirect leaks.
 ///
 /// Other test targets can copy this file and point `script` at the same server.
 final class TestServer: Sendable {
