@@ -17,7 +17,7 @@ final class AlbumFilterServiceTests: AlbumServiceTestCase {
     /// A second connection to the album's file: another window.
     private func otherWindow() throws -> AppDatabase {
         let other = try AppDatabase.open(path: folder.appendingPathComponent("albums.sqlite").path)
-        addTeardownBlock { try? other.close() }
+        addCleanup { try? other.close() }
         return other
     }
 

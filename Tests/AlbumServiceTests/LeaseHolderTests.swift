@@ -30,7 +30,7 @@ final class LeaseHolderTests: XCTestCase {
 
     func testAnEndedHoldersAlbumIsTakenUpAtOnce() throws {
         let store = try AppDatabase.openTemporary()
-        addTeardownBlock { try? store.close() }
+        addCleanup { try? store.close() }
         let pin = try store.insertPin(at: GeoPoint(latitude: 40.85, longitude: 14.27), name: "Naples")
         let t = 1_000_000.0
         let killed = "\(LeaseHolder.host):\(try endedPID()):x"

@@ -155,7 +155,7 @@ final class RetryServiceTests: AlbumServiceTestCase {
         // The server dies under the 21 downloads; their retries then find nobody there.
         down = nil
         events.wait { s.album(pin.id)?.wait?.photos == 21 }
-        XCTAssertFalse(events.networkReports.last?.isOffline ?? true, "a broken connection is an answer")
+        XCTAssertFalse(events.networkReports.last?.isOffline ?? true, "a broken connection is an answer: \(String(describing: events.networkReports.last))")
         hand.ringNext()
         var offline = try XCTUnwrap(report { $0.isOffline && $0.nextProbe != nil && $0.waits[pin.id]?.photos == 21 })
         XCTAssertEqual(offline.waits[pin.id]?.nextTry, nil)

@@ -30,7 +30,7 @@ final class TwoWindowAlbumTests: AlbumServiceTestCase {
         XCTAssertEqual(settle(first, pin.id)?.page, 6)
         let path = folder.appendingPathComponent("albums.sqlite").path
         let otherStore = try AppDatabase.open(path: path)
-        addTeardownBlock { try? otherStore.close() }
+        addCleanup { try? otherStore.close() }
         let second = service(store: otherStore, pickPage: sixThenOne)
         second.resume(pin.id)
         XCTAssertEqual(second.album(pin.id)?.status, .ready)

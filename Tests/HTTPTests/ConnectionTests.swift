@@ -41,7 +41,7 @@ final class ConnectionTests: XCTestCase {
             shareHandle: shareHandle,
             environment: environment
         )
-        addTeardownBlock { client.shutdown() }
+        addCleanup { client.shutdown() }
         return client
     }
 

@@ -46,7 +46,7 @@ final class HTTPClientTests: XCTestCase {
             lowSpeedLimit: lowSpeedLimit,
             lowSpeedTime: lowSpeedTime
         )
-        addTeardownBlock { client.shutdown() }
+        addCleanup { client.shutdown() }
         return client
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import GRDB
 import GRDBSQLite
@@ -13,7 +14,7 @@ import Geo
 final class AlbumStoreTests: XCTestCase {
     private func open() throws -> AppDatabase {
         let db = try AppDatabase.open(path: try makeTempFolder(self) + "/vtourist.sqlite")
-        addTeardownBlock { try? db.close() }
+        addCleanup { try? db.close() }
         return db
     }
 
@@ -603,7 +604,7 @@ final class AlbumStoreTests: XCTestCase {
     func testPhotoListingDoesNotReadImages() throws {
         // One connection (in memory, so every page goes through the page cache and is counted).
         let db = try AppDatabase.openInMemory()
-        addTeardownBlock { try? db.close() }
+        addCleanup { try? db.close() }
         let pin = try makePin(db)
         let photos = try db.replaceAlbum(pinID: pin.id, generation: 1, photos: newPhotos(["a", "b"]))
         let big = Data(repeating: 0xA5, count: 8_000_000)

@@ -10,7 +10,7 @@ import Model
 final class LargeImageStoreTests: XCTestCase {
     private func open() throws -> AppDatabase {
         let db = try AppDatabase.open(path: try makeTempFolder(self) + "/vtourist.sqlite")
-        addTeardownBlock { try? db.close() }
+        addCleanup { try? db.close() }
         return db
     }
 

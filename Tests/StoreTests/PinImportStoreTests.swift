@@ -9,7 +9,7 @@ import GRDB
 final class PinImportStoreTests: XCTestCase {
     private func open() throws -> AppDatabase {
         let db = try AppDatabase.open(path: try makeTempFolder(self) + "/vtourist.sqlite")
-        addTeardownBlock { try? db.close() }
+        addCleanup { try? db.close() }
         return db
     }
 

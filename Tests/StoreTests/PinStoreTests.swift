@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import Model
 import Geo
@@ -7,7 +8,7 @@ import Geo
 final class PinStoreTests: XCTestCase {
     private func open() throws -> AppDatabase {
         let db = try AppDatabase.open(path: try makeTempFolder(self) + "/vtourist.sqlite")
-        addTeardownBlock { try? db.close() }
+        addCleanup { try? db.close() }
         return db
     }
 
@@ -251,7 +252,7 @@ final class PinStoreTests: XCTestCase {
         XCTAssertEqual(try memory.dataVersion(), version)
 
         let temporary = try AppDatabase.openTemporary()
-        addTeardownBlock {
+        addCleanup {
             try? temporary.close()
             try? FileManager.default.removeItem(atPath: OpenCheck.folder(of: temporary.path))
         }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Model
 import Geo
+import TestSupport
 import XCTest
 @testable import Store
 
@@ -11,7 +12,7 @@ final class RenamePinTests: XCTestCase {
     private func open() throws -> (AppDatabase, String) {
         let path = try makeTempFolder(self) + "/vtourist.sqlite"
         let db = try AppDatabase.open(path: path)
-        addTeardownBlock { try? db.close() }
+        addCleanup { try? db.close() }
         return (db, path)
     }
 

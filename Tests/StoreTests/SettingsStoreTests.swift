@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import Model
 @testable import Store
@@ -7,7 +8,7 @@ import Model
 final class SettingsStoreTests: XCTestCase {
     private func open() throws -> AppDatabase {
         let db = try AppDatabase.open(path: try makeTempFolder(self) + "/vtourist.sqlite")
-        addTeardownBlock { try? db.close() }
+        addCleanup { try? db.close() }
         return db
     }
 
@@ -96,7 +97,7 @@ final class SettingsStoreTests: XCTestCase {
         let folder = try makeTempFolder(self)
         let app = try AppDatabase.open(path: folder + "/vtourist.sqlite")
         let shell = try AppDatabase.open(path: folder + "/vtourist.sqlite")
-        addTeardownBlock { try? app.close(); try? shell.close() }
+        addCleanup { try? app.close(); try? shell.close() }
         let seen = try app.settings()  // what a running app read at its start
         try shell.setSetting(.photosPerCollection, to: "12")  // `vtourist config set` meanwhile
         try shell.setSetting(.allowDrag, to: "off")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import Model
 import Geo
@@ -38,7 +39,7 @@ final class StorePerformanceTests: XCTestCase {
     /// 10k pins with 21 photos each (no image bytes needed for counting).
     func testTenThousandPinsWithAlbums() throws {
         let db = try AppDatabase.openTemporary()
-        addTeardownBlock {
+        addCleanup {
             try? db.close()
             try? FileManager.default.removeItem(atPath: OpenCheck.folder(of: db.path))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import Model
 import Geo
@@ -8,7 +9,7 @@ import Geo
 func makeTempFolder(_ test: XCTestCase, file: StaticString = #filePath, line: UInt = #line) throws -> String {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    test.addTeardownBlock {
+    test.addCleanup {
         // Undo permission games so the folder can be removed.
         chmod(url.path, 0o755)
         try? FileManager.default.removeItem(at: url)
@@ -95,6 +96,6 @@ func openTwoConnections(_ test: XCTestCase) throws -> (AppDatabase, AppDatabase)
     let path = try makeTempFolder(test) + "/vtourist.sqlite"
     let first = try AppDatabase.open(path: path)
     let second = try AppDatabase.open(path: path)
-    test.addTeardownBlock { try? first.close(); try? second.close() }
+    test.addCleanup { try? first.close(); try? second.close() }
     return (first, second)
 }

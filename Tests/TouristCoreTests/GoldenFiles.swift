@@ -1,5 +1,6 @@
 import Foundation
 import Terminal
+import TestSupport
 import XCTest
 
 /// Golden files: Golden/NAME.txt holds a screen's text. Only `make golden` rewrites them: it writes a
@@ -48,7 +49,7 @@ final class GoldenFilesTests: XCTestCase {
     func temporaryGolden(_ text: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString).txt")
         try text.write(to: url, atomically: true, encoding: .utf8)
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        addCleanup { try? FileManager.default.removeItem(at: url) }
         return url
     }
 

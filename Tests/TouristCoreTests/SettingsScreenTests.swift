@@ -331,7 +331,7 @@ final class SettingsScreenTests: XCTestCase {
     func caFiles() throws -> (pem: String, folder: String, notPEM: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        addCleanup { try? FileManager.default.removeItem(at: folder) }
         let pem = folder.appendingPathComponent("corp.pem")
         try FileManager.default.copyItem(atPath: TestCertificates.authority, toPath: pem.path)
         let text = folder.appendingPathComponent("notes.txt")

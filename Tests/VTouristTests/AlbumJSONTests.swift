@@ -7,9 +7,18 @@ import XCTest
 /// `album PIN --json` read from a real database file: every photo has the same keys, `large` the size of
 /// its stored large image or null.
 final class AlbumJSONTests: XCTestCase {
+    /// Closed and let go in tearDown: a teardown block would keep its database for the life of the
+    /// test case, which XCTest never frees (Tests/Support/Cleanups.swift).
+    private var opened: [AppDatabase] = []
+
+    override func tearDown() {
+        for db in opened { try? db.close() }
+        opened = []
+    }
+
     private func open() throws -> AppDatabase {
         let db = try AppDatabase.openTemporary()
-        addTeardownBlock { try? db.close() }
+        opened.append(db)
         return db
     }
 
