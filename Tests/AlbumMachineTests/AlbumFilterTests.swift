@@ -5,8 +5,8 @@ import XCTest
 
 /// The album's filter: every search asks with it, and a new one begins a new collection.
 final class AlbumFilterTests: XCTestCase {
-    let food = AlbumFilter(text: "food", tags: ["market"], taken: TakenRange(from: FilterDate(year: 2019)),
-                           sort: .recent)
+    var food: AlbumFilter { AlbumFilter(text: "food", tags: ["market"], taken: TakenRange(from: FilterDate(year: 2019)),
+                           sort: .recent) }
 
     /// A stored album with `filter`, its three photos in, ten pages found.
     func readyAlbum(filter: AlbumFilter) -> AlbumTester {

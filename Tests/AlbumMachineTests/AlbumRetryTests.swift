@@ -28,7 +28,19 @@ func plan(_ attempts: Int, first: Double, last: Double, _ reason: String, due: D
 
 /// Passing failures: plans, the one timer, giving up, and everything that clears them.
 final class AlbumRetryTests: XCTestCase {
-    private let clock = TestClock(100)
+    // Made in setUp and let go in tearDown: XCTest never frees a test case, so what it still holds
+    // at exit would stay allocated (and be reported as leaked).
+    private var clock: TestClock!
+
+    override func setUp() {
+        super.setUp()
+        clock = TestClock(100)
+    }
+
+    override func tearDown() {
+        clock = nil
+        super.tearDown()
+    }
 
     private func downloading(jitter: Double = 1, policy: RetryPolicy = .standard) -> AlbumTester {
         downloadingAlbum(AlbumTester(Album(pin: pin, place: rome), .retrying(clock, jitter: jitter, policy: policy)))

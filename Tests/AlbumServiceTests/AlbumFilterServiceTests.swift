@@ -11,8 +11,8 @@ import XCTest
 /// with the collection it begins, kept by Add more, New Collection and a resume, the same in two
 /// windows, and never written back old by a window left behind.
 final class AlbumFilterServiceTests: AlbumServiceTestCase {
-    let food = AlbumFilter(text: "street food", tags: ["market"], taken: TakenRange(from: FilterDate(year: 2019)),
-                           sort: .relevant)
+    var food: AlbumFilter { AlbumFilter(text: "street food", tags: ["market"], taken: TakenRange(from: FilterDate(year: 2019)),
+                           sort: .relevant) }
 
     /// A second connection to the album's file: another window.
     private func otherWindow() throws -> AppDatabase {

@@ -19,6 +19,7 @@ class AlbumServiceTestCase: XCTestCase {
     var folder: URL!
 
     override func setUpWithError() throws {
+        events = Events()
         server = try PhotoServer(delayMs: 20)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-albums-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -30,8 +31,7 @@ class AlbumServiceTestCase: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
         // Let go of what the test made: XCTest never frees a test case, so what it still holds at
         // exit would stay allocated (and be reported as leaked).
-        (server, store, folder) = (nil, nil, nil)
-        events.forget()
+        (server, store, folder, events) = (nil, nil, nil, nil)
     }
 
     /// Passing failures fail at once, as permanent ones do: for tests of what a failure says, not of
@@ -59,7 +59,7 @@ class AlbumServiceTestCase: XCTestCase {
         let settings = PhotoSourceSettings.resolve(environment: env, stored: [:])
         // Short low-speed limit so a server that never answers fails within a second or two.
         let http = http ?? HTTPClient(userAgent: "vtourist-tests", maxConnectionsPerHost: maxConnectionsPerHost, lowSpeedTime: 1)
-        let events = events ?? self.events
+        let events = events ?? self.events!
         return AlbumService(store: store ?? self.store, http: http, settings: settings, imageCheck: imageCheck,
                             environment: AlbumEnvironment(perPage: 21, pickPage: pickPage), retryPolicy: retryPolicy ?? defaultRetryPolicy,
                             retryClock: retryClock, userAgent: "vtourist-tests", leaseClock: leaseClock,
@@ -84,8 +84,6 @@ class AlbumServiceTestCase: XCTestCase {
         var storeFailures: [String] {
             all.withLock { $0.compactMap { if case let .storeFailed(_, m) = $0 { return m } else { return nil } } }
         }
-        /// Lets go of every report (at the end of a test).
-        func forget() { all.withLock { $0 = [] } }
         /// Waits for reports until `done` holds (the limit only ends a hang).
         func wait(file: StaticString = #filePath, line: UInt = #line, limit: TimeInterval = 30,
                   until done: () throws -> Bool) rethrows {
@@ -96,7 +94,8 @@ class AlbumServiceTestCase: XCTestCase {
             }
         }
     }
-    let events = Events()
+    /// What this test's services reported (made in setUp, let go in tearDown).
+    var events: Events!
 
     /// Waits until the album leaves `downloading`, and checks that the store holds exactly the status
     /// the album state machine decided (one truth, two readers).

@@ -31,13 +31,25 @@ final class LeaseHeartbeatTests: AlbumServiceTestCase {
     }
 
     let start = 1_000_000.0
-    let leaseNow = Locked(1_000_000.0)
-    let hand = HandBeat()
+    // Made in setUp and let go in tearDown: XCTest never frees a test case, so what it still holds
+    // at exit would stay allocated (and be reported as leaked).
+    var leaseNow: Locked<Double>!
+    var hand: HandBeat!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        (leaseNow, hand) = (Locked(start), HandBeat())
+    }
+
+    override func tearDownWithError() throws {
+        (leaseNow, hand) = (nil, nil)
+        try super.tearDownWithError()
+    }
 
     /// A service fetching a dropped pin's album, its search held by the stand-in: the album stays
     /// downloading, its lease held.
     func fetching() throws -> (AlbumService, Pin.ID) {
-        let s = service(leaseClock: { [leaseNow] in leaseNow.withLock { $0 } }, heartbeat: hand.heartbeat)
+        let s = service(leaseClock: { [leaseNow = leaseNow!] in leaseNow.withLock { $0 } }, heartbeat: hand.heartbeat)
         server.set(.holdSearch, true)
         let pin = try dropPin()
         s.start(pin)

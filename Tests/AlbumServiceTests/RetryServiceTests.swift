@@ -11,14 +11,26 @@ import XCTest
 /// Albums heal by themselves: passing failures of the real stand-in server, over real libcurl and
 /// SQLite, retried on a retry clock the test moves by hand (no test waits a backoff's seconds).
 final class RetryServiceTests: AlbumServiceTestCase {
-    let hand = HandClock()
+    // Made in setUp and let go in tearDown: XCTest never frees a test case, so what it still holds
+    // at exit would stay allocated (and be reported as leaked).
+    var hand: HandClock!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        hand = HandClock()
+    }
+
+    override func tearDownWithError() throws {
+        hand = nil
+        try super.tearDownWithError()
+    }
 
     /// Rings the retry clock's timers one at a time, each once the service has set it (the answer of
     /// the try before is in), until the album leaves `downloading`; the store's album then.
     @discardableResult
     func driveRetries(_ s: AlbumService, _ pin: Pin.ID, clock: HandClock? = nil, file: StaticString = #filePath,
                       line: UInt = #line) -> StoredAlbum? {
-        let hand = clock ?? self.hand
+        let hand = clock ?? self.hand!
         var rings = 0
         while true {
             _ = s.album(pin)

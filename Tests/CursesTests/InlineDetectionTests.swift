@@ -3,8 +3,8 @@ import Terminal
 import XCTest
 
 final class InlineDetectionTests: XCTestCase {
-    private let sixelReply = Array("\u{1B}[?63;1;2;4;6;9;15;22c".utf8)
-    private let plainReply = Array("\u{1B}[?62;1;6;9;15;22c".utf8)
+    private var sixelReply: [UInt8] { Array("\u{1B}[?63;1;2;4;6;9;15;22c".utf8) }
+    private var plainReply: [UInt8] { Array("\u{1B}[?62;1;6;9;15;22c".utf8) }
 
     /// Detection with a terminal that answers `reply` (nil: silence), and whether it was asked.
     private func detect(_ env: [String: String], reply: [UInt8]? = nil) -> (InlineProtocol?, asked: Bool) {

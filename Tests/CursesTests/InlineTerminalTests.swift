@@ -8,12 +8,12 @@ import XCTest
 /// thread reads everything written to it from the master side (and answers
 /// the device attributes request when told to).
 final class InlineTerminalTests: XCTestCase {
-    private let picture = InlinePicture(key: "1@4x2", x: 5, y: 3, columns: 4, rows: 2,
+    private var picture: InlinePicture { InlinePicture(key: "1@4x2", x: 5, y: 3, columns: 4, rows: 2,
                                         sequence: KittyGraphics.place(id: 9, columns: 4, rows: 2),
                                         transmit: KittyGraphics.transmit([1, 2, 3], format: .zlibRGB(width: 1, height: 1),
                                                                          id: 9, passthrough: false),
-                                        imageID: 9)
-    private let kittyClear = KittyGraphics.delete(id: 9, passthrough: false)
+                                        imageID: 9) }
+    private var kittyClear: [UInt8] { KittyGraphics.delete(id: 9, passthrough: false) }
 
     func testPictureIsWrittenOnceAtItsPlaceAndClearedWhenTakenAway() throws {
         var placed: [UInt8] = [], repeated: [UInt8] = [], detected: InlineProtocol?

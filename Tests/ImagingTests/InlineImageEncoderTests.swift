@@ -10,20 +10,20 @@ import XCTest
 /// well formed, the declared size the fitted pixel size, the payload that picture.
 final class InlineImageEncoderTests: XCTestCase {
     /// 160 × 120 (4:3) in quadrants: red | green over blue | white.
-    private let quadrants = RGBImage.painted(width: 160, height: 120) { x, y in
+    private var quadrants: RGBImage { RGBImage.painted(width: 160, height: 120) { x, y in
         switch (x < 80, y < 60) {
         case (true, true): return (255, 0, 0)
         case (false, true): return (0, 255, 0)
         case (true, false): return (0, 0, 255)
         case (false, false): return (255, 255, 255)
         }
-    }
+    } }
 
     /// Quadrant centres (fractions of the picture) and their colours.
-    private let landmarks: [(fx: Double, fy: Double, colour: (Int, Int, Int), name: String)] = [
+    private var landmarks: [(fx: Double, fy: Double, colour: (Int, Int, Int), name: String)] { [
         (0.25, 0.25, (255, 0, 0), "red"), (0.75, 0.25, (0, 255, 0), "green"),
         (0.25, 0.75, (0, 0, 255), "blue"), (0.75, 0.75, (255, 255, 255), "white"),
-    ]
+    ] }
 
     private func assertLandmarks(_ picture: DecodedPicture, tolerance: Int, file: StaticString = #filePath, line: UInt = #line) {
         for mark in landmarks {

@@ -87,12 +87,6 @@ final class AlbumsRecord: Sendable {
     /// The handler the runtime gave for the albums' events.
     let onEvent = Locked<(@Sendable (AlbumEvent) -> Void)?>(nil)
 
-    /// Lets go of the calls and the handler (at the end of a test).
-    func forget() {
-        calls.withLock { $0 = [] }
-        onEvent.withLock { $0 = nil }
-    }
-
     var all: [Call] { calls.withLock { $0 } }
 
     func client(keyWorks: Bool = true) -> AlbumsClient {
@@ -120,13 +114,17 @@ final class ScriptedRuntimeTests: XCTestCase {
 
     var folder: URL!
     var store: AppDatabase!
-    let clock = ManualClock()
-    let albums = AlbumsRecord()
-    let logged = Locked<[String]>([])
-    let saved = Locked<[(Data, String)]>([])
-    let opened = Locked<[String]>([])
+    // Made in setUp and let go in tearDown: XCTest never frees a test case, so what it still holds
+    // at exit would stay allocated (and be reported as leaked).
+    var clock: ManualClock!
+    var albums: AlbumsRecord!
+    var logged: Locked<[String]>!
+    var saved: Locked<[(Data, String)]>!
+    var opened: Locked<[String]>!
 
     override func setUpWithError() throws {
+        (clock, albums) = (ManualClock(), AlbumsRecord())
+        (logged, saved, opened) = (Locked([]), Locked([]), Locked([]))
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("vtourist-scripted-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         store = try AppDatabase.open(path: folder.appendingPathComponent("vtourist.sqlite").path)
@@ -135,13 +133,9 @@ final class ScriptedRuntimeTests: XCTestCase {
     override func tearDownWithError() throws {
         try? store.close()
         try? FileManager.default.removeItem(at: folder)
-        // Let go of what the test made (the runtime's event handler among it): XCTest never frees a
-        // test case, so what it still holds at exit would stay allocated (and be reported as leaked).
-        (store, folder) = (nil, nil)
-        albums.forget()
-        logged.withLock { $0 = [] }
-        saved.withLock { $0 = [] }
-        opened.withLock { $0 = [] }
+        // Let go of what the test made (the runtime's event handler among it).
+        (store, folder, clock, albums) = (nil, nil, nil, nil)
+        (logged, saved, opened) = (nil, nil, nil)
     }
 
     /// Every picture painted as a box of `#`.
@@ -158,17 +152,17 @@ final class ScriptedRuntimeTests: XCTestCase {
         let terminal = ScriptTerminal(steps, clock: clock, width: width)
         let world = RuntimeWorld(
             terminal: terminal, clock: clock.clock, store: store, storeWorker: .immediate,
-            makeAlbums: { [albums] onEvent in
+            makeAlbums: { [albums = albums!] onEvent in
                 albums.onEvent.withLock { $0 = onEvent }
                 return albums.client()
             },
             geometry: try Self.geometry.get(), places: .none,
-            log: AppLog { [logged] text in logged.withLock { $0.append(text) } },
-            photoSaver: PhotoSaver { [saved] bytes, title in
+            log: AppLog { [logged = logged!] text in logged.withLock { $0.append(text) } },
+            photoSaver: PhotoSaver { [saved = saved!] bytes, title in
                 saved.withLock { $0.append((bytes, title)) }
                 return "Saved to /pictures/\(title).jpg"
             },
-            pageOpener: .immediate { [opened] url in
+            pageOpener: .immediate { [opened = opened!] url in
                 opened.withLock { $0.append(url) }
                 return browser
             },
@@ -282,7 +276,7 @@ final class ScriptedRuntimeTests: XCTestCase {
 
     func testAWaitSeenLongAfterItsReportCountsFromTheClockNotFromTheReport() throws {
         let album = try downloadingAlbum()
-        let (albums, clock) = (albums, clock)
+        let (albums, clock) = (albums!, clock!)
         // Reported on the map: the next try in 30 s. The album is opened 10 s later.
         let terminal = try run([.meanwhile {
             albums.onEvent.withLock { $0 }?(.network(NetworkReport(waits: [album.id: AlbumWait(
@@ -296,7 +290,7 @@ final class ScriptedRuntimeTests: XCTestCase {
     func testANetworkReportReachesTheScreenAndTheCountdownMovesWithTheClock() throws {
         // An album downloading: one photo stored, two pending (their next try waits for the network).
         let album = try downloadingAlbum()
-        let (albums, clock) = (albums, clock)
+        let (albums, clock) = (albums!, clock!)
         @Sendable func report(_ offline: Bool) -> NetworkReport {
             NetworkReport(isOffline: offline, reason: offline ? "could not connect to 127.0.0.1:9" : nil,
                           waits: [album.id: AlbumWait(reason: "HTTP 503", nextTry: offline ? nil : clock.now + 8,
@@ -321,7 +315,7 @@ final class ScriptedRuntimeTests: XCTestCase {
 
     func testAFailureTheAlbumsReportReachesTheScreenAndTheLog() throws {
         let pin = try storedAlbum(count: 1)
-        let albums = albums
+        let albums = albums!
         let terminal = try run([.key(.enter), .pause(0.01), .meanwhile {
             albums.onEvent.withLock { $0 }?(.storeFailed(pin.id, "Could not save the photo: the disk is full"))
         }, .pause(0.01), .key(.escape), .key(.char("q"))], view: naplesView)

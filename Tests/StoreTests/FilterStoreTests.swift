@@ -8,10 +8,10 @@ import XCTest
 /// The album's filter on the pin row (migration "v6"): stored, read by every pin read, refused by the
 /// schema when it is no filter, and written only with a new pin or a new collection.
 final class FilterStoreTests: XCTestCase {
-    let food = AlbumFilter(text: "street food", tags: ["market", "pizza"],
+    var food: AlbumFilter { AlbumFilter(text: "street food", tags: ["market", "pizza"],
                            taken: TakenRange(from: FilterDate(year: 2019), to: FilterDate(year: 2023, month: 2, day: 28)),
-                           sort: .relevant)
-    let autumn = AlbumFilter(taken: TakenRange(from: FilterDate(year: 2020, month: 10), to: nil), sort: .recent)
+                           sort: .relevant) }
+    var autumn: AlbumFilter { AlbumFilter(taken: TakenRange(from: FilterDate(year: 2020, month: 10), to: nil), sort: .recent) }
     let naples = GeoPoint(latitude: 40.85, longitude: 14.27)
 
     func testEveryPinReadCarriesTheFilter() throws {

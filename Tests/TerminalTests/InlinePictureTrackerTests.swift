@@ -2,13 +2,13 @@ import Terminal
 import XCTest
 
 final class InlinePictureTrackerTests: XCTestCase {
-    private let photo = InlinePicture(key: "7@40x15", x: 3, y: 4, columns: 40, rows: 15, sequence: Array("PIC7".utf8))
-    private let other = InlinePicture(key: "8@40x15", x: 3, y: 6, columns: 40, rows: 10, sequence: Array("PIC8".utf8))
+    private var photo: InlinePicture { InlinePicture(key: "7@40x15", x: 3, y: 4, columns: 40, rows: 15, sequence: Array("PIC7".utf8)) }
+    private var other: InlinePicture { InlinePicture(key: "8@40x15", x: 3, y: 6, columns: 40, rows: 10, sequence: Array("PIC8".utf8)) }
     /// kitty pictures: data sent under an id, then placed by it.
-    private let kittyPhoto = InlinePicture(key: "7@40x15", x: 3, y: 4, columns: 40, rows: 15, sequence: Array("PLACE7".utf8),
-                                           transmit: Array("DATA7".utf8), imageID: 7)
-    private let kittyOther = InlinePicture(key: "8@40x15", x: 3, y: 6, columns: 40, rows: 10, sequence: Array("PLACE8".utf8),
-                                           transmit: Array("DATA8".utf8), imageID: 8)
+    private var kittyPhoto: InlinePicture { InlinePicture(key: "7@40x15", x: 3, y: 4, columns: 40, rows: 15, sequence: Array("PLACE7".utf8),
+                                           transmit: Array("DATA7".utf8), imageID: 7) }
+    private var kittyOther: InlinePicture { InlinePicture(key: "8@40x15", x: 3, y: 6, columns: 40, rows: 10, sequence: Array("PLACE8".utf8),
+                                           transmit: Array("DATA8".utf8), imageID: 8) }
     private func kittyDelete(_ id: UInt32, passthrough: Bool = false) -> [UInt8] {
         KittyGraphics.delete(id: id, passthrough: passthrough)
     }

@@ -25,6 +25,8 @@ final class CABundleConfigTests: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(at: folder)
+        // XCTest never frees a test case: what it still holds at exit would be reported as leaked.
+        (folder, pem) = (nil, nil)
     }
 
     func file(_ name: String, _ text: String) throws -> String {

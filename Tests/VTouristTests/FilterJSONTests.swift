@@ -6,7 +6,7 @@ import XCTest
 
 /// `pins --json` and `album PIN --json` name the album's filter in its one JSON shape, null when there is none.
 final class FilterJSONTests: XCTestCase {
-    let filter = AlbumFilter(text: "food", tags: ["market"], taken: TakenRange(from: FilterDate(year: 2019)), sort: .recent)
+    var filter: AlbumFilter { AlbumFilter(text: "food", tags: ["market"], taken: TakenRange(from: FilterDate(year: 2019)), sort: .recent) }
 
     func pin(_ id: Int64, _ filter: AlbumFilter) -> Pin {
         Pin(id: id, coordinate: .init(latitude: 40.85, longitude: 14.27), name: "Naples", filter: filter)
@@ -14,7 +14,7 @@ final class FilterJSONTests: XCTestCase {
 
     func object(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
-    let expected: NSDictionary = ["text": "food", "tags": ["market"], "taken": ["from": "2019", "to": NSNull()], "sort": "recent"]
+    var expected: NSDictionary { ["text": "food", "tags": ["market"], "taken": ["from": "2019", "to": NSNull()], "sort": "recent"] }
 
     func testPinsListTheFilterOrNull() throws {
         let listed = try XCTUnwrap(try object(PinJSON.encode([pin(1, filter), pin(2, .none)])) as? [[String: Any]])

@@ -3,10 +3,10 @@ import Geo
 @testable import WorldMap
 
 final class ProjectionTests: XCTestCase {
-    let places = [GeoPoint(latitude: 48.85, longitude: 2.35), GeoPoint(latitude: 40.85, longitude: 14.27),
+    var places: [GeoPoint] { [GeoPoint(latitude: 48.85, longitude: 2.35), GeoPoint(latitude: 40.85, longitude: 14.27),
                   GeoPoint(latitude: -33.87, longitude: 151.21), GeoPoint(latitude: 64.1, longitude: -21.9),
                   GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: -54.8, longitude: -68.3),
-                  GeoPoint(latitude: 85, longitude: 179.9), GeoPoint(latitude: -85, longitude: -180)]
+                  GeoPoint(latitude: 85, longitude: 179.9), GeoPoint(latitude: -85, longitude: -180)] }
 
     func testMercatorEdges() {
         XCTAssertEqual(Mercator.x(longitude: -180), 0)
