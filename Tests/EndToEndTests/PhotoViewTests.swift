@@ -79,7 +79,10 @@ final class PhotoViewTests: EndToEndTestCase {
         for (key, back) in [("End", "Home"), ("G", "g")] {
             try t.keys(key, "Enter")
             t.wait(forText: "21 of 21")
-            try t.keys("Escape", back, "Enter")
+            // Back to the album first: an Esc read together with the next key is Alt+key, ignored.
+            try t.keys("Escape")
+            t.wait(forText: "21 photos")
+            try t.keys(back, "Enter")
             t.wait(forText: "1 of 21")
             try t.keys("Escape")
             t.wait(forText: "21 photos")
@@ -88,7 +91,9 @@ final class PhotoViewTests: EndToEndTestCase {
         try t.keys("NPage", "Enter")
         let paged = t.wait(for: "a photo a screen further") { $0.contains(" of 21") && !$0.contains("1 of 21") }
         XCTAssertFalse(paged.contains("2 of 21") || paged.contains("3 of 21") || paged.contains("4 of 21"), paged)
-        try t.keys("Escape", "PPage", "Enter")
+        try t.keys("Escape")
+        t.wait(forText: "21 photos")
+        try t.keys("PPage", "Enter")
         t.wait(forText: "1 of 21")
         // The photo view: PgDn/PgUp step, End/Home go to the ends.
         try t.keys("NPage")
