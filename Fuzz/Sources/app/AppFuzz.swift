@@ -169,7 +169,13 @@ struct AppSession {
         for run in runs {
             FuzzCheck.that(run.y >= 0 && run.y < frame.height && run.x >= 0 && run.x + run.symbols.count <= frame.width,
                            "a run at \(run.x),\(run.y) of \(run.symbols.count) on \(frame.width)x\(frame.height)")
-            for (i, symbol) in run.symbols.enumerated() { screen[run.x + i, run.y] = Cell(symbol, style: run.style) }
+            // Each character as the terminal gets it: with its marks (a combining accent on its
+            // cell), a wide one over its continuation.
+            for (i, symbol) in run.symbols.enumerated() where symbol != Cell.continuation {
+                var text = String.UnicodeScalarView([symbol])
+                text.append(contentsOf: run.marks[i] ?? [])
+                _ = screen.put(String(text), x: run.x + i, y: run.y, style: run.style, maxWidth: run.isWide(i) ? 2 : 1)
+            }
         }
         FuzzCheck.that(screen == frame, "the changes do not give the frame")
         shown = frame
