@@ -49,8 +49,9 @@ ASAN_TEST := $(SWIFT) test --skip-build $(ASAN_FLAGS) --scratch-path .build-asan
 # The test process's reports: AddressSanitizer's and LeakSanitizer's, and UndefinedBehaviorSanitizer's
 # (it writes through the same log_path), one file per process.
 # verbosity=1: each process says in its report that it ran the leak check, which leaks.py counts.
-ASAN_UNIT_ENV = ASAN_OPTIONS=detect_leaks=1:verbosity=1:log_path=$(1)/asan \
-  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=0 \
+# UndefinedBehaviorSanitizer: every report with its stack, and the process goes on (the report fails it).
+UBSAN_OPTS := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=0
+ASAN_UNIT_ENV = ASAN_OPTIONS=detect_leaks=1:verbosity=1:log_path=$(1)/asan $(UBSAN_OPTS) \
   LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0
 
 test-build: deps
@@ -152,6 +153,7 @@ unit-test: test-build
 check-address: unit-test
 
 TSAN_BUILD := $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+TSAN_TEST := $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 thread-build: deps
 	$(TIMED) "build with ThreadSanitizer (tests and vtourist)" $(TSAN_BUILD)
 
@@ -159,7 +161,7 @@ check-thread: thread-build
 	$(TIMED) "the suite under ThreadSanitizer (but the end-to-end tests)" \
 	  sh scripts/sanitizers/in_halves.sh '$(UNIT_HALF)' .build-tsan/half.log env \
 	  TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66 \
-	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip 'EndToEndTests\.'
+	  $(TSAN_TEST) --skip 'EndToEndTests\.'
 
 # The program people use, under the sanitizers: the `vtourist` each sanitized build makes along with
 # the tests (.build-asan/debug/vtourist, .build-tsan/debug/vtourist: debug, so VTOURIST_E2E_SLOW
@@ -200,7 +202,7 @@ APP_REPORTS_ROOT := /tmp/vtourist-sanitizer-reports-$(shell printf %s "$(CURDIR)
 ASAN_APP := $(CURDIR)/.build-asan/debug/vtourist
 ASAN_APP_REPORTS := $(APP_REPORTS_ROOT)/asan
 ASAN_APP_OPTIONS := detect_leaks=1:log_path=$(ASAN_APP_REPORTS)/asan
-ASAN_APP_LSAN_UBSAN := LSAN_OPTIONS=suppressions=$(APP_REPORTS_ROOT)/lsan.supp:print_suppressions=0:exitcode=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=0
+ASAN_APP_LSAN_UBSAN := LSAN_OPTIONS=suppressions=$(APP_REPORTS_ROOT)/lsan.supp:print_suppressions=0:exitcode=0 $(UBSAN_OPTS)
 ASAN_APP_ENV := ASAN_OPTIONS=$(ASAN_APP_OPTIONS) $(ASAN_APP_LSAN_UBSAN)
 # The soak and the fault matrix add verbosity=1: every process then writes a log as it starts, and
 # says when it runs the leak check at exit, which leaks.py counts. Not for the end-to-end tests: one
@@ -243,7 +245,7 @@ check-thread-app: deps
 	$(TIMED) "end-to-end tests against the ThreadSanitizer vtourist" env VTOURIST_BIN=$(TSAN_APP) \
 	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_E2E_SANITIZER_MIB=$(APP_SANITIZER_MIB) VTOURIST_SANITIZER_ENV="$(TSAN_APP_ENV)" \
 	  TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66 \
-	  nice $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(APP_E2E)' --skip '$(TSAN_APP_E2E_SKIP)'
+	  nice $(TSAN_TEST) --filter '$(APP_E2E)' --skip '$(TSAN_APP_E2E_SKIP)'
 	$(TIMED) "soak ($(APP_SOAK_ROUNDS) rounds) against the ThreadSanitizer vtourist" \
 	  env VTOURIST_SANITIZER_ENV="$(TSAN_APP_COUNTED_ENV)" nice python3 scripts/soak.py --binary $(TSAN_APP) --rounds $(APP_SOAK_ROUNDS)
 	$(TIMED) "fault matrix against the ThreadSanitizer vtourist" env VTOURIST_SANITIZER_ENV="$(TSAN_APP_COUNTED_ENV)" \
