@@ -224,6 +224,34 @@ final class MouseTests: EndToEndTestCase {
         try t.keys("q")
         XCTAssertEqual(t.waitForExit(), 0)
     }
+
+    /// A pin picked up with `m` follows the mouse and is put down where the button comes up, on any
+    /// row: a report on row 26 ends in `;` (33 + 26), which tmux takes for the end of its command unless
+    /// it goes escaped, and a lost byte once left the soak's pin held for good.
+    func testAPinPickedUpWithTheKeyIsCarriedAndPutDownWithTheMouse() throws {
+        let db = try temporaryDirectory().appendingPathComponent("mouse.sqlite").path
+        let t = try app(db)
+        t.wait(forText: "? help")
+        try t.keys("p")
+        t.wait(forText: "1 pin ")
+        let dropped = try XCTUnwrap(pins(db: db).first)
+        try t.keys("m")
+        let picked = statusLine(t.wait(forText: "MOVING PIN"))
+        for (button, x) in [(0, 30), (32, 31), (32, 32)] { try t.type("\u{1B}[M" + mouse(button, x: x, y: 26)) }
+        let carried = t.wait(for: "the pin to follow the mouse") { coordinates(statusLine($0)) != coordinates(picked) }
+        try t.type("\u{1B}[M" + mouse(3, x: 32, y: 26))
+        let screen = t.wait(for: "the pin to be put down or the move asked about") { $0.contains("Move?") || $0.contains("Moved;") }
+        if screen.contains("Move?") { try t.keys("y") }
+        let status = statusLine(t.wait(forText: "Moved;"))
+        XCTAssertFalse(t.screen().contains("MOVING PIN"))
+        let shown = try XCTUnwrap(parseCoordinates(status), status)
+        let stored = try XCTUnwrap(pins(db: db).first)
+        XCTAssertEqual(stored.latitude, shown.latitude, accuracy: 0.00005 + 1e-9, "\(carried)")
+        XCTAssertEqual(stored.longitude, shown.longitude, accuracy: 0.00005 + 1e-9)
+        XCTAssertNotEqual(stored.longitude, dropped.longitude, "the pin did not move")
+        try t.keys("q")
+        XCTAssertEqual(t.waitForExit(), 0)
+    }
 }
 
 /// Permissions bite only for an ordinary user; as root (CI) the binary runs

@@ -152,31 +152,34 @@ final class TmuxSession {
 
     /// Sends tmux key names: "Up", "Enter", "Escape", "BTab", "S-Left", "q"…
     /// An Esc with another key right behind it in one read is Alt+key, as a terminal sends it; a
-    /// person pauses after Esc, so an Esc followed by more keys waits until the screen shows it was read:
-    /// changed, then still (a screen that changed only because a picture arrived is still being drawn,
-    /// and the app may not have read the Esc yet; a still screen is an app waiting for input).
+    /// person pauses after Esc, so an Esc followed by more keys waits until the app has read it (the
+    /// terminal's input queue is empty) and the screen shows it (changed).
     func keys(_ names: String...) throws {
         for (i, n) in names.enumerated() {
             let before = n == "Escape" && i < names.count - 1 ? screen() : nil
             try tmux(["send-keys", "-t", name, n])
             if let before {
+                waitUntilInputIsRead()
                 waitForChange(from: before)
-                waitForStillness()
             }
         }
     }
 
-    /// Waits until two captures 50 ms apart are the same (the limit only ends a wait on a screen
-    /// that keeps changing, such as an animation).
-    private func waitForStillness(limit: Double = 3) {
-        let deadline = Date().addingTimeInterval(limit * waitScale)
-        var last = screen()
-        while Date() < deadline {
-            usleep(50_000)
-            let now = screen()
-            if now == last { return }
-            last = now
+    /// The terminal the app reads, opened to ask how much input waits in it (nil: not known yet).
+    private var inputQueue: Int32 = -1
+
+    /// Waits until every byte sent to the app has been read from its terminal (the app's input is raw,
+    /// so the queue holds each key until the app reads it; the limit only ends a wait on an app that
+    /// does not read).
+    func waitUntilInputIsRead(limit: Double = 10) {
+        if inputQueue < 0, let tty = try? tmux(["display-message", "-p", "-t", name, "#{pane_tty}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines), !tty.isEmpty {
+            inputQueue = open(tty, O_RDONLY | O_NOCTTY | O_NONBLOCK)
         }
+        guard inputQueue >= 0 else { return }
+        let deadline = Date().addingTimeInterval(limit * waitScale)
+        var waiting: Int32 = 0
+        while Date() < deadline, ioctl(inputQueue, UInt(FIONREAD), &waiting) == 0, waiting > 0 { usleep(2_000) }
     }
 
     /// Waits until the screen differs from `before` (the limit only ends a wait for a key that changes nothing).
@@ -185,9 +188,10 @@ final class TmuxSession {
         while Date() < deadline, screen() == before { usleep(10_000) }
     }
 
-    /// Types text literally.
+    /// Types text literally. An argument that ends in `;` ends a tmux command there (the `;` would
+    /// be dropped, as the last byte of a mouse report on row 26), so that `;` goes escaped.
     func type(_ text: String) throws {
-        try tmux(["send-keys", "-t", name, "-l", text])
+        try tmux(["send-keys", "-t", name, "-l", "--", text.hasSuffix(";") ? text.dropLast() + "\\;" : text])
     }
 
     func screen() -> String {
@@ -294,6 +298,7 @@ final class TmuxSession {
     }
 
     func kill() {
+        if inputQueue >= 0 { close(inputQueue); inputQueue = -1 }
         _ = try? runProcess(TmuxSession.tmux, ["-L", socket, "kill-server"], environment: serverEnvironment)
         for path in [exitFile, sttyFile, sttyBeforeFile] + (outputFile.map { [$0] } ?? []) { try? FileManager.default.removeItem(atPath: path) }
     }
