@@ -58,9 +58,17 @@ test-build: deps
 	$(TIMED) "build vtourist (release)" $(SWIFT) build -c release --product vtourist
 	$(TIMED) "build the tests (AddressSanitizer, UndefinedBehaviorSanitizer)" $(ASAN_BUILD)
 
+# The end-to-end tests wait on terminals, servers and clocks more than they compute: they too run as
+# two processes at once, these suites (about half of the time, against either binary) in one, every
+# other in the other. $(call E2E_TESTS,FILTER,LOG): the end-to-end tests FILTER picks, in two halves
+# when FILTER is all of them (the second half's output first, the other's then from LOG), else in one.
+E2E_HALF := EndToEndTests\.(SlowDiskAcknowledgmentTests|TerminalSafetyTests|NetworkOutageTests|SoakTests|AlbumPictureEndToEndTests|PhotoViewTests)/
+E2E_TESTS = $(if $(filter EndToEndTests EndToEndTests\.,$(1)),env HALF_WITHIN='$(1)' sh scripts/sanitizers/in_halves.sh '$(E2E_HALF)' $(2) \
+  $(ASAN_TEST),$(ASAN_TEST) --filter '$(1)')
+
 e2e: test-build
 	$(TIMED) "end-to-end tests against the release vtourist" env VTOURIST_BIN="$(CURDIR)/$(RELEASE)/vtourist" \
-	  ASAN_OPTIONS=detect_leaks=0 $(ASAN_TEST) --filter 'EndToEndTests\.' --skip '$(CHECK_ONLY_E2E)'
+	  ASAN_OPTIONS=detect_leaks=0 $(call E2E_TESTS,EndToEndTests\.,.build-asan/e2e-half.log) --skip '$(CHECK_ONLY_E2E)'
 
 # Rewrites the golden screens (Tests/TouristCoreTests/Golden) from the current code: a fresh token in
 # .build/golden-rewrite and in VTOURIST_GOLDEN_REWRITE asks for it, so no variable left in a shell can.
@@ -226,7 +234,7 @@ check-address-app: deps
 	$(TIMED) "end-to-end tests against the AddressSanitizer vtourist" env VTOURIST_BIN=$(ASAN_APP) \
 	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_E2E_SANITIZER_MIB=$(APP_SANITIZER_MIB) VTOURIST_SANITIZER_ENV="$(ASAN_APP_ENV)" \
 	  ASAN_OPTIONS=detect_leaks=0 \
-	  nice $(ASAN_TEST) --filter '$(APP_E2E)' --skip '$(APP_E2E_SKIP)|$(CHECK_ONLY_E2E)|$(APP_E2E_NO_APP)'
+	  nice $(call E2E_TESTS,$(APP_E2E),.build-asan/app-half.log) --skip '$(APP_E2E_SKIP)|$(CHECK_ONLY_E2E)|$(APP_E2E_NO_APP)'
 	$(TIMED) "soak ($(APP_SOAK_ROUNDS) rounds) against the AddressSanitizer vtourist" \
 	  env VTOURIST_SANITIZER_ENV="$(ASAN_APP_COUNTED_ENV)" nice python3 scripts/soak.py --binary $(ASAN_APP) --rounds $(APP_SOAK_ROUNDS)
 	$(TIMED) "fault matrix against the AddressSanitizer vtourist" env VTOURIST_SANITIZER_ENV="$(ASAN_APP_COUNTED_ENV)" \

@@ -1081,8 +1081,11 @@ class Soak:
                          "Add more: more photos in the header")
             return kind
         if kind == "filter save":
-            # Not the filter the album already has (its header names it): the app says so, and saves nothing.
-            word = self.rng.choice([w for w in FILTER_WORDS if not re.search(rf"· {w}\s*$", header, re.M)])
+            # Not the filter the album already has (its title, the screen's first row, names it, and the
+            # store holds it): the app says so, and saves nothing.
+            title = screen.split("\n")[0]
+            stored = (self.reading()[0].get(pid) or {}).get("filter")
+            word = self.rng.choice([w for w in FILTER_WORDS if w != stored and not re.search(rf"· {re.escape(w)}\s*$", title)])
             self.journal(f"  filter {word!r} for pin {pid}")
             self.send(a, "f")
             self.wait_for(a, lambda s: "s save" in s, "the filter editor")

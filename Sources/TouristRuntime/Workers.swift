@@ -110,8 +110,10 @@ struct StoreJobs: Sendable {
         do throws(StoreError) {
             let (messages, waited) = try retry.attempt({ () throws(StoreError) in try apply(change, number: number) },
                                                         waiting: sayWaiting)
-            for message in messages { mailbox.post(message) }
+            // The waiting message goes first: the write's own acknowledgment ("Pin dropped at …"),
+            // said now that it is stored, is the last word on the status line.
             if waited { sayWritable() }
+            for message in messages { mailbox.post(message) }
         } catch {
             mailbox.post(.storeFailed("Could not save: \(error)"))
             if error.isTransient { retry.gaveUp("not saved: \(error)") }
