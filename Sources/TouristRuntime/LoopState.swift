@@ -184,7 +184,7 @@ struct LoopState: Sendable {
     mutating func receive(_ message: RuntimeMessage, _ state: AppState) -> Outcome {
         var outcome = take(message, state)
         // Every store failure reaches the screen through the reducer, and the log too.
-        for case let .storeFailed(text, _) in outcome.actions {
+        for case let .storeFailed(text, _, _) in outcome.actions {
             outcome.work.append(.log(text))
             loggedThisTurn.append(text)
         }

@@ -156,7 +156,7 @@ struct StoreJobs: Sendable {
             let (_, waited) = try retry.attempt({ () throws(StoreError) in try store.saveMapView(view) }, waiting: sayWaiting)
             if waited { sayWritable() }
         } catch {
-            mailbox.post(.storeFailed("Could not save the map view: \(error)"))
+            mailbox.post(.storeFailed("Could not save the map view: \(error)", background: true))
         }
         mailbox.post(.mapViewSaved)
     }

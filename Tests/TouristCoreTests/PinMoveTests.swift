@@ -119,6 +119,14 @@ final class PinMoveTests: XCTestCase {
         _ = reducer.reduce(&s, .pinsLoaded([stored(s, at: target)]))
         XCTAssertEqual(s.pendingMoves, [])
         XCTAssertEqual(s.message?.text, "Could not save: disk full")
+        // The map's view, saved as the cursor moves, failing after it does not cover it (on a read-only
+        // database it always fails, and once covered the move's failure was never seen); with no
+        // failure on the line, it is said.
+        _ = reducer.reduce(&s, .storeFailed("Could not save the map view: disk full", background: true))
+        XCTAssertEqual(s.message?.text, "Could not save: disk full")
+        s.message = StatusMessage(Self.moved)
+        _ = reducer.reduce(&s, .storeFailed("Could not save the map view: disk full", background: true))
+        XCTAssertEqual(s.message, StatusMessage("Could not save the map view: disk full", kind: .error))
     }
 
     func testAPinWithoutPhotosMovesWithoutAQuestion() {

@@ -20,7 +20,9 @@ public enum AppAction: Equatable, Sendable {
     /// The store committed the write of this setting changed here.
     case settingSaved(SettingKey)
     /// A store read or write failed; `pin` is the album it was for, if any.
-    case storeFailed(String, pin: Pin.ID? = nil)
+    /// `background`: the write nobody asked for (the map's view, saved as it moves); its failure does
+    /// not cover the failure of one somebody did, already on the status line.
+    case storeFailed(String, pin: Pin.ID? = nil, background: Bool = false)
     /// The open album as the store and the album machine have it now.
     case albumLoaded(AlbumSnapshot)
     /// The album service's count of a pin's photos changed (a search came in, photos went): the map's

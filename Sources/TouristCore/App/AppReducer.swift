@@ -50,8 +50,8 @@ public struct AppReducer: Sendable {
         case let .pinRemoved(id):
             state.pins.removeAll { $0.id == id }
             if let ack = state.pendingDeletions.removeValue(forKey: id) { state.message = StatusMessage(ack.done) }
-        case let .storeFailed(message, pin):
-            state.message = StatusMessage(message, kind: .error)
+        case let .storeFailed(message, pin, background):
+            if !background || state.message?.kind != .error { state.message = StatusMessage(message, kind: .error) }
             // The open album keeps it in its header only when it was that album's; what it had on the
             // way there is not said done (the album is read again as stored).
             state.updateAlbum { album in
