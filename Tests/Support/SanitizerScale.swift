@@ -14,4 +14,10 @@ public enum SanitizerScale {
 
     /// `count` in a plain build, a tenth of it under a sanitizer.
     public static func scaled(_ count: Int) -> Int { isSanitized ? count / 10 : count }
+
+    /// `count` rounds of a randomised test in a plain build, a fifth of them (at least `atLeast`)
+    /// under a sanitizer, where one round of damaging and redrawing the bundled map costs about
+    /// ten times as much (the map file's damage tests took 79 s under AddressSanitizer and 233 s
+    /// under ThreadSanitizer). The seeds and what each round asserts are the same.
+    public static func rounds(_ count: Int, atLeast: Int = 2) -> Int { isSanitized ? max(atLeast, count / 5) : count }
 }

@@ -232,7 +232,8 @@ final class MapFileErrorTests: XCTestCase {
         let coarseLength = UInt64(levelEntry(bytes, 0).length)
         var rng = SeededRandom(testNamed: "MapFileErrorTests.testCorruptedCoarseLevelNeverCrashes", fallback: 42)
         var errors = 0
-        for _ in 0..<150 {
+        let rounds = SanitizerScale.rounds(150)
+        for _ in 0..<rounds {
             var damaged = bytes
             for _ in 0..<3 {
                 let at = coarseStart + Int(rng.next() % coarseLength)
@@ -246,7 +247,7 @@ final class MapFileErrorTests: XCTestCase {
                 errors += 1
             }
         }
-        XCTAssertGreaterThan(errors, 100, "most damage is detected")
+        XCTAssertGreaterThan(errors, rounds * 2 / 3, "most damage is detected (two thirds of the rounds)")
     }
 
     func testCorruptedFineLevelFallsBackToCoarse() throws {
@@ -270,7 +271,7 @@ final class MapFileErrorTests: XCTestCase {
         let bytes = try bundledBytes()
         let entry = levelEntry(bytes, 3)
         var rng = SeededRandom(testNamed: "MapFileErrorTests.testCorruptedDetailLevelFallsBackToFine", fallback: 5)
-        for round in 0..<4 {
+        for round in 0..<SanitizerScale.rounds(4) {
             var damaged = bytes
             let at = entry.offset + 1 + Int(rng.next() % UInt64(min(entry.length - 200, 4000)))
             for i in 0..<40 { damaged[at + i] = round % 2 == 0 ? 0xFF : UInt8(truncatingIfNeeded: rng.next()) }
@@ -283,7 +284,7 @@ final class MapFileErrorTests: XCTestCase {
             XCTAssertGreaterThan(raster.land.reduce(0) { $0 + $1.nonzeroBitCount }, 100, "drawn from the fine level")
         }
         // Scattered flipped bytes: an error when indexing, or a map that draws.
-        for _ in 0..<20 {
+        for _ in 0..<SanitizerScale.rounds(20) {
             var damaged = bytes
             for _ in 0..<3 {
                 damaged[entry.offset + Int(rng.next() % UInt64(entry.length))] = UInt8(truncatingIfNeeded: rng.next())
