@@ -54,8 +54,8 @@ UBSAN_OPTS := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=0
 ASAN_UNIT_ENV = ASAN_OPTIONS=detect_leaks=1:verbosity=1:log_path=$(1)/asan $(UBSAN_OPTS) \
   LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0:exitcode=0
 
-# The two builds run at once: the release build's whole-module optimisation keeps one core busy for
-# long stretches, which the debug build of the tests fills. The release build's output follows.
+# The two builds run at once, the release build's output printed after: 429 s cold from a fresh clone,
+# against 517 s one after the other (docs/reliability.md, "Sanitizers"); the two cores stay busy.
 test-build: deps
 	@mkdir -p .build && echo "$(SWIFT) build -c release --product vtourist (output below)"; \
 	  $(TIMED) "build vtourist (release)" $(SWIFT) build -c release --product vtourist >.build/release-build.log 2>&1 & release=$$!; \
@@ -63,11 +63,12 @@ test-build: deps
 	  wait $$release; status=$$?; cat .build/release-build.log; [ $$tests -eq 0 ] && [ $$status -eq 0 ]
 
 # The end-to-end tests wait on terminals, servers and clocks more than they compute: they too run as
-# two processes at once, these suites in one, every other in the other. Chosen from the suites' times
-# in a CI log (test seconds, this half against the other, estimated by adding them up): against the
-# release binary 224 against 139, against the sanitized one 354 against 379. With the first six
-# suites alone the sanitized pass, which leaves SoakTests out, measured 140 against 593. $(call E2E_TESTS,FILTER,LOG): the end-to-end tests FILTER picks, in two halves
-# when FILTER is all of them (the second half's output first, the other's then from LOG), else in one.
+# two processes at once, these suites in one, every other in the other. Measured (test seconds, this
+# half against the other): against the sanitized program 282 against 269 (with the first six suites
+# alone 140 against 593, for that pass leaves SoakTests out); against the release binary 199
+# against 95, which a suite or two moved back would even out (docs/reliability.md, "Sanitizers").
+# $(call E2E_TESTS,FILTER,LOG): the end-to-end tests FILTER picks, in two halves when FILTER is all
+# of them (the second half's output first, the other's then from LOG), else in one.
 E2E_HALF := EndToEndTests\.(SlowDiskAcknowledgmentTests|TerminalSafetyTests|NetworkOutageTests|SoakTests|AlbumPictureEndToEndTests|PhotoViewTests|PinFileCommandTests|AlbumSaveCommandTests|AlbumTests|ImportAlongTests)/
 E2E_TESTS = $(if $(filter EndToEndTests EndToEndTests\.,$(1)),env HALF_WITHIN='$(1)' sh scripts/sanitizers/in_halves.sh '$(E2E_HALF)' $(2) \
   $(ASAN_TEST),$(ASAN_TEST) --filter '$(1)')
