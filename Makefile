@@ -204,6 +204,10 @@ APP_SOAK_ROUNDS ?= 20
 # (about 100 do in a run of 20 rounds; the soak's kills cannot).
 APP_MIN_CHECKED ?= 40
 APP_SLOW ?= 3
+# The builds here run niced, the program's runs do not: the end-to-end tests, the soak and the fault
+# matrix wait on the program, and a program starved by work beside it (CI runs the unit suite under
+# ThreadSanitizer then) misses their waits. Where the scheduler groups a session's processes (Linux's
+# autogroup) the app in its tmux is shielded anyway; where it does not, niceness alone decides.
 APP_SANITIZER_MIB ?= 1024
 # The fault matrix's gates against a sanitized debug binary: every key within 1 s (the product's
 # bound, 100 ms, is `make faults`'s and `make bench`'s), each row within its limit plus 20 s.
@@ -240,11 +244,11 @@ check-address-app: deps
 	$(TIMED) "end-to-end tests against the AddressSanitizer vtourist" env VTOURIST_BIN=$(ASAN_APP) \
 	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_E2E_SANITIZER_MIB=$(APP_SANITIZER_MIB) VTOURIST_SANITIZER_ENV="$(ASAN_APP_ENV)" \
 	  ASAN_OPTIONS=detect_leaks=0 \
-	  nice $(call E2E_TESTS,$(APP_E2E),.build-asan/app-half.log) --skip '$(APP_E2E_SKIP)|$(CHECK_ONLY_E2E)|$(APP_E2E_NO_APP)'
+	  $(call E2E_TESTS,$(APP_E2E),.build-asan/app-half.log) --skip '$(APP_E2E_SKIP)|$(CHECK_ONLY_E2E)|$(APP_E2E_NO_APP)'
 	$(TIMED) "soak ($(APP_SOAK_ROUNDS) rounds) against the AddressSanitizer vtourist" \
-	  env VTOURIST_SANITIZER_ENV="$(ASAN_APP_COUNTED_ENV)" nice python3 scripts/soak.py --binary $(ASAN_APP) --rounds $(APP_SOAK_ROUNDS)
+	  env VTOURIST_SANITIZER_ENV="$(ASAN_APP_COUNTED_ENV)" python3 scripts/soak.py --binary $(ASAN_APP) --rounds $(APP_SOAK_ROUNDS)
 	$(TIMED) "fault matrix against the AddressSanitizer vtourist" env VTOURIST_SANITIZER_ENV="$(ASAN_APP_COUNTED_ENV)" \
-	  nice python3 bench/fault_matrix.py --binary $(ASAN_APP) --max-rss-mib $$((200 + $(APP_SANITIZER_MIB))) $(APP_FAULT_BOUNDS)
+	  python3 bench/fault_matrix.py --binary $(ASAN_APP) --max-rss-mib $$((200 + $(APP_SANITIZER_MIB))) $(APP_FAULT_BOUNDS)
 	python3 scripts/sanitizers/leaks.py --min-checked $(APP_MIN_CHECKED) $(ASAN_APP_REPORTS)
 	# The probe: a retain cycle in the program (VTOURIST_LEAK_PROBE, debug builds only) must fail the check.
 	rm -rf .build-asan/app-probe && mkdir -p .build-asan/app-probe
@@ -259,11 +263,11 @@ check-thread-app: deps
 	$(TIMED) "end-to-end tests against the ThreadSanitizer vtourist" env VTOURIST_BIN=$(TSAN_APP) \
 	  VTOURIST_E2E_SLOW=$(APP_SLOW) VTOURIST_E2E_SANITIZER_MIB=$(APP_SANITIZER_MIB) VTOURIST_SANITIZER_ENV="$(TSAN_APP_ENV)" \
 	  TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:halt_on_error=0:exitcode=66 \
-	  nice $(TSAN_TEST) --filter '$(APP_E2E)' --skip '$(TSAN_APP_E2E_SKIP)'
+	  $(TSAN_TEST) --filter '$(APP_E2E)' --skip '$(TSAN_APP_E2E_SKIP)'
 	$(TIMED) "soak ($(APP_SOAK_ROUNDS) rounds) against the ThreadSanitizer vtourist" \
-	  env VTOURIST_SANITIZER_ENV="$(TSAN_APP_COUNTED_ENV)" nice python3 scripts/soak.py --binary $(TSAN_APP) --rounds $(APP_SOAK_ROUNDS)
+	  env VTOURIST_SANITIZER_ENV="$(TSAN_APP_COUNTED_ENV)" python3 scripts/soak.py --binary $(TSAN_APP) --rounds $(APP_SOAK_ROUNDS)
 	$(TIMED) "fault matrix against the ThreadSanitizer vtourist" env VTOURIST_SANITIZER_ENV="$(TSAN_APP_COUNTED_ENV)" \
-	  nice python3 bench/fault_matrix.py --binary $(TSAN_APP) --max-rss-mib $$((200 + $(APP_SANITIZER_MIB))) $(APP_FAULT_BOUNDS)
+	  python3 bench/fault_matrix.py --binary $(TSAN_APP) --max-rss-mib $$((200 + $(APP_SANITIZER_MIB))) $(APP_FAULT_BOUNDS)
 	python3 scripts/sanitizers/leaks.py $(TSAN_APP_REPORTS)
 
 # libFuzzer targets (Fuzz/, a package of their own; docs/reliability.md, "Fuzzing"): built with

@@ -220,7 +220,7 @@ final class TmuxSession {
             }
             usleep(50_000)
         }
-        XCTFail("timed out waiting for \(description); screen was:\n\(last)", file: file, line: line)
+        XCTFail("timed out waiting for \(description) (\(processReport)); screen was:\n\(last)", file: file, line: line)
         return last
     }
 
@@ -267,8 +267,26 @@ final class TmuxSession {
             if let s = exitStatus { return s }
             usleep(50_000)
         }
-        XCTFail("the app did not exit", file: file, line: line)
+        XCTFail("the app did not exit (\(processReport))", file: file, line: line)
         return nil
+    }
+
+    /// What a timed-out wait says of the app's process, to tell a starved or blocked app from one
+    /// that lost a key: its state and the CPU time it has had (from /proc), its niceness and where
+    /// it sleeps, and the machine's load.
+    var processReport: String {
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+            .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+        guard let pid = appPID, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return "no app process; load \(load)" }
+        // After "pid (comm)": state is field 3, utime 14, stime 15, nice 19, threads 20.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        func field(_ n: Int) -> String { fields.count > n - 3 ? String(fields[n - 3]) : "?" }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let cpu = (Double(field(14)) ?? 0) / ticks + (Double(field(15)) ?? 0) / ticks
+        let wchan = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "?"
+        return "app \(pid): state \(field(3)), \(String(format: "%.1f", cpu)) s of CPU, nice \(field(19)), "
+            + "\(field(20)) threads, waiting in \(wchan.isEmpty ? "-" : wchan); load \(load)"
     }
 
     /// `stty -a` of the terminal once the app had exited.
