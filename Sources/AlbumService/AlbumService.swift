@@ -267,7 +267,8 @@ public final class AlbumService: @unchecked Sendable {
     public func send(_ action: AlbumAction, to pinID: Pin.ID) {
         queue.async {
             guard !self.isShutDown else { return }
-            // The user's own action goes ahead; held, the album is not taken up by another window as well.
+            // The user's own action goes ahead; held, the album is not taken up by another window as well
+            // (one that begins a new collection takes the lease from another window: `send(_:_:)`).
             _ = self.holdLease(pinID)
             // The user acts on the album as stored: one another process moved on is read again first.
             self.refresh(pinID)
@@ -331,6 +332,19 @@ public final class AlbumService: @unchecked Sendable {
         leased.contains(pinID) || holdLeases([pinID]).contains(pinID)
     }
 
+    /// Takes the lease of an album from whoever holds it (see `AppDatabase.seizeAlbumLease`).
+    private func seizeLease(_ pinID: Pin.ID) {
+        let taken: Bool
+        do {
+            taken = try store.seizeAlbumLease(pinID: pinID, holder: leaseHolder, now: leaseClock())
+        } catch {
+            return onEvent(.storeFailed(pinID, "Could not take up the album: \(error)"))
+        }
+        guard taken else { return }
+        leased.insert(pinID)
+        startHeartbeat()
+    }
+
     /// Takes the leases of several albums in one transaction (see `holdLease`): the ones now held.
     private func holdLeases(_ pinIDs: [Pin.ID]) -> Set<Pin.ID> {
         let taken: Set<Pin.ID>
@@ -341,10 +355,14 @@ public final class AlbumService: @unchecked Sendable {
             return []
         }
         leased.formUnion(taken)
-        if !taken.isEmpty, stopHeartbeat == nil {
-            stopHeartbeat = heartbeat.start(queue) { [weak self] in self?.renewLeases() }
-        }
+        if !taken.isEmpty { startHeartbeat() }
         return taken
+    }
+
+    /// Starts renewing the leases held, if not yet.
+    private func startHeartbeat() {
+        guard stopHeartbeat == nil else { return }
+        stopHeartbeat = heartbeat.start(queue) { [weak self] in self?.renewLeases() }
     }
 
     /// The heartbeat: settled albums give their lease up, the others renew it; an album whose lease
@@ -463,9 +481,14 @@ public final class AlbumService: @unchecked Sendable {
 
     private func send(_ pinID: Pin.ID, _ action: AlbumAction) {
         guard var album = albums[pinID] else { return }
-        let photosBefore = album.photos.count
+        let photosBefore = album.photos.count, generationBefore = album.generation
         let effects = AlbumMachine.reduce(&album, action, environment)
         albums[pinID] = album
+        // A new collection begun here (New Collection, a filter, the pin moved) is this process's to
+        // fetch, even while another window held the album: its work is of the older generation. Taken
+        // before the collection is saved, so no window finds the album downloading and unheld meanwhile
+        // and fetches its photos as well.
+        if album.generation > generationBefore, !leased.contains(pinID) { seizeLease(pinID) }
         for effect in effects {
             // The store refused this generation's work on the way (another process moved the album on).
             guard albums[pinID]?.generation == album.generation else { break }

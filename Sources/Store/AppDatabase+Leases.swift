@@ -38,6 +38,13 @@ extension AppDatabase {
         }
     }
 
+    /// Takes the lease of a pin's album for `holder` whoever holds it: the holder begins a new
+    /// collection, and the work of the one it takes it from is of an older generation, which the
+    /// store refuses (that one lets the album go at its next renewal). False when the pin is gone.
+    public func seizeAlbumLease(pinID: Pin.ID, holder: String, now: Double) throws(StoreError) -> Bool {
+        try write { db in try Self.takeLease(db, pinID: pinID, holder: holder, now: now, isGone: { _ in true }) }
+    }
+
     private static func takeLease(_ db: Database, pinID: Pin.ID, holder: String, now: Double,
                                   isGone: (String) -> Bool) throws -> Bool {
         guard try Bool.fetchOne(db, sql: "SELECT 1 FROM pin WHERE id = ?", arguments: [pinID]) != nil else { return false }

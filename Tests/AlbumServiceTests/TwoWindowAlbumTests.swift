@@ -132,10 +132,10 @@ final class TwoWindowAlbumTests: AlbumServiceTestCase {
         XCTAssertEqual(events.storeFailures, [])
     }
 
-    /// The first window's New Collection went ahead while the second held the album's lease; once the
-    /// second lets it go, the first takes the lease over for its collection under way, whose downloads
-    /// go on: none is asked for twice.
-    func testTheWinnerTakesTheLeaseWithoutStartingItsDownloadsOver() throws {
+    /// The first window's New Collection went ahead while the second held the album's lease: the first
+    /// takes the lease over with it, so the second, refused, lets nothing go of it, and no window finds
+    /// the new collection unheld and fetches its pictures as well: none is asked for twice.
+    func testTheWinnerTakesTheLeaseWithItsNewCollectionAndEachPictureIsAskedForOnce() throws {
         let (first, second, pin) = try twoWindows()
         defer { first.shutdown(); second.shutdown() }
         let before = server.stats()["image_requests"] ?? 0
@@ -143,18 +143,20 @@ final class TwoWindowAlbumTests: AlbumServiceTestCase {
         server.holdImages(from: 0)
         second.send(.addMore, to: pin)
         XCTAssertEqual(second.album(pin)?.isSearchPending, true)
-        XCTAssertNotNil(try store.albumLease(pinID: pin), "the second window fetches the album")
+        let secondHolder = try XCTUnwrap(try store.albumLease(pinID: pin)?.holder, "the second window fetches the album")
         first.send(.newCollection, to: pin)
         try events.wait { try store.albumGeneration(pinID: pin) == 3 }
+        let firstHolder = try XCTUnwrap(try store.albumLease(pinID: pin)?.holder)
+        XCTAssertNotEqual(firstHolder, secondHolder, "the first window holds the album from its New Collection on")
         server.set(.holdSearch, false)
         // The second window's answer is refused and it lets the album go; the first's pictures are held.
         events.wait { second.album(pin) == nil }
         try events.wait { try store.photos(pinID: pin).count == 21 && (first.album(pin)?.inFlight.count ?? 0) == 21 }
-        XCTAssertNil(try store.albumLease(pinID: pin))
-        // The store changed: the first window looks for albums nobody fetches, and finds its own.
-        first.resumeInterrupted()
-        _ = first.album(pin)
-        XCTAssertNotNil(try store.albumLease(pinID: pin), "the first window holds the album now")
+        XCTAssertEqual(try store.albumLease(pinID: pin)?.holder, firstHolder, "still the first window's")
+        // The store changed: the second window looks for albums nobody fetches, and finds none.
+        second.resumeInterrupted()
+        XCTAssertNil(second.album(pin))
+        XCTAssertEqual(try store.albumLease(pinID: pin)?.holder, firstHolder)
         server.set(.holdImages, false)
         XCTAssertEqual(settle(first, pin)?.status, .ready)
         try assertExactlyTheCollection(of: 1, pin: pin)

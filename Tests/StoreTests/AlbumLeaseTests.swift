@@ -53,6 +53,24 @@ final class AlbumLeaseTests: XCTestCase {
         XCTAssertTrue(try app.takeAlbumLease(pinID: pin.id, holder: "app", now: later))
     }
 
+    func testANewCollectionTakesTheLeaseFromALiveHolder() throws {
+        let (window, other) = try openTwoConnections(self)
+        let pin = try other.insertPin(at: GeoPoint(latitude: 59.33, longitude: 18.07), name: "Stockholm")
+        let t = 4_000_000.0
+        XCTAssertTrue(try other.takeAlbumLease(pinID: pin.id, holder: "other", now: t))
+        XCTAssertFalse(try window.takeAlbumLease(pinID: pin.id, holder: "window", now: t + 1), "live: not taken")
+        XCTAssertTrue(try window.seizeAlbumLease(pinID: pin.id, holder: "window", now: t + 1))
+        XCTAssertEqual(try other.albumLease(pinID: pin.id)?.holder, "window")
+        XCTAssertEqual(try other.albumLease(pinID: pin.id)?.heartbeat, t + 1)
+        XCTAssertEqual(try window.unheldInterruptedAlbums(now: t + 2), [], "held: nobody else takes it up")
+        // The old holder learns at its next renewal that it lost the album, and cannot let the new one's go.
+        XCTAssertEqual(try other.renewAlbumLeases(pinIDs: [pin.id], holder: "other", now: t + 3), [])
+        try other.releaseAlbumLease(pinID: pin.id, holder: "other")
+        XCTAssertEqual(try other.albumLease(pinID: pin.id)?.holder, "window")
+        _ = try other.deletePin(id: pin.id)
+        XCTAssertFalse(try window.seizeAlbumLease(pinID: pin.id, holder: "window", now: t + 4), "no lease for a pin that is gone")
+    }
+
     func testSettledAlbumsAndDeletedPinsNeedNoLease() throws {
         let (window, shell) = try openTwoConnections(self)
         let pin = try shell.insertPin(at: GeoPoint(latitude: 10, longitude: 20), name: nil)
