@@ -139,20 +139,23 @@ extension TmuxSession {
     }
 
     /// Waits until the screen's cells satisfy `check`, and the same twice in a row
-    /// (tmux may show a frame half drawn); the limit only ends a hang.
+    /// (tmux may show a frame half drawn; a screen in motion, see `wholeEnough`); the limit only ends a hang.
     @discardableResult
     func waitForCells(_ description: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line,
                       _ check: (CapturedScreen) -> Bool) -> CapturedScreen {
         let deadline = Date().addingTimeInterval(timeout * waitScale)
         var last = CapturedScreen("")
+        var moving = 0
         while Date() < deadline {
             last = cells()
             if check(last) {
                 usleep(40_000)
                 let again = cells()
                 if again.rows == last.rows { return last }
+                if wholeEnough(again, check, &moving) { return again }
                 continue
             }
+            moving = 0
             usleep(50_000)
         }
         XCTFail("timed out waiting for \(description); screen was:\n\(last.plain)", file: file, line: line)

@@ -209,6 +209,7 @@ final class TmuxSession {
               _ check: (String) -> Bool) -> String {
         let deadline = Date().addingTimeInterval(timeout * waitScale)
         var last = ""
+        var moving = 0
         while Date() < deadline {
             last = screen()
             if check(last) {
@@ -216,13 +217,26 @@ final class TmuxSession {
                 usleep(40_000)
                 let again = screen()
                 if again == last { return last }
+                if wholeEnough(again, check, &moving) { return again }
                 continue
             }
+            moving = 0
             usleep(50_000)
         }
         XCTFail("timed out waiting for \(description) (\(processReport)); screen was:\n\(last)", file: file, line: line)
         return last
     }
+
+    /// Whether a screen that satisfies the check but differed from the capture before it will do: one
+    /// that keeps changing while it satisfies it (a spinner turns every 100 ms, and on a loaded machine
+    /// two captures may never catch the same frame), from the `screensInMotion`-th such capture in a row.
+    func wholeEnough<Screen>(_ again: Screen, _ check: (Screen) -> Bool, _ moving: inout Int) -> Bool {
+        guard check(again) else { moving = 0; return false }
+        moving += 1
+        return moving >= Self.screensInMotion
+    }
+
+    static let screensInMotion = 5
 
     @discardableResult
     func wait(forText text: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line) -> String {

@@ -104,9 +104,17 @@ final class MapLayersTests: XCTestCase {
         let xs = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
         let ys = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
         defer { xs.deallocate(); ys.deallocate() }
+        // Only chunks whose box meets the view can hold a segment with an end in it: the others are not decoded.
+        let units = Double(WorldGeometry.unitsPerWorld)
+        let viewMinX = vp.originX * units, viewMinY = vp.originY * units
+        let viewMaxX = viewMinX + Double(vp.widthDots) / vp.worldDots * units
+        let viewMaxY = viewMinY + Double(vp.heightDots) / vp.worldDots * units
+        func meetsView(_ minX: Int32, _ minY: Int32, _ maxX: Int32, _ maxY: Int32) -> Bool {
+            Double(maxX) >= viewMinX && Double(minX) <= viewMaxX && Double(maxY) >= viewMinY && Double(minY) <= viewMaxY
+        }
         var detailRuns: [[(Double, Double)]] = []
         for layer in [index.land, index.lakes] {
-            for c in layer.chunks {
+            for c in layer.chunks where meetsView(c.minX, c.minY, c.maxX, c.maxY) {
                 let n = g.decode(c, shift: index.shift, xs: xs, ys: ys)
                 detailRuns.append((0..<n).map { (Double(xs[$0]), Double(ys[$0])) })
             }
@@ -114,7 +122,7 @@ final class MapLayersTests: XCTestCase {
         let fine = try g.level(.fine)
         var fineRuns: [[(Double, Double)]] = []
         for layer in [fine.land, fine.lakes] {
-            for c in layer.chunks {
+            for c in layer.chunks where meetsView(c.minX, c.minY, c.maxX, c.maxY) {
                 fineRuns.append((Int(c.start)..<Int(c.start + c.count)).map { (Double(layer.xs[$0]), Double(layer.ys[$0])) })
             }
         }
