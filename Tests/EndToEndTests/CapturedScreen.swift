@@ -138,26 +138,13 @@ extension TmuxSession {
         CapturedScreen((try? tmux(["capture-pane", "-p", "-e", "-N", "-t", name])) ?? "")
     }
 
-    /// Waits until the screen's cells satisfy `check`, and the same twice in a row
-    /// (tmux may show a frame half drawn; a screen in motion, see `wholeEnough`); the limit only ends a hang.
+    /// Waits until the screen's cells satisfy `check` in a whole frame (see `waitForFrame`); the
+    /// limit only ends a hang.
     @discardableResult
     func waitForCells(_ description: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line,
                       _ check: (CapturedScreen) -> Bool) -> CapturedScreen {
-        let deadline = Date().addingTimeInterval(timeout * waitScale)
-        var last = CapturedScreen("")
-        var moving = 0
-        while Date() < deadline {
-            last = cells()
-            if check(last) {
-                usleep(40_000)
-                let again = cells()
-                if again.rows == last.rows { return last }
-                if wholeEnough(again, check, &moving) { return again }
-                continue
-            }
-            moving = 0
-            usleep(50_000)
-        }
+        let (frame, last) = waitForFrame(timeout: timeout, capture: cells, same: { $0.rows == $1.rows }, check)
+        if let frame { return frame }
         XCTFail("timed out waiting for \(description); screen was:\n\(last.plain)", file: file, line: line)
         return last
     }

@@ -207,33 +207,36 @@ final class TmuxSession {
     @discardableResult
     func wait(for description: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line,
               _ check: (String) -> Bool) -> String {
+        let (frame, last) = waitForFrame(timeout: timeout, capture: screen, same: ==, check)
+        if let frame { return frame }
+        XCTFail("timed out waiting for \(description) (\(processReport)); screen was:\n\(last)", file: file, line: line)
+        return last
+    }
+
+    /// Polls `capture` until a whole frame satisfies `check`: the same screen twice in a row (tmux
+    /// may show one half drawn), or one that keeps changing while it satisfies it (a spinner turns
+    /// every 100 ms, and on a loaded machine two captures may never catch the same frame) from the
+    /// `screensInMotion`-th such capture in a row. nil once the limit passes, with the last capture.
+    func waitForFrame<Screen>(timeout: Double, capture: () -> Screen, same: (Screen, Screen) -> Bool,
+                              _ check: (Screen) -> Bool) -> (frame: Screen?, last: Screen) {
         let deadline = Date().addingTimeInterval(timeout * waitScale)
-        var last = ""
+        var last: Screen? = nil
         var moving = 0
         while Date() < deadline {
-            last = screen()
-            if check(last) {
-                // A whole frame: the same screen twice in a row (tmux may show one half drawn).
+            let now = capture()
+            last = now
+            if check(now) {
                 usleep(40_000)
-                let again = screen()
-                if again == last { return last }
-                if wholeEnough(again, check, &moving) { return again }
+                let again = capture()
+                if same(again, now) { return (now, now) }
+                moving = check(again) ? moving + 1 : 0
+                if moving >= Self.screensInMotion { return (again, again) }
                 continue
             }
             moving = 0
             usleep(50_000)
         }
-        XCTFail("timed out waiting for \(description) (\(processReport)); screen was:\n\(last)", file: file, line: line)
-        return last
-    }
-
-    /// Whether a screen that satisfies the check but differed from the capture before it will do: one
-    /// that keeps changing while it satisfies it (a spinner turns every 100 ms, and on a loaded machine
-    /// two captures may never catch the same frame), from the `screensInMotion`-th such capture in a row.
-    func wholeEnough<Screen>(_ again: Screen, _ check: (Screen) -> Bool, _ moving: inout Int) -> Bool {
-        guard check(again) else { moving = 0; return false }
-        moving += 1
-        return moving >= Self.screensInMotion
+        return (nil, last ?? capture())
     }
 
     static let screensInMotion = 5
