@@ -678,7 +678,8 @@ class Soak:
 
     def app(self, name, status_path=None):
         self.started += 1
-        mouse = self.rng.random() < 0.5
+        # Half the apps get mouse reports; while mouse drags are short of their minimum, the first app does.
+        mouse = self.rng.random() < 0.5 or (name == "a" and self.shortfall(["mouse drag"]) > 0)
         a = App(self.tmux, f"{name}{self.started}", [self.args.binary], self.environment(MOUSE_TERM if mouse else "xterm-256color"),
                 os.path.join(self.logs, f"{name}-{self.started}.err"), status_path)
         self.journal(f"{name} started (pid {a.pid}){' (mouse)' if mouse else ''}")
@@ -1231,6 +1232,11 @@ class Soak:
         m["settings"] = len(FIELDS) * max(1, n // 100)
         return m
 
+    def shortfall(self, kinds=DRIVEN):
+        """How many acknowledged actions the driven kinds still need to reach their minimums."""
+        need = self.minimum()
+        return sum(max(0, need[k] - self.counts[k]) for k in kinds)
+
     def choose(self, a):
         """The driven kind furthest below its share so far (ties at random): every kind keeps up."""
         kinds = [k for k in DRIVEN if k != "mouse drag" or a.mouse]
@@ -1267,7 +1273,12 @@ class Soak:
         drop = None
         if self.rng.random() < 0.3 or behind("shell drop", 0.1):
             drop = self.shell_drop(number)
-        early = self.rng.random() < 0.08
+        # A short run reaches every minimum by its pace, not by luck: the rounds left share what the
+        # driven kinds still need (plus one spare in the last two, for an action given up), and a round
+        # killed early (before its map) is one the rest can make up for.
+        left = self.args.rounds - number + 1
+        owed = self.shortfall()
+        early = self.rng.random() < 0.08 and owed + 2 <= 2 * (left - 1)
         acted = {}
         if early:
             time.sleep(self.rng.uniform(0, 0.3))
@@ -1278,7 +1289,7 @@ class Soak:
                 apps.append(self.app("b"))
                 if not self.wait_ready(apps[1]):
                     self.failure.note("stuck", f"round {number}: the second app did not draw its map")
-            actions = self.rng.randint(2, 5)
+            actions = max(self.rng.randint(2, 5), -(-owed // left) + (1 if left <= 2 and owed else 0))
             for i in range(actions + 1):
                 term = self.rng.choice(apps)
                 last = i == actions
