@@ -135,7 +135,12 @@ struct CapturedScreen {
 extension TmuxSession {
     /// The screen read into cells, trailing blanks included (`-N`).
     func cells() -> CapturedScreen {
-        CapturedScreen((try? tmux(["capture-pane", "-p", "-e", "-N", "-t", name])) ?? "")
+        capturedCells() ?? CapturedScreen("")
+    }
+
+    /// The cells, or nil when tmux did not answer (see `capturedScreen`).
+    func capturedCells() -> CapturedScreen? {
+        (try? tmux(["capture-pane", "-p", "-e", "-N", "-t", name])).map(CapturedScreen.init)
     }
 
     /// Waits until the screen's cells satisfy `check` in a whole frame (see `waitForFrame`); the
@@ -143,7 +148,8 @@ extension TmuxSession {
     @discardableResult
     func waitForCells(_ description: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line,
                       _ check: (CapturedScreen) -> Bool) -> CapturedScreen {
-        let (frame, last) = waitForFrame(timeout: timeout, capture: cells, same: { $0.rows == $1.rows }, check)
+        let (frame, last) = waitForFrame(timeout: timeout, capture: capturedCells, same: { $0.rows == $1.rows },
+                                         blank: CapturedScreen(""), check)
         if let frame { return frame }
         XCTFail("timed out waiting for \(description); screen was:\n\(last.plain)", file: file, line: line)
         return last

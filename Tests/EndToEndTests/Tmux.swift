@@ -195,7 +195,13 @@ final class TmuxSession {
     }
 
     func screen() -> String {
-        (try? tmux(["capture-pane", "-p", "-t", name])) ?? ""
+        capturedScreen() ?? ""
+    }
+
+    /// The screen, or nil when tmux did not answer (on a loaded machine a capture can fail): a wait
+    /// never takes a failed capture for a screen, whose blank would pass any check for an absence.
+    func capturedScreen() -> String? {
+        try? tmux(["capture-pane", "-p", "-t", name])
     }
 
     /// The screen with colour escapes, for checking colours and attributes.
@@ -207,7 +213,7 @@ final class TmuxSession {
     @discardableResult
     func wait(for description: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line,
               _ check: (String) -> Bool) -> String {
-        let (frame, last) = waitForFrame(timeout: timeout, capture: screen, same: ==, check)
+        let (frame, last) = waitForFrame(timeout: timeout, capture: capturedScreen, same: ==, blank: "", check)
         if let frame { return frame }
         XCTFail("timed out waiting for \(description) (\(processReport)); screen was:\n\(last)", file: file, line: line)
         return last
@@ -216,27 +222,29 @@ final class TmuxSession {
     /// Polls `capture` until a whole frame satisfies `check`: the same screen twice in a row (tmux
     /// may show one half drawn), or one that keeps changing while it satisfies it (a spinner turns
     /// every 100 ms, and on a loaded machine two captures may never catch the same frame) from the
-    /// `screensInMotion`-th such capture in a row. nil once the limit passes, with the last capture.
-    func waitForFrame<Screen>(timeout: Double, capture: () -> Screen, same: (Screen, Screen) -> Bool,
-                              _ check: (Screen) -> Bool) -> (frame: Screen?, last: Screen) {
+    /// `screensInMotion`-th such capture in a row. A capture that failed (nil) is no screen: it passes
+    /// nothing and breaks a run. nil once the limit passes, with the last screen captured.
+    func waitForFrame<Screen>(timeout: Double, capture: () -> Screen?, same: (Screen, Screen) -> Bool,
+                              blank: Screen, _ check: (Screen) -> Bool) -> (frame: Screen?, last: Screen) {
         let deadline = Date().addingTimeInterval(timeout * waitScale)
         var last: Screen? = nil
         var moving = 0
         while Date() < deadline {
-            let now = capture()
-            last = now
-            if check(now) {
-                usleep(40_000)
-                let again = capture()
-                if same(again, now) { return (now, now) }
-                moving = check(again) ? moving + 1 : 0
-                if moving >= Self.screensInMotion { return (again, again) }
-                continue
+            if let now = capture() {
+                last = now
+                if check(now) {
+                    usleep(40_000)
+                    guard let again = capture() else { moving = 0; continue }
+                    if same(again, now) { return (now, now) }
+                    moving = check(again) ? moving + 1 : 0
+                    if moving >= Self.screensInMotion { return (again, again) }
+                    continue
+                }
             }
             moving = 0
             usleep(50_000)
         }
-        return (nil, last ?? capture())
+        return (nil, last ?? capture() ?? blank)
     }
 
     static let screensInMotion = 5
@@ -252,8 +260,18 @@ final class TmuxSession {
         let screen = wait(for: "the drop or its question", file: file, line: line) {
             $0.contains("Move?") || !$0.contains("MOVING PIN")
         }
-        if screen.contains("Move?") { try keys("y") }
-        wait(for: "the drop", file: file, line: line) { !$0.contains("MOVING PIN") }
+        if screen.contains("Move?") {
+            try keys("y")
+            wait(for: "the drop", file: file, line: line) { !$0.contains("MOVING PIN") }
+            return
+        }
+        // A screen without the bar's MOVING PIN and no question may still have been half drawn (a
+        // resize redraws it all): a question that comes after it is answered too.
+        let after = wait(for: "the drop", file: file, line: line) { !$0.contains("MOVING PIN") || $0.contains("Move?") }
+        if after.contains("Move?") {
+            try keys("y")
+            wait(for: "the drop", file: file, line: line) { !$0.contains("MOVING PIN") }
+        }
     }
 
     func resize(width: Int, height: Int) throws {
