@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Model", "Geo", "Locking", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AlbumMachineTests", dependencies: ["AlbumMachine", "Model", "Geo", "Locking", "TestSupport"]),
         // The command line's own logic (`config`'s report), reached through the executable target.
-        .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources", "Store", "AlbumExport"]),
+        .testTarget(name: "VTouristTests", dependencies: ["vtourist", "Model", "PhotoSources", "Store", "AlbumExport", "TouristCore", "Terminal", "Geo"]),
         .testTarget(name: "PhotoSourcesTests", dependencies: ["PhotoSources", "Model", "Geo", "HTTP", "Locking", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Server"]),
         // The inline image protocols read back from their bytes, for the imaging and runtime tests.

@@ -1,43 +1,6 @@
 import Foundation
 import TextSafety
 
-/// Names of the settings kept in the store (SPEC 2.3).
-public enum SettingKey: String, CaseIterable, Sendable {
-    case source = "source"
-    case flickrAPIKey = "flickr_api_key"
-    case areaHalfWidth = "area_half_width"
-    case photosPerCollection = "photos_per_collection"
-    case confirmDelete = "confirm_delete"
-    case allowDrag = "allow_drag"
-    /// How Wikimedia can reach whoever runs this copy: sent in the User-Agent, as its policy asks.
-    case contact = "contact"
-    /// Megabytes the photo view's large images may take in the store; 0 stores none.
-    case largeCacheMB = "large_cache_mb"
-    /// Seconds each photo of a slideshow stays.
-    case slideshowSeconds = "slideshow_seconds"
-    /// A PEM file of certificate authorities trusted besides the system's (a company proxy, a local mirror).
-    case caBundle = "ca_bundle"
-
-    /// The setting's one name, as messages say it mid-sentence ("Saved: photo source Flickr.").
-    public var label: String {
-        switch self {
-        case .source: "photo source"
-        case .flickrAPIKey: "Flickr API key"
-        case .areaHalfWidth: "search area"
-        case .photosPerCollection: "photos per collection"
-        case .confirmDelete: "confirm delete"
-        case .allowDrag: "allow dragging"
-        case .contact: "contact address"
-        case .largeCacheMB: "large-image budget"
-        case .slideshowSeconds: "slideshow interval"
-        case .caBundle: "CA bundle"
-        }
-    }
-
-    /// The same name at the start of a line, as the settings screen's row shows it.
-    public var title: String { label.prefix(1).uppercased() + label.dropFirst() }
-}
-
 /// Where photos come from (SPEC 6). The raw value is the name settings, the environment, the store
 /// and the command line use.
 public enum PhotoSourceChoice: String, CaseIterable, Codable, Sendable {
@@ -52,8 +15,9 @@ public enum PhotoSourceChoice: String, CaseIterable, Codable, Sendable {
     }
 }
 
-/// The settings of SPEC 2.3, each valid. This type holds every range, default and check;
-/// the store, the photo sources, the screens and the command line read them from here.
+/// The settings of SPEC 2.3, each valid: their values, read and written through the rows of
+/// `catalog` (SettingCatalog.swift), which say what each takes, shows and explains. The ranges, the
+/// defaults and the checks the rows use live here.
 public struct Settings: Hashable, Sendable {
     public static let areaHalfWidthRange: ClosedRange<Double> = 0.1...1.0
     public static let photosPerCollectionRange: ClosedRange<Int> = 1...60
@@ -82,6 +46,10 @@ public struct Settings: Hashable, Sendable {
     public var slideshowSeconds: Int
     /// The absolute path of a readable PEM file of extra certificate authorities; nil: the system's alone.
     public var caBundle: String?
+    /// The canonical texts of the settings a row of the catalog keeps with no property of its own.
+    public var others: [SettingKey: String] = [:]
+    /// The settings there are: what each takes, how it reads, shows and explains itself.
+    public var catalog: SettingCatalog = .standard
 
     public init(source: PhotoSourceChoice? = nil, flickrAPIKey: String? = nil,
                 areaHalfWidth: Double = Settings.defaultAreaHalfWidth,
@@ -109,48 +77,28 @@ public struct Settings: Hashable, Sendable {
     public var effectiveSource: PhotoSourceChoice { source ?? (flickrAPIKey == nil ? .commons : .flickr) }
 
     /// The settings from stored texts; anything missing or invalid keeps its default.
-    public init(stored: [SettingKey: String]) {
-        self = Self.read(stored: stored).settings
+    public init(stored: [SettingKey: String], catalog: SettingCatalog = .standard) {
+        self = Self.read(stored: stored, catalog: catalog).settings
     }
 
     /// The settings from stored texts, and one message for each text that is not a valid value
     /// (it keeps its default). Blank texts count as unset.
-    public static func read(stored: [SettingKey: String]) -> (settings: Settings, problems: [String]) {
+    public static func read(stored: [SettingKey: String], catalog: SettingCatalog = .standard)
+        -> (settings: Settings, problems: [String]) {
         var settings = Settings()
+        settings.catalog = catalog
         var problems: [String] = []
-        for key in SettingKey.allCases {
-            guard let text = stored[key], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
-            let valid: Bool
-            switch key {
-            case .source: settings.source = source(text); valid = settings.source != nil
-            case .flickrAPIKey: settings.flickrAPIKey = apiKey(text); valid = settings.flickrAPIKey != nil
-            case .areaHalfWidth:
-                if let value = areaHalfWidth(text) { settings.areaHalfWidth = value }
-                valid = areaHalfWidth(text) != nil
-            case .photosPerCollection:
-                if let value = photosPerCollection(text) { settings.photosPerCollection = value }
-                valid = photosPerCollection(text) != nil
-            case .confirmDelete:
-                if let value = flag(text) { settings.confirmDelete = value }
-                valid = flag(text) != nil
-            case .allowDrag:
-                if let value = flag(text) { settings.allowDrag = value }
-                valid = flag(text) != nil
-            case .contact: settings.contact = contact(text); valid = settings.contact != nil
-            case .largeCacheMB:
-                if let value = largeCacheMB(text) { settings.largeCacheMB = value }
-                valid = largeCacheMB(text) != nil
-            case .slideshowSeconds:
-                if let value = slideshowSeconds(text) { settings.slideshowSeconds = value }
-                valid = slideshowSeconds(text) != nil
-            case .caBundle: settings.caBundle = caBundle(text); valid = settings.caBundle != nil
+        for row in catalog.descriptors {
+            guard let text = stored[row.key], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                row.read(&settings, nil)
+                continue
             }
-            if !valid {
+            let value = row.normalize(text)
+            row.read(&settings, value)
+            if value == nil {
                 // A key is a secret even when it is wrong: it is not repeated; a CA bundle's reason names its file.
-                let shown = key == .flickrAPIKey || key == .caBundle ? "" : " \u{201C}\(Settings.shown(key, text))\u{201D}"
-                // What is wrong with a CA bundle's file (gone since it was set, say): the path alone would not tell.
-                let why = key == .caBundle ? problem(key, text) ?? expected(key) : expected(key)
-                problems.append("The stored \(key.label)\(shown) was ignored: \(why).")
+                let shown = row.repeatsRefusedValue ? " \u{201C}\(Settings.shown(text))\u{201D}" : ""
+                problems.append("The stored \(row.label)\(shown) was ignored: \(row.problem(text) ?? row.expected).")
             }
         }
         return (settings, problems)
@@ -160,82 +108,27 @@ public struct Settings: Hashable, Sendable {
     /// (`masked(apiKey:)`, as everywhere). `keyFromEnvironment`: a Flickr key set outside the store,
     /// which makes "automatic" mean Flickr.
     public func shown(_ key: SettingKey, keyFromEnvironment: Bool = false) -> String {
-        switch key {
-        case .flickrAPIKey: return flickrAPIKey.map { Settings.masked(apiKey: $0) } ?? "none"
-        case .source:
-            let automatic: PhotoSourceChoice = keyFromEnvironment && source == nil ? .flickr : effectiveSource
-            return source?.displayName ?? "automatic: \(automatic.displayName)"
-        case .areaHalfWidth: return "\(areaHalfWidth)\u{00B0} either way"
-        case .photosPerCollection: return "\(photosPerCollection)"
-        case .confirmDelete: return Settings.flagText(confirmDelete)
-        case .allowDrag: return Settings.flagText(allowDrag)
-        case .contact: return contact ?? "none"
-        case .largeCacheMB: return largeCacheMB == 0 ? "0 MB (none stored)" : "\(largeCacheMB) MB"
-        case .slideshowSeconds: return slideshowSeconds == 1 ? "1 second" : "\(slideshowSeconds) seconds"
-        case .caBundle: return caBundle ?? "none (the system's certificates only)"
-        }
+        catalog[key].shown(self, keyFromEnvironment)
     }
 
-    /// The canonical stored text of each setting that has a value.
-    public var storedTexts: [(SettingKey, String?)] {
-        [(.source, source?.rawValue),
-         (.flickrAPIKey, flickrAPIKey),
-         (.areaHalfWidth, String(areaHalfWidth)),
-         (.photosPerCollection, String(photosPerCollection)),
-         (.confirmDelete, Settings.flagText(confirmDelete)),
-         (.allowDrag, Settings.flagText(allowDrag)),
-         (.contact, contact),
-         (.largeCacheMB, String(largeCacheMB)),
-         (.slideshowSeconds, String(slideshowSeconds)),
-         (.caBundle, caBundle)]
-    }
+    /// The canonical stored text of each setting that has a value, in the catalog's order.
+    public var storedTexts: [(SettingKey, String?)] { catalog.descriptors.map { ($0.key, $0.write(self)) } }
+
+    /// The canonical stored text of one setting, nil when it has none.
+    public func storedText(_ key: SettingKey) -> String? { catalog[key].write(self) }
 
     /// The canonical stored text for a key's value, or nil when the text is not a valid value.
-    public static func normalized(_ key: SettingKey, _ text: String) -> String? {
-        switch key {
-        case .source: return source(text)?.rawValue
-        case .flickrAPIKey: return apiKey(text)
-        case .areaHalfWidth: return areaHalfWidth(text).map { String($0) }
-        case .photosPerCollection: return photosPerCollection(text).map { String($0) }
-        case .confirmDelete, .allowDrag: return flag(text).map(flagText)
-        case .contact: return contact(text)
-        case .largeCacheMB: return largeCacheMB(text).map { String($0) }
-        case .slideshowSeconds: return slideshowSeconds(text).map { String($0) }
-        case .caBundle: return caBundle(text)
-        }
+    public static func normalized(_ key: SettingKey, _ text: String, catalog: SettingCatalog = .standard) -> String? {
+        catalog[key].normalize(text)
     }
 
     /// What a key accepts, for messages.
-    public static func expected(_ key: SettingKey) -> String {
-        switch key {
-        case .source:
-            return "the photo source must be " + PhotoSourceChoice.allCases.map(\.rawValue).joined(separator: " or ")
-        case .flickrAPIKey:
-            return "an API key is 1 to \(maxAPIKeyLength) letters, digits, - or _"
-        case .areaHalfWidth:
-            return "the search area must be a half-width of \(areaHalfWidthRange.lowerBound) to \(areaHalfWidthRange.upperBound) degree"
-        case .photosPerCollection:
-            return "photos per collection must be a whole number from \(photosPerCollectionRange.lowerBound) to \(photosPerCollectionRange.upperBound)"
-        case .confirmDelete, .allowDrag:
-            return "expected on or off"
-        case .contact:
-            return "a contact is an e-mail address (name@example.org) or a web address (https://…), up to \(maxContactLength) characters"
-        case .largeCacheMB:
-            return "the large-image budget must be a whole number of megabytes from \(largeCacheMBRange.lowerBound) (none stored) to \(largeCacheMBRange.upperBound)"
-        case .slideshowSeconds:
-            return "the slideshow interval must be a whole number of seconds from \(slideshowSecondsRange.lowerBound) to \(slideshowSecondsRange.upperBound)"
-        case .caBundle:
-            return "the CA bundle must be a readable PEM file of certificates (-----BEGIN CERTIFICATE-----)"
-        }
-    }
+    public static func expected(_ key: SettingKey, catalog: SettingCatalog = .standard) -> String { catalog[key].expected }
 
     /// Why `text` is not a valid value for `key`, or nil when it is one. For a key, also what is wrong
     /// with this one, without repeating it.
-    public static func problem(_ key: SettingKey, _ text: String) -> String? {
-        guard normalized(key, text) == nil else { return nil }
-        if key == .flickrAPIKey, let reason = apiKeyFault(text) { return expected(key) + "; " + reason }
-        if key == .caBundle, let reason = caBundleFault(text) { return expected(key) + "; " + reason }
-        return expected(key)
+    public static func problem(_ key: SettingKey, _ text: String, catalog: SettingCatalog = .standard) -> String? {
+        catalog[key].problem(text)
     }
 
     /// What makes `text` no API key, in words that give away none of it; nil for a valid key.
@@ -263,11 +156,11 @@ public struct Settings: Hashable, Sendable {
     }
 
     /// The text of a value for a message: nothing a terminal would obey, at most 20 characters
-    /// (with … when cut), and a key masked.
-    public static func shown(_ key: SettingKey, _ text: String) -> String {
+    /// (with … when cut), and a secret (a key) masked.
+    public static func shown(_ text: String, secret: Bool = false) -> String {
         let visible = Array(text.strippingTerminalControls.unicodeScalars)
         // The controls go before the key is masked too: its last 4 characters may be shown.
-        if key == .flickrAPIKey {
+        if secret {
             return masked(apiKey: String(String.UnicodeScalarView(visible)).trimmingCharacters(in: .whitespacesAndNewlines))
         }
         let clean = String(String.UnicodeScalarView(visible.prefix(20)))
@@ -386,7 +279,7 @@ public struct Settings: Hashable, Sendable {
     public static func slideshowSeconds(_ text: String) -> Int? { wholeNumber(text, in: slideshowSecondsRange) }
 
     /// A whole number within `range`, spaces around it allowed.
-    static func wholeNumber(_ text: String, in range: ClosedRange<Int>) -> Int? {
+    public static func wholeNumber(_ text: String, in range: ClosedRange<Int>) -> Int? {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else { return nil }
         return value
     }

@@ -10,11 +10,11 @@ public struct PhotoSourceSettings: Sendable, Equatable {
 
     /// Environment variables read (SPEC 5).
     public enum Env {
-        public static let flickrAPIKey = "FLICKR_API_KEY"
-        public static let source = "VTOURIST_SOURCE"
+        public static let flickrAPIKey = EnvironmentVariable.flickrAPIKey
+        public static let source = EnvironmentVariable.source
         public static let flickrEndpoint = "VTOURIST_FLICKR_ENDPOINT"
         public static let commonsEndpoint = "VTOURIST_COMMONS_ENDPOINT"
-        public static let caBundle = "VTOURIST_CA_BUNDLE"
+        public static let caBundle = EnvironmentVariable.caBundle
     }
 
     /// The source searches go to.
@@ -49,7 +49,7 @@ public struct PhotoSourceSettings: Sendable, Equatable {
     /// From stored texts by their setting names (as the store keeps them), for tests and tools.
     public static func resolve(environment: [String: String], stored: [String: String]) -> PhotoSourceSettings {
         var texts: [SettingKey: String] = [:]
-        for (name, text) in stored { if let key = SettingKey(rawValue: name) { texts[key] = text } }
+        for (name, text) in stored { if let key = SettingCatalog.standard.key(named: name) { texts[key] = text } }
         let (settings, problems) = Settings.read(stored: texts)
         return resolve(environment: environment, settings: settings, problems: problems)
     }
@@ -59,12 +59,11 @@ public struct PhotoSourceSettings: Sendable, Equatable {
     /// falls back to Commons with a message. `problems` (the stored texts' own) come first in the result's.
     public static func resolve(environment: [String: String], settings stored: Settings,
                                problems storedProblems: [String] = []) -> PhotoSourceSettings {
-        let overrides = EnvironmentOverrides(environment: environment)
+        let overrides = EnvironmentOverrides(environment: environment, catalog: stored.catalog)
         var problems = storedProblems + overrides.problems
         func value(_ name: String) -> String? { EnvironmentOverrides.value(name, in: environment) }
         var settings = stored
-        if let key = overrides.flickrAPIKey { settings.flickrAPIKey = key }
-        if let chosen = overrides.source { settings.source = chosen }
+        overrides.apply(to: &settings)
         var kind = settings.effectiveSource
         if kind == .flickr && settings.flickrAPIKey == nil {
             problems.append("Flickr needs an API key (setting or \(Env.flickrAPIKey)); using Wikimedia Commons instead.")
@@ -121,60 +120,42 @@ public struct PhotoSourceSettings: Sendable, Equatable {
 
 }
 
-/// The settings the environment overrides (SPEC 5), each valid, and one message per variable that
-/// is set but not a valid value (it overrides nothing).
+/// The settings the environment overrides (SPEC 5: each catalog row's `variable`), each valid, and one
+/// message per variable that is set but not a valid value (it overrides nothing).
 public struct EnvironmentOverrides: Equatable, Sendable {
-    /// The variable that overrides each setting it can.
-    public static let variables: [SettingKey: String] = [
-        .flickrAPIKey: PhotoSourceSettings.Env.flickrAPIKey,
-        .source: PhotoSourceSettings.Env.source,
-        .caBundle: PhotoSourceSettings.Env.caBundle,
-    ]
+    /// The canonical text each overriding variable gives its setting.
+    public private(set) var texts: [SettingKey: String] = [:]
+    /// Every setting a variable overrides, with the variable (the settings screen shows them as such).
+    public private(set) var overridden: [SettingKey: String] = [:]
+    public private(set) var problems: [String] = []
 
-    public var flickrAPIKey: String?
-    public var source: PhotoSourceChoice?
-    /// The CA bundle's absolute path, checked as the setting is.
-    public var caBundle: String?
-    public var problems: [String] = []
-
-    public init(environment: [String: String]) {
-        typealias Env = PhotoSourceSettings.Env
-        if let text = Self.value(Env.flickrAPIKey, in: environment) {
-            flickrAPIKey = Settings.apiKey(text)
-            if flickrAPIKey == nil {
-                problems.append("\(Env.flickrAPIKey) was ignored: \(Settings.expected(.flickrAPIKey)).")
-            }
-        }
-        if let text = Self.value(Env.source, in: environment) {
-            source = Settings.source(text)
-            if source == nil {
-                problems.append("Unknown photo source \"\(TextCleaner.clean(text, maxLength: 40))\" in \(Env.source): \(Settings.expected(.source)).")
-            }
-        }
-        if let text = Self.value(Env.caBundle, in: environment) {
-            caBundle = Settings.caBundle(text)
-            if caBundle == nil {
-                problems.append("\(Env.caBundle) was ignored: \(Settings.problem(.caBundle, text) ?? Settings.expected(.caBundle)).")
+    public init(environment: [String: String], catalog: SettingCatalog = .standard) {
+        for (key, variable) in catalog.variables {
+            guard let text = Self.value(variable, in: environment) else { continue }
+            let row = catalog[key]
+            if let value = row.normalize(text) {
+                texts[key] = value
+                overridden[key] = variable
+            } else {
+                // A key is not repeated; a CA bundle's reason names its file.
+                let shown = row.repeatsRefusedValue ? " \u{201C}\(TextCleaner.clean(text, maxLength: 40))\u{201D}" : ""
+                problems.append("\(variable)\(shown) was ignored: \(row.problem(text) ?? row.expected).")
             }
         }
     }
 
-    /// Every setting a variable overrides, with the variable (the settings screen shows them as such).
-    public var overridden: [SettingKey: String] {
-        var overridden: [SettingKey: String] = [:]
-        for key in SettingKey.allCases { overridden[key] = variable(for: key) }
-        return overridden
+    public var flickrAPIKey: String? { texts[.flickrAPIKey] }
+    public var source: PhotoSourceChoice? { texts[.source].flatMap(Settings.source) }
+    /// The CA bundle's absolute path, checked as the setting is.
+    public var caBundle: String? { texts[.caBundle] }
+
+    /// The settings with every overridden value in place of the stored one.
+    public func apply(to settings: inout Settings) {
+        for (key, text) in texts { settings.catalog[key].read(&settings, text) }
     }
 
     /// The variable in effect for `key`, if it overrides it.
-    public func variable(for key: SettingKey) -> String? {
-        switch key {
-        case .flickrAPIKey: flickrAPIKey == nil ? nil : Self.variables[key]
-        case .source: source == nil ? nil : Self.variables[key]
-        case .caBundle: caBundle == nil ? nil : Self.variables[key]
-        default: nil
-        }
-    }
+    public func variable(for key: SettingKey) -> String? { overridden[key] }
 
     /// The CA bundle the HTTP client trusts besides the system's: `VTOURIST_CA_BUNDLE` over the setting.
     public static func caBundle(environment: [String: String], settings: Settings) -> String? {

@@ -61,12 +61,12 @@ struct Workers {
         case let .testFlickrKey(settings):
             guard let key = albums.flickrKey(settings) else {
                 return mailbox.post(.message(StatusMessage(
-                    "No Flickr key to test: paste one in the \(SettingKey.flickrAPIKey.label) field. Wikimedia Commons needs none.",
+                    "No Flickr key to test: paste one in the \(SettingCatalog.standard[.flickrAPIKey].label) field. Wikimedia Commons needs none.",
                     kind: .error)))
             }
             albums.testFlickrKey(key) { [mailbox] text, worked in
                 // What becomes of the refused key's field: it is typed anew, never added to.
-                let said = worked ? text : text + " Enter on \(SettingKey.flickrAPIKey.label) types it anew (the field starts empty)."
+                let said = worked ? text : text + " Enter on \(SettingCatalog.standard[.flickrAPIKey].label) types it anew (the field starts empty)."
                 mailbox.post(.message(StatusMessage(said, kind: worked ? .info : .error)))
             }
         case let .wantPictures(keys):

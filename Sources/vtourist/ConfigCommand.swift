@@ -17,10 +17,9 @@ struct Config: ParsableCommand {
             vtourist config unset <name> [--db <path>]
             """,
         discussion: """
-            Settings: \(ConfigReport.knownNames).
+            Settings: \(ConfigReport.knownNames()).
             Each value comes from the default, the database or the environment \
-            (FLICKR_API_KEY overrides flickr_api_key, VTOURIST_SOURCE overrides source, \
-            VTOURIST_CA_BUNDLE overrides ca_bundle).
+            (\(ConfigReport.overridingVariables())).
             The Flickr API key is never shown in full.
             """,
         subcommands: [ConfigGet.self, ConfigSet.self, ConfigUnset.self, ConfigList.self]
@@ -93,7 +92,7 @@ struct ConfigGet: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The setting (\(ConfigReport.knownNames)).", valueName: "name"))
+    @Argument(help: ArgumentHelp("The setting (\(ConfigReport.knownNames())).", valueName: "name"))
     var name: String
 
     @OptionGroup var output: JSONOutput
@@ -117,7 +116,7 @@ struct ConfigSet: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The setting (\(ConfigReport.knownNames)).", valueName: "name"))
+    @Argument(help: ArgumentHelp("The setting (\(ConfigReport.knownNames())).", valueName: "name"))
     var name: String
 
     /// Every word that is not an option: a negative number is a value here, not an option.
@@ -162,7 +161,7 @@ struct ConfigUnset: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The setting (\(ConfigReport.knownNames)).", valueName: "name"))
+    @Argument(help: ArgumentHelp("The setting (\(ConfigReport.knownNames())).", valueName: "name"))
     var name: String
 
     /// Read for the whole command line (`JSONOutput`); unset prints no JSON.

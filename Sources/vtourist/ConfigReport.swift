@@ -36,27 +36,28 @@ public struct ConfigReport: Equatable, Sendable {
     /// Stored values that were ignored, variables that were ignored, a source that cannot be used.
     public var problems: [String]
 
-    public init(stored: [SettingKey: String], environment: [String: String]) {
-        let (settings, storedProblems) = Settings.read(stored: stored)
-        let overrides = EnvironmentOverrides(environment: environment)
+    /// The settings there are (the product's, or a test's with a row more).
+    public var catalog: SettingCatalog
+
+    public init(stored: [SettingKey: String], environment: [String: String], catalog: SettingCatalog = .standard) {
+        self.catalog = catalog
+        let (settings, storedProblems) = Settings.read(stored: stored, catalog: catalog)
+        let overrides = EnvironmentOverrides(environment: environment, catalog: catalog)
         let resolved = PhotoSourceSettings.resolve(environment: environment, settings: settings, problems: storedProblems)
         problems = resolved.problems
 
         var effective = settings
-        if let key = overrides.flickrAPIKey { effective.flickrAPIKey = key }
-        if let source = overrides.source { effective.source = source }
-        if let path = overrides.caBundle { effective.caBundle = path }
-        let texts = Dictionary(effective.storedTexts, uniquingKeysWith: { first, _ in first })
-
-        entries = SettingKey.allCases.map { key in
-            var value = texts[key] ?? nil
+        overrides.apply(to: &effective)
+        entries = catalog.descriptors.map { row in
+            let key = row.key
+            var value = row.write(effective)
             if key == .source { value = effective.source?.rawValue ?? effective.effectiveSource.rawValue }
-            if key == .flickrAPIKey { value = value.map(Settings.masked(apiKey:)) }
+            if row.isSecret { value = value.map(Settings.masked(apiKey:)) }
             if let variable = overrides.variable(for: key) {
                 return ConfigEntry(key: key, value: value, origin: .environment, variable: variable)
             }
             // Stored but invalid reads as the default (and is among the problems).
-            let isStored = stored[key].map { Settings.normalized(key, $0) != nil } ?? false
+            let isStored = stored[key].map { row.normalize($0) != nil } ?? false
             return ConfigEntry(key: key, value: value, origin: isStored ? .database : .default)
         }
     }
@@ -69,39 +70,48 @@ public struct ConfigReport: Equatable, Sendable {
 
     /// The names `config get` and `config set` take: the store's keys (`photos_per_collection`);
     /// `-` for `_` and any case are accepted too.
-    public static func key(named name: String) -> SettingKey? {
-        SettingKey(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()
-            .replacingOccurrences(of: "-", with: "_"))
+    public static func key(named name: String, catalog: SettingCatalog = .standard) -> SettingKey? {
+        catalog.key(named: name)
     }
 
-    public static var knownNames: String { SettingKey.allCases.map(\.rawValue).joined(separator: ", ") }
+    public static func knownNames(_ catalog: SettingCatalog = .standard) -> String {
+        catalog.keys.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// The settings a variable overrides, as the command's help says it.
+    public static func overridingVariables(_ catalog: SettingCatalog = .standard) -> String {
+        catalog.variables.map { "\($0.variable) overrides \($0.key.rawValue)" }.joined(separator: ", ")
+    }
 
     /// One line for a name that is no setting. A long run of hex digits is likely a key pasted in
     /// the wrong place, and is not repeated.
-    public static func unknownName(_ name: String) -> String {
+    public static func unknownName(_ name: String, catalog: SettingCatalog = .standard) -> String {
         let looksLikeAKey = name.count >= 12 && name.allSatisfy(\.isHexDigit)
-        let shown = looksLikeAKey || name.isEmpty ? "" : " \u{201C}\(Settings.shown(.source, name))\u{201D}"
-        return "unknown setting\(shown); the settings are: \(knownNames)"
+        let shown = looksLikeAKey || name.isEmpty ? "" : " \u{201C}\(Settings.shown(name))\u{201D}"
+        return "unknown setting\(shown); the settings are: \(knownNames(catalog))"
     }
 
     // MARK: Setting
 
     /// The canonical text to store for `text`, or the one-line refusal (the value shown only
     /// shortened and cleaned, a key never).
-    public static func valueToStore(_ key: SettingKey, _ text: String) -> Result<String, ConfigRefusal> {
-        if let value = Settings.normalized(key, text) { return .success(value) }
-        let reason = Settings.problem(key, text) ?? Settings.expected(key)
+    public static func valueToStore(_ key: SettingKey, _ text: String, catalog: SettingCatalog = .standard)
+        -> Result<String, ConfigRefusal> {
+        let row = catalog[key]
+        if let value = row.normalize(text) { return .success(value) }
+        let reason = row.problem(text) ?? row.expected
         // A key is never repeated; a CA bundle's reason names its file in full.
-        if key == .flickrAPIKey || key == .caBundle { return .failure(ConfigRefusal("cannot set \(key.rawValue): \(reason)")) }
-        return .failure(ConfigRefusal("cannot set \(key.rawValue) to \u{201C}\(Settings.shown(key, text))\u{201D}: \(reason)"))
+        if !row.repeatsRefusedValue { return .failure(ConfigRefusal("cannot set \(key.rawValue): \(reason)")) }
+        return .failure(ConfigRefusal("cannot set \(key.rawValue) to \u{201C}\(Settings.shown(text))\u{201D}: \(reason)"))
     }
 
     /// What `config set` says once `value` (canonical) is stored: the value, the key masked, and
     /// whether a variable overrides it.
-    public static func stored(_ key: SettingKey, value: String, environment: [String: String]) -> [String] {
-        let shown = key == .flickrAPIKey ? Settings.masked(apiKey: value) : value
+    public static func stored(_ key: SettingKey, value: String, environment: [String: String],
+                              catalog: SettingCatalog = .standard) -> [String] {
+        let shown = catalog[key].isSecret ? Settings.masked(apiKey: value) : value
         var lines = ["\(key.rawValue) = \(shown) (stored in the database)"]
-        if let variable = EnvironmentOverrides(environment: environment).variable(for: key) {
+        if let variable = EnvironmentOverrides(environment: environment, catalog: catalog).variable(for: key) {
             lines.append("\(variable) is set and overrides it; unset \(variable) for the stored value to count.")
         }
         return lines

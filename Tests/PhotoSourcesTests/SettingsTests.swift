@@ -70,7 +70,7 @@ final class SettingsTests: XCTestCase {
 
     func testMessagesDropWhatATerminalWouldObey() {
         // The settings' messages use the one control rule: escape sequences go whole, direction overrides too.
-        XCTAssertEqual(Settings.shown(.source, "x\u{202E}y\u{1B}[2Jz"), "xyz")
+        XCTAssertEqual(Settings.shown("x\u{202E}y\u{1B}[2Jz"), "xyz")
         let (_, problems) = Settings.read(stored: [.source: "picasa\u{1B}]0;pwned\u{07}\u{202E}"])
         XCTAssertEqual(problems.count, 1)
         XCTAssertTrue(problems[0].contains("\u{201C}picasa\u{201D}"), problems[0])

@@ -25,7 +25,7 @@ extension RuntimeTests {
         terminal.press(.char("s"), .char("t"))
         // The service's own words, then what to do: all of it on screen, the reason included.
         let whole = "The Flickr key does not work: Flickr refused the API key (100: Invalid API Key (Key has invalid format)). "
-            + "Check the key in the settings. Enter on \(SettingKey.flickrAPIKey.label) types it anew (the field starts empty)."
+            + "Check the key in the settings. Enter on \(SettingCatalog.standard[.flickrAPIKey].label) types it anew (the field starts empty)."
         let at80 = try XCTUnwrap(terminal.frame { $0.width == 80 && self.messageText($0).contains("Check the key in the settings.") },
                                  "the whole message at 80 columns")
         XCTAssertTrue(messageText(at80).hasSuffix(whole), messageText(at80))

@@ -218,7 +218,7 @@ final class LoopStateTests: XCTestCase {
         var loop = LoopState(now: 0, settings: Settings(), seenVersion: 1)
         let reducer = AppReducer(places: .none)
         var state = mapState()
-        state.screen = .settings(SettingsScreen(selected: SettingsScreen.fields.firstIndex(of: .source)!))
+        state.screen = .settings(SettingsScreen(selected: SettingCatalog.standard.screenOrder.firstIndex(of: .source)!))
         var flickr = Settings(), commons = Settings()
         flickr.source = .flickr
         commons.source = .commons

@@ -94,7 +94,7 @@ extension RuntimeTests {
         }
         try start()
         XCTAssertNotNil(terminal.frame(showing: "1 pin"))
-        let row = try XCTUnwrap(SettingsScreen.fields.firstIndex(of: .largeCacheMB))
+        let row = try XCTUnwrap(SettingCatalog.standard.screenOrder.firstIndex(of: .largeCacheMB))
         terminal.press(.char("s"))
         for _ in 0..<row { terminal.press(.down) }
         // 256 → 1: room for the three most recently viewed of about 300 KB.

@@ -189,7 +189,7 @@ final class KeyTableTests: XCTestCase {
         var state = mapState()
         var field = SettingsScreen.textField("me@example.org")
         XCTAssertEqual(field.apply(.left), .moved)  // the cursor inside, so every editing key has work
-        state.screen = .settings(SettingsScreen(selected: SettingsScreen.fields.firstIndex(of: .contact) ?? 0, editing: field))
+        state.screen = .settings(SettingsScreen(selected: SettingCatalog.standard.screenOrder.firstIndex(of: .contact) ?? 0, editing: field))
         let table = Set(SettingsKeys.editing.keys)
         for key in everyKey {
             let (after, _) = press(key, in: state)

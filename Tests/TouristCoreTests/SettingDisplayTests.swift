@@ -15,12 +15,12 @@ final class SettingDisplayTests: XCTestCase {
         s.settings.caBundle = "/etc/ssl/corp.pem"
         _ = reducer.reduce(&s, .event(.key(.char("s")), time: 0))
         let text = AppView.render(s, raster: nil).text
-        for key in SettingsScreen.fields {
-            XCTAssertEqual(key.title.lowercased(), key.label.lowercased(), "\(key): two names")
-            let row = " " + key.title.padding(toLength: SettingsView.labelWidth, withPad: " ", startingAt: 0)
+        for key in SettingCatalog.standard.screenOrder {
+            XCTAssertEqual(SettingCatalog.standard[key].title.lowercased(), SettingCatalog.standard[key].label.lowercased(), "\(key): two names")
+            let row = " " + SettingCatalog.standard[key].title.padding(toLength: SettingsView.labelWidth, withPad: " ", startingAt: 0)
                 + s.shownSetting(key)
             XCTAssertTrue(text.contains(row), "no row \u{201C}\(row)\u{201D} in\n\(text)")
-            XCTAssertEqual(s.savedMessage(key), "Saved: \(key.label) \(s.shownSetting(key)).")
+            XCTAssertEqual(s.savedMessage(key), "Saved: \(SettingCatalog.standard[key].label) \(s.shownSetting(key)).")
         }
         XCTAssertEqual(s.shownSetting(.flickrAPIKey), Settings.masked(apiKey: "0123456789abcdef0123456789abcdef"))
     }

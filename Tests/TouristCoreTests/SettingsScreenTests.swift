@@ -26,7 +26,7 @@ final class SettingsScreenTests: XCTestCase {
 
     func select(_ s: inout AppState, _ key: SettingKey) {
         guard case var .settings(screen) = s.screen else { return XCTFail("no settings screen") }
-        screen.selected = SettingsScreen.fields.firstIndex(of: key) ?? 0
+        screen.selected = SettingCatalog.standard.screenOrder.firstIndex(of: key) ?? 0
         s.screen = .settings(screen)
     }
 
@@ -350,7 +350,7 @@ final class SettingsScreenTests: XCTestCase {
                         (files.folder, "\u{201C}\(files.folder)\u{201D} is a folder"),
                         (files.notPEM, "\u{201C}\(files.notPEM)\u{201D} has no PEM certificate in it")]
         for (bad, reason) in refusals {
-            s.screen = .settings(SettingsScreen(selected: SettingsScreen.fields.firstIndex(of: .caBundle) ?? 0,
+            s.screen = .settings(SettingsScreen(selected: SettingCatalog.standard.screenOrder.firstIndex(of: .caBundle) ?? 0,
                                                 editing: SettingsScreen.textField(bad)))
             XCTAssertEqual(press(&s, .enter), [], bad)
             XCTAssertEqual(s.message?.kind, .error, bad)
@@ -359,7 +359,7 @@ final class SettingsScreenTests: XCTestCase {
             XCTAssertNil(s.settings.caBundle, "nothing changed")
             XCTAssertNotNil(s.settingsScreen?.editing, "the field stays to be mended")
         }
-        s.screen = .settings(SettingsScreen(selected: SettingsScreen.fields.firstIndex(of: .caBundle) ?? 0,
+        s.screen = .settings(SettingsScreen(selected: SettingCatalog.standard.screenOrder.firstIndex(of: .caBundle) ?? 0,
                                             editing: SettingsScreen.textField(" \(files.pem) ")))
         XCTAssertEqual(press(&s, .enter), [.saveSetting(.caBundle, files.pem)], "that setting alone is saved, trimmed")
         XCTAssertEqual(s.settings.caBundle, files.pem)
@@ -386,19 +386,19 @@ final class SettingsScreenTests: XCTestCase {
         XCTAssertTrue(row.trimmingCharacters(in: .whitespaces).hasSuffix("\u{2026}"), row)
         XCTAssertTrue(screen.text.contains("besides the system's"), "its explanation: \(screen.text)")
         // Every setting has its row at 80x24, the last (the CA bundle) included.
-        for field in SettingsScreen.fields { XCTAssertTrue(rows.contains { $0.contains(field.title) }, field.title) }
+        for field in SettingCatalog.standard.screenOrder { XCTAssertTrue(rows.contains { $0.contains(SettingCatalog.standard[field].title) }, SettingCatalog.standard[field].title) }
     }
 
     func testOnTheShortestTerminalTheSelectedSettingIsAlwaysShown() {
         var s = settingsState()
         _ = reducer.reduce(&s, .event(.resize(width: AppState.minimumWidth, height: AppState.minimumHeight), time: 0))
-        for (i, field) in SettingsScreen.fields.enumerated() {
+        for (i, field) in SettingCatalog.standard.screenOrder.enumerated() {
             select(&s, field)
             let screen = AppView.render(s, raster: nil)
             let rows = (0..<screen.height).map(screen.rowText)
-            XCTAssertTrue(rows.contains { $0.hasPrefix(" " + field.title) }, "\(field.title) selected:\n\(screen.text)")
+            XCTAssertTrue(rows.contains { $0.hasPrefix(" " + SettingCatalog.standard[field].title) }, "\(SettingCatalog.standard[field].title) selected:\n\(screen.text)")
             XCTAssertTrue(rows[0].hasPrefix(" Settings"), "the title stays")
-            if i == 0 { XCTAssertTrue(rows[2].hasPrefix(" " + field.title), "the first setting on the first row") }
+            if i == 0 { XCTAssertTrue(rows[2].hasPrefix(" " + SettingCatalog.standard[field].title), "the first setting on the first row") }
         }
         XCTAssertTrue(AppView.render(s, raster: nil).rowText(AppState.minimumHeight - 3).hasPrefix(" CA bundle"),
                       "the last setting on the last row")

@@ -103,7 +103,7 @@ final class ConfigReportTests: XCTestCase {
         let report = ConfigReport(stored: [.photosPerCollection: "30"], environment: [:])
         let decoded = try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [[String: Any]]
         let rows = try XCTUnwrap(decoded)
-        XCTAssertEqual(rows.map { $0["name"] as? String }, SettingKey.allCases.map(\.rawValue))
+        XCTAssertEqual(rows.map { $0["name"] as? String }, SettingCatalog.standard.keys.map(\.rawValue))
         XCTAssertEqual(rows[3]["value"] as? String, "30")
         XCTAssertEqual(rows[3]["origin"] as? String, "database")
         XCTAssertTrue(rows[1]["value"] is NSNull, "an unset key is null")
@@ -117,13 +117,13 @@ final class ConfigReportTests: XCTestCase {
         XCTAssertEqual(Settings.masked(apiKey: "abcdefghijkl"), "••••••••ijkl")
         XCTAssertEqual(Settings.masked(apiKey: "abcdefghijk"), "••••••••", "a short key shows nothing")
         XCTAssertEqual(Settings.masked(apiKey: "ab"), "••••••••")
-        XCTAssertEqual(Settings.shown(.flickrAPIKey, " \(key)\n"), "••••••••cdef")
+        XCTAssertEqual(Settings.shown(" \(key)\n", secret: true), "••••••••cdef")
     }
 
     /// The settings fuzz target's input: a key ending in controls showed them in its last 4 characters.
     func testAMaskedKeyShowsNoControlCharacters() {
         let fuzzed = String(decoding: [0x20, 0x39, 0x61, 0x0C, 0x0C, 0x0C, 0x0C, 0x63, 0x64, 0x66, 0x20, 0x65, 0x0A, 0x01, 0x0C], as: UTF8.self)
-        let shown = Settings.shown(.flickrAPIKey, fuzzed)
+        let shown = Settings.shown(fuzzed, secret: true)
         XCTAssertFalse(shown.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }, shown.debugDescription)
         XCTAssertEqual(shown, "••••••••", "what is left, 9acdf e, is too short to show any of")
     }
@@ -225,7 +225,7 @@ final class ConfigReportTests: XCTestCase {
     func testAnIgnoredStoredValueIsShownAsEveryMessageShowsAValue() {
         let text = "wide\u{1B}[31m " + String(repeating: "9", count: 30)
         let problems = Settings.read(stored: [.areaHalfWidth: text]).problems
-        XCTAssertEqual(problems, ["The stored search area \u{201C}\(Settings.shown(.areaHalfWidth, text))\u{201D} was ignored: "
+        XCTAssertEqual(problems, ["The stored search area \u{201C}\(Settings.shown(text))\u{201D} was ignored: "
                                   + Settings.expected(.areaHalfWidth) + "."])
         XCTAssertTrue(problems[0].contains("\u{2026}\u{201D}"), "a long value is cut with \u{2026}: \(problems)")
         XCTAssertFalse(problems[0].contains("\u{1B}"))

@@ -10,7 +10,7 @@ import Model
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSettings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzBytes(data, size)
-    let key = SettingKey.allCases[input.int(in: 0...(SettingKey.allCases.count - 1))]
+    let key = SettingCatalog.standard.keys[input.int(in: 0...(SettingCatalog.standard.keys.count - 1))]
     let text = input.text(maxLength: 300)
 
     if let normal = Settings.normalized(key, text) {
@@ -24,15 +24,15 @@ public func fuzzSettings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         FuzzCheck.that(Settings.problem(key, text) != nil, "\(key) \(text.debugDescription) is refused without a reason")
     }
     noControls(Settings.problem(key, text) ?? "", "the problem")
-    noControls(Settings.shown(key, text), "the value shown")
+    noControls(Settings.shown(text, secret: SettingCatalog.standard[key].isSecret), "the value shown")
     if key == .flickrAPIKey, !text.isEmpty {
         // A key is never shown in full.
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        FuzzCheck.that(trimmed.count < 5 || !Settings.shown(key, text).contains(trimmed), "the key is shown")
+        FuzzCheck.that(trimmed.count < 5 || !Settings.shown(text, secret: SettingCatalog.standard[key].isSecret).contains(trimmed), "the key is shown")
     }
 
     Acceptance.note(Settings.normalized(key, text) != nil)
-    SettingsStore.check(key, text, removing: SettingKey.allCases[input.int(in: 0...(SettingKey.allCases.count - 1))])
+    SettingsStore.check(key, text, removing: SettingCatalog.standard.keys[input.int(in: 0...(SettingCatalog.standard.keys.count - 1))])
 
     let (settings, problems) = Settings.read(stored: [key: text])
     for problem in problems { noControls(problem, "a stored setting's message") }

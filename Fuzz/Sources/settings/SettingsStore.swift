@@ -63,7 +63,7 @@ enum SettingsStore {
 
     static func readBack(_ expected: [SettingKey: String]) {
         let texts = stored()
-        for key in SettingKey.allCases {
+        for key in SettingCatalog.standard.keys {
             FuzzCheck.that(texts[key].map { Array($0.unicodeScalars) } == expected[key].map { Array($0.unicodeScalars) },
                            "\(key) stored as \(expected[key].debugDescription), read back as \(texts[key].debugDescription)")
         }

@@ -12,38 +12,28 @@ struct SettingsReducer: Sendable {
         var effects: [AppEffect] = []
         switch command {
         case let .move(step):
-            screen.selected = max(0, min(SettingsScreen.fields.count - 1, screen.selected + step))
+            screen.selected = max(0, min(state.settings.catalog.screenOrder.count - 1, screen.selected + step))
         case .change:
-            let field = screen.field
+            let field = screen.field(in: state.settings.catalog)
+            let row = state.settings.catalog[field]
             if let variable = state.settingOverrides[field] {
-                state.message = StatusMessage("\(field.title) comes from \(variable) in the environment: change it there.",
+                state.message = StatusMessage("\(row.title) comes from \(variable) in the environment: change it there.",
                                               kind: .error)
                 break
             }
-            switch field {
-            case .confirmDelete:
-                effects = save(field, state.settings.confirmDelete ? "off" : "on", &state)
-            case .allowDrag:
-                effects = save(field, state.settings.allowDrag ? "off" : "on", &state)
-            case .source:
-                // Automatic, then each source in turn.
-                let order: [PhotoSourceChoice?] = [nil] + PhotoSourceChoice.allCases.map { $0 }
-                let next = order[((order.firstIndex(of: state.settings.source) ?? 0) + 1) % order.count]
-                effects = save(field, next?.rawValue ?? "", &state)
-            case .flickrAPIKey:
+            let current = row.write(state.settings)
+            switch row.kind {
+            case .flag:
+                effects = save(field, current == Settings.flagText(true) ? Settings.flagText(false) : Settings.flagText(true), &state)
+            case let .choice(names):
+                // None (automatic), then each in turn.
+                let order: [String?] = [nil] + names
+                let next = order[((order.firstIndex(of: current) ?? 0) + 1) % order.count]
+                effects = save(field, next ?? "", &state)
+            case .text(secret: true):
                 screen.editing = SettingsScreen.textField("")  // a key is typed (or pasted) anew, never shown
-            case .areaHalfWidth:
-                screen.editing = SettingsScreen.textField("\(state.settings.areaHalfWidth)")
-            case .photosPerCollection:
-                screen.editing = SettingsScreen.textField("\(state.settings.photosPerCollection)")
-            case .contact:
-                screen.editing = SettingsScreen.textField(state.settings.contact ?? "")
-            case .largeCacheMB:
-                screen.editing = SettingsScreen.textField("\(state.settings.largeCacheMB)")
-            case .slideshowSeconds:
-                screen.editing = SettingsScreen.textField("\(state.settings.slideshowSeconds)")
-            case .caBundle:
-                screen.editing = SettingsScreen.textField(state.settings.caBundle ?? "")
+            case .integer, .decimal, .text(secret: false), .path:
+                screen.editing = SettingsScreen.textField(current ?? "")
             }
         case .testKey:
             state.message = StatusMessage("Testing the Flickr key\u{2026}")
@@ -66,8 +56,9 @@ struct SettingsReducer: Sendable {
             screen.editing = nil
         case .save:
             // A refused key is masked in the field: typing on would add to text nobody can see, so it goes.
-            let isKey = screen.field == .flickrAPIKey
-            effects = save(screen.field, field.text, &state,
+            let key = screen.field(in: state.settings.catalog)
+            let isKey = state.settings.catalog[key].isSecret
+            effects = save(key, field.text, &state,
                            refused: isKey ? " The field is cleared: type the key again." : "")
             if !effects.isEmpty {
                 screen.editing = nil
@@ -106,11 +97,10 @@ struct SettingsReducer: Sendable {
             return []
         case let .success(settings):
             state.settings = settings
-            let ack = Acknowledgment.settingSaved(label: key.label, done: state.savedMessage(key))
+            let ack = Acknowledgment.settingSaved(label: settings.catalog[key].label, done: state.savedMessage(key))
             state.message = StatusMessage(ack.onItsWay)
             state.pendingSettings.append(PendingSetting(key: key, ack: ack))
-            let stored = settings.storedTexts.first { $0.0 == key }?.1
-            return [.saveSetting(key, stored)]
+            return [.saveSetting(key, settings.storedText(key))]
         }
     }
 }
@@ -125,9 +115,8 @@ extension AppState {
 
     /// What the message line says once a setting is changed: what its row now shows.
     func savedMessage(_ key: SettingKey) -> String {
-        if key == .flickrAPIKey, settings.flickrAPIKey == nil { return "Removed the Flickr API key." }
-        if key == .contact, settings.contact == nil { return "Removed the contact address." }
-        if key == .caBundle, settings.caBundle == nil { return "Removed the CA bundle: the system's certificates alone are trusted." }
-        return "Saved: \(key.label) \(shownSetting(key))."
+        let row = settings.catalog[key]
+        if let removed = row.removedMessage, settings.storedText(key) == nil { return removed }
+        return "Saved: \(row.label) \(shownSetting(key))."
     }
 }

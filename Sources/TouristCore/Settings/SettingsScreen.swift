@@ -3,10 +3,6 @@ import Terminal
 
 /// The settings screen's own state: which setting is selected and the text being typed into it.
 public struct SettingsScreen: Equatable, Sendable {
-    /// The settings, in the order shown (SPEC 2.3).
-    public static let fields: [SettingKey] = [.flickrAPIKey, .source, .areaHalfWidth, .photosPerCollection,
-                                              .confirmDelete, .allowDrag, .largeCacheMB, .slideshowSeconds,
-                                              .contact, .caBundle]
     /// The longest text a field takes (a pasted page of text is cut there, with a message).
     public static let maxText = 256
 
@@ -19,7 +15,11 @@ public struct SettingsScreen: Equatable, Sendable {
         self.editing = editing
     }
 
-    public var field: SettingKey { SettingsScreen.fields[max(0, min(selected, SettingsScreen.fields.count - 1))] }
+    /// The selected setting, among the rows the catalog shows (its `screenOrder`, SPEC 2.3).
+    public func field(in catalog: SettingCatalog) -> SettingKey {
+        let fields = catalog.screenOrder
+        return fields[max(0, min(selected, fields.count - 1))]
+    }
 
     /// A text field for a setting's value, starting from `text`.
     public static func textField(_ text: String) -> TextField { TextField(text, maxLength: maxText) }
@@ -31,16 +31,14 @@ extension Settings {
     public func changing(_ key: SettingKey, to text: String) -> Result<Settings, SettingProblem> {
         var texts: [SettingKey: String] = [:]
         for (stored, value) in storedTexts { texts[stored] = value }
-        let blank = text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        if blank, key == .flickrAPIKey || key == .source || key == .contact || key == .caBundle {
+        let row = catalog[key]
+        if row.blankRemoves, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             texts[key] = nil
         } else {
-            guard let normal = Settings.normalized(key, text) else {
-                return .failure(SettingProblem(Settings.problem(key, text) ?? Settings.expected(key)))
-            }
+            guard let normal = row.normalize(text) else { return .failure(SettingProblem(row.problem(text) ?? row.expected)) }
             texts[key] = normal
         }
-        return .success(Settings(stored: texts))
+        return .success(Settings(stored: texts, catalog: catalog))
     }
 }
 
