@@ -172,4 +172,99 @@ final class ArchitectureDocTests: XCTestCase {
         XCTAssertEqual(Self.documentedFolders(doc), ["Low", "High"])
         XCTAssertEqual(Self.documentedDependencies(doc), ["Low": [], "High": ["Low"]])
     }
+
+    /// The names of the bullet list (`- `Name`: …`) that follows the first line starting with `lead`.
+    static func documentedList(_ doc: String, after lead: String) -> [String] {
+        let lines = doc.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix(lead) }) else { return [] }
+        var names: [String] = []
+        var inList = false
+        for line in lines[start...] {
+            if line.hasPrefix("- `") {
+                inList = true
+                names.append(String(line.dropFirst(3).prefix { $0 != "`" }))
+            } else if inList {
+                break
+            }
+        }
+        return names
+    }
+
+    /// Every Swift file under Sources/, read.
+    static func sources() throws -> [(name: String, text: String)] {
+        let folder = root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        return try files.map { ($0.lastPathComponent, try String(contentsOf: $0, encoding: .utf8)) }
+    }
+
+    /// The types that conform to `Widget` where they are declared.
+    static func widgets(in text: String) throws -> [String] {
+        text.matches(of: try Regex(#"(?m)^\s*(?:public |internal |private |fileprivate )?(?:struct|final class|enum) (\w+)(?:<[^>]*>)?\s*:[^{\n]*\bWidget\b"#))
+            .compactMap { $0.output[1].substring.map(String.init) }
+    }
+
+    /// The cases of `enum NAME` in `text` (its first-level `case` lines, several names on one line included).
+    static func cases(of name: String, in text: String) throws -> [String] {
+        guard let start = text.firstMatch(of: try Regex("enum \(name)\\b[^{]*\\{")) else { return [] }
+        var names: [String] = []
+        var depth = 1
+        for line in text[start.range.upperBound...].split(separator: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if depth == 1, trimmed.hasPrefix("case ") {
+                // `case a, b` or `case a(X, Y)`: the names before any parenthesis, split at top-level commas.
+                var level = 0, current = "", found: [String] = []
+                for ch in trimmed.dropFirst(5) {
+                    if ch == "(" { level += 1 } else if ch == ")" { level -= 1 }
+                    if level == 0, ch == "," { found.append(current); current = ""; continue }
+                    if level == 0, ch != ")" { current.append(ch) }
+                }
+                found.append(current)
+                names += found.map { String($0.trimmingCharacters(in: .whitespaces).prefix { $0.isLetter || $0.isNumber || $0 == "_" }) }
+            }
+            depth += line.filter { $0 == "{" }.count - line.filter { $0 == "}" }.count
+            if depth <= 0 { break }
+        }
+        return names.filter { !$0.isEmpty }
+    }
+
+    func testTheWidgetListIsTheCodesWidgets() throws {
+        let doc = try Self.read("docs/architecture.md")
+        let documented = Self.documentedList(doc, after: "only its area. The widgets")
+        var built: [String] = []
+        for file in try Self.sources() { built += try Self.widgets(in: file.text) }
+        XCTAssertGreaterThan(built.count, 10, "the sources were read")
+        XCTAssertEqual(Set(built).subtracting(documented).sorted(), [], "widgets docs/architecture.md does not list")
+        XCTAssertEqual(Set(documented).subtracting(built).sorted(), [], "listed widgets the code does not have")
+        XCTAssertEqual(documented.count, Set(documented).count, "a widget listed twice")
+    }
+
+    func testTheEffectListIsTheCodesEffects() throws {
+        let doc = try Self.read("docs/architecture.md")
+        let documented = Self.documentedList(doc, after: "What a reducer asks the runtime for is an `AppEffect`")
+        let text = try Self.read("Sources/TouristCore/App/AppAction.swift")
+        let effects = try Self.cases(of: "AppEffect", in: text)
+        XCTAssertGreaterThan(effects.count, 10, "AppEffect was read")
+        XCTAssertEqual(documented, effects, "docs/architecture.md's effects, in the order of AppEffect")
+    }
+
+    func testTheListReadersReadWhatTheyMust() throws {
+        let code = """
+            public struct MapWidget: Widget {
+            struct KeyHints<Command: Equatable & Sendable>: Widget {
+            struct Plain: Equatable {
+                struct Nested: Widget {
+            enum Effect: Equatable {
+                /// A comment with case in it
+                case one(Int, name: String)
+                case two, three
+                case four
+                enum Inner { case hidden }
+                func f() { switch x { case .one: break } }
+            }
+            """
+        XCTAssertEqual(try Self.widgets(in: code), ["MapWidget", "KeyHints", "Nested"])
+        XCTAssertEqual(try Self.cases(of: "Effect", in: code), ["one", "two", "three", "four"])
+        XCTAssertEqual(Self.documentedList("Intro\nThe list:\n\n- `a`: x\n- `b`: y\n\nAfter\n- `c`: z\n", after: "The list"), ["a", "b"])
+    }
 }

@@ -168,16 +168,6 @@ public struct AppReducer: Sendable {
     }
 }
 
-extension PlaceLookup {
-    /// A pin dropped farther than this from any known place gets no name.
-    public static let namingRadiusKm = 100.0
-
-    /// The name a pin at this point gets: the nearest known place, if one is near enough.
-    public func pinName(_ point: GeoPoint) -> String? {
-        nearestWithin(point, PlaceLookup.namingRadiusKm)?.name
-    }
-}
-
 extension AppState {
     /// The pin the cursor is on: the nearest pin of the marker under the cursor.
     public var pinUnderCursor: Pin? {
