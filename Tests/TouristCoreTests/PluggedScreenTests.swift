@@ -1,3 +1,4 @@
+import Geo
 import Model
 import Terminal
 @testable import TouristCore
@@ -51,7 +52,7 @@ enum PinCardCommand: Equatable, Sendable {
 
 /// A second screen defined only here: one pin's card, which opens the pin's album and lets go of
 /// the pin when it is deleted elsewhere.
-struct PinCard: ScreenFeature {
+struct PinCard: ScreenFeature, FollowsPins {
     var pinID: Pin.ID
 
     static let table = KeyTable<PinCardCommand>([
@@ -156,6 +157,73 @@ final class PluggedScreenTests: XCTestCase {
         for (screen, feature) in served {
             XCTAssertTrue(type(of: screen.feature) == feature, "\(screen) is served by \(feature)")
         }
+    }
+
+    /// What each screen adopts: only the optional behaviour it has, and every method of that
+    /// behaviour it writes is one the router calls.
+    func testEachScreenAdoptsWhatItDoes() {
+        func adopts(_ feature: any ScreenFeature) -> [String] {
+            var names: [String] = []
+            if feature is any HasHelpLegend { names.append("legend") }
+            if feature is any TakesMouse { names.append("mouse") }
+            if feature is any TakesPaste { names.append("paste") }
+            if feature is any ShowsPictures { names.append("pictures") }
+            if feature is any ShowsInlinePicture { names.append("inline") }
+            if feature is any Animates { names.append("animates") }
+            if feature is any FollowsPins { names.append("pins") }
+            if feature is any FollowsResize { names.append("resize") }
+            if feature is any ShowsAlbum { names.append("album") }
+            return names
+        }
+        XCTAssertEqual(adopts(MapFeature()), ["legend", "mouse", "paste", "pins"])
+        XCTAssertEqual(adopts(AlbumFeature()), ["mouse", "pictures", "animates", "pins", "resize", "album"])
+        XCTAssertEqual(adopts(PhotoFeature()), ["mouse", "pictures", "inline", "pins", "resize", "album"])
+        XCTAssertEqual(adopts(SettingsFeature()), ["paste"])
+        XCTAssertEqual(adopts(FilterFeature(album: AlbumScreen(pinID: 1))), ["paste", "pins", "resize", "album"])
+        XCTAssertEqual(adopts(PinsFeature(list: PinsList(pins: [], centre: GeoPoint(latitude: 0, longitude: 0)))), ["mouse", "paste", "pins", "resize"])
+        XCTAssertEqual(adopts(CounterScreen()), [], "a small screen writes nothing it does not do")
+        XCTAssertEqual(adopts(PinCard(pinID: 1)), ["pins"])
+    }
+
+    /// A screen's method of an optional behaviour is called only when the screen adopts it: so a
+    /// feature that writes one adopts its protocol (read from the sources, as the compiler cannot say).
+    func testAScreenThatWritesAnOptionalMethodAdoptsItsProtocol() throws {
+        let owners: [String: [String]] = [
+            "helpLegend": ["HasHelpLegend"], "mouse": ["TakesMouse"], "paste": ["TakesPaste"],
+            "wantedPictures": ["ShowsPictures"], "inlinePicture": ["ShowsInlinePicture"], "isAnimating": ["Animates"],
+            "pinsChanged": ["FollowsPins", "ShowsAlbum"], "resized": ["FollowsResize", "ShowsAlbum"],
+            "albumLoaded": ["ShowsAlbum"], "openAlbum": ["ShowsAlbum"], "updateAlbum": ["ShowsAlbum"],
+        ]
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let folders = ["Sources/TouristCore", "Tests/TouristCoreTests"].map { root.appendingPathComponent($0) }
+        var checked = 0
+        for folder in folders {
+            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+            for file in files {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for match in text.matches(of: try Regex(#"(?m)^(?:public )?struct (\w+): ([^{]*\bScreenFeature\b[^{]*)\{"#)) {
+                    let name = String(match.output[1].substring ?? "")
+                    let adopted = Set((match.output[2].substring ?? "").split(separator: ",")
+                        .map { $0.trimmingCharacters(in: .whitespaces) })
+                    // The struct's own methods: its body up to the brace that closes it.
+                    var depth = 1, body = ""
+                    for ch in text[match.range.upperBound...] {
+                        if ch == "{" { depth += 1 } else if ch == "}" { depth -= 1 }
+                        if depth == 0 { break }
+                        body.append(ch)
+                    }
+                    checked += 1
+                    for method in body.matches(of: try Regex(#"\bfunc (\w+)\("#)).compactMap({ $0.output[1].substring }) {
+                        guard let protocols = owners[String(method)] else { continue }
+                        XCTAssertFalse(adopted.isDisjoint(with: protocols),
+                                       "\(name) writes \(method) but adopts none of \(protocols): the router would never call it")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 8, "every feature was read")
     }
 
     /// A message belongs to the screen it was shown on: which screens are the same screen.

@@ -1,7 +1,7 @@
 import Terminal
 
 /// The album screen as a feature.
-struct AlbumFeature: ScreenFeature {
+struct AlbumFeature: ScreenFeature, TakesMouse, ShowsPictures, Animates, ShowsAlbum {
     func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] { AlbumKeys.table.helpRows(unicode: unicode) }
 
     func key(_ key: Key, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect] {
@@ -34,12 +34,6 @@ struct AlbumFeature: ScreenFeature {
         let photos = album.photos
         return grid.indices(topRow: album.topRow, count: photos.count).contains { photos[$0].state == .pending }
     }
-
-    func pinsChanged(_ state: inout AppState) { state.leaveAlbumIfPinDeleted() }
-
-    func albumLoaded(_ snapshot: AlbumSnapshot, _ state: inout AppState) { AlbumScreenReducer().loaded(snapshot, &state) }
-
-    func resized(_ state: inout AppState) { AlbumScreenReducer().keepSelectionVisible(&state) }
 
     func openAlbum(_ state: AppState) -> AlbumScreen? { state.album }
 

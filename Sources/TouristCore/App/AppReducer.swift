@@ -37,7 +37,7 @@ public struct AppReducer: Sendable {
             state.pendingDeletions = [:]
             state.pendingRenames = []
             // Pins deleted elsewhere (another process, a failed write) leave no screen pointing at them.
-            state.screen.feature.pinsChanged(&state)
+            (state.screen.feature as? any FollowsPins)?.pinsChanged(&state)
         case let .pinSaved(pin):
             if let i = state.pins.firstIndex(where: { $0.id == pin.id }) {
                 state.pins[i] = pin
@@ -81,7 +81,7 @@ public struct AppReducer: Sendable {
                 state.message = StatusMessage(state.pendingSettings.remove(at: i).ack.done)
             }
         case let .albumLoaded(snapshot):
-            state.screen.feature.albumLoaded(snapshot, &state)
+            (state.screen.feature as? any ShowsAlbum)?.albumLoaded(snapshot, &state)
             // The map's pin counts its photos as the album read just now does: a move asks by that count.
             if let i = state.pins.firstIndex(where: { $0.id == snapshot.pinID }) { state.pins[i].photoCount = snapshot.photos.count }
         case let .photoCount(pinID, count):
@@ -129,7 +129,7 @@ public struct AppReducer: Sendable {
             state.camera = chosen
             state.camera.clampCenter(height: state.mapHeight)
             state.camera.scrollToCursor(width: state.width, height: state.mapHeight)
-            state.screen.feature.resized(&state)
+            (state.screen.feature as? any FollowsResize)?.resized(&state)
             return []
         case let .key(key):
             state.forgetResizes()
@@ -145,12 +145,12 @@ public struct AppReducer: Sendable {
             // Only a text field takes a paste, as one edit; elsewhere it does nothing.
             state.forgetResizes()
             if state.isTooSmall || state.overlay != nil { return [] }
-            state.screen.feature.paste(text, &state, context)
+            (state.screen.feature as? any TakesPaste)?.paste(text, &state, context)
             return []
         case let .mouse(mouse):
             state.forgetResizes()
             if state.isTooSmall || state.overlay != nil { return [] }
-            return state.screen.feature.mouse(mouse, time: time, &state, context)
+            return (state.screen.feature as? any TakesMouse)?.mouse(mouse, time: time, &state, context) ?? []
         }
     }
 

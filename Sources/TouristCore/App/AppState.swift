@@ -230,12 +230,11 @@ public struct AppState: Equatable, Sendable {
     func isSameScreen(as other: Screen) -> Bool { screen.feature.isSameScreen(screen, as: other) }
 
     /// The album open on screen or under the photo shown.
-    public var openAlbum: AlbumScreen? { screen.feature.openAlbum(self) }
+    public var openAlbum: AlbumScreen? { (screen.feature as? any ShowsAlbum)?.openAlbum(self) }
 
     /// Changes the open album's state, shown or under the photo shown; nothing on the map.
     mutating func updateAlbum(_ change: (inout AlbumScreen) -> Void) {
-        let feature = screen.feature
-        feature.updateAlbum(&self, change)
+        (screen.feature as? any ShowsAlbum)?.updateAlbum(&self, change)
     }
 }
 

@@ -96,9 +96,9 @@ extension AlbumScreen {
 }
 
 extension AppState {
-    /// The pictures the screen shows now, most wanted first (`ScreenFeature.wantedPictures`);
+    /// The pictures the screen shows now, most wanted first (`ShowsPictures.wantedPictures`);
     /// none while the terminal is too small.
-    public var wantedPictures: [PictureKey] { isTooSmall ? [] : screen.feature.wantedPictures(self) }
+    public var wantedPictures: [PictureKey] { isTooSmall ? [] : (screen.feature as? any ShowsPictures)?.wantedPictures(self) ?? [] }
 
     /// Which kept pictures may still be wanted soon: the open album's photos at the grid's size
     /// (scrolling back needs no new decoding), and what is wanted now.
@@ -111,13 +111,13 @@ extension AppState {
     }
 
     /// The photo the screen shows and where its picture goes, when the terminal could show it as a
-    /// real picture (`ScreenFeature.inlinePicture`): nothing under help.
+    /// real picture (`ShowsInlinePicture.inlinePicture`): nothing under help.
     public var inlinePictureSpot: (photoID: PhotoRecord.ID, area: Rect)? {
         guard overlay == nil, !isTooSmall else { return nil }
-        return screen.feature.inlinePicture(self)
+        return (screen.feature as? any ShowsInlinePicture)?.inlinePicture(self)
     }
 
-    /// Whether the screen shows something that moves while it waits (`ScreenFeature.isAnimating`,
+    /// Whether the screen shows something that moves while it waits (`Animates.isAnimating`,
     /// a download placeholder in the album cells on screen). Nothing animates under help.
-    public var isAnimating: Bool { overlay == nil && !isTooSmall && screen.feature.isAnimating(self) }
+    public var isAnimating: Bool { overlay == nil && !isTooSmall && ((screen.feature as? any Animates)?.isAnimating(self) ?? false) }
 }

@@ -2,60 +2,94 @@ import Model
 import Terminal
 import WorldMap
 
-/// One screen as a feature: everything the router, the view, the picture loader and the help
-/// overlay need from it. The router looks the shown screen's feature up (`Screen.feature`) instead
-/// of switching over the screens; a new screen is a value of this protocol. Only `helpRows`, `key`
-/// and `render` must be written: the defaults below do nothing.
+/// One screen as a feature: what every screen must answer. The router looks the shown screen's
+/// feature up (`Screen.feature`) instead of switching over the screens; a new screen is a value of
+/// this protocol. What only some screens do comes from the small protocols below, which a screen
+/// adopts with the method that does it: the mouse (`TakesMouse`), pasted text (`TakesPaste`), a
+/// legend in help (`HasHelpLegend`), photos (`ShowsPictures`, `ShowsInlinePicture`), animation
+/// (`Animates`), the pins changing (`FollowsPins`), a resize (`FollowsResize`), an album shown or
+/// kept underneath (`ShowsAlbum`). A screen that adopts none of them has no empty method to write.
 public protocol ScreenFeature: Equatable, Sendable {
     /// The help overlay's rows for the screen, written from its key table.
     func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow]
-    /// What the screen's glyphs and colours mean, shown under the keys in help.
-    func helpLegend(_ state: AppState, theme: Theme) -> [LegendRow]
     /// A key while the screen has the keyboard (no overlay shown).
     func key(_ key: Key, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect]
-    /// A mouse report on the screen (no overlay shown).
-    func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect]
-    /// Pasted text (no overlay shown); ignored unless the screen has a text field being typed into.
-    func paste(_ text: String, _ state: inout AppState, _ context: ReduceContext)
     /// Draws the screen into the layout's areas.
     func render(_ state: AppState, _ context: RenderContext, into buffer: inout CellBuffer)
-    /// The photos the screen shows now, most wanted first.
-    func wantedPictures(_ state: AppState) -> [PictureKey]
-    /// Whether something on the screen moves while it waits.
-    func isAnimating(_ state: AppState) -> Bool
-    /// The photo the screen shows as one picture and where, for a terminal that can draw it for real.
-    func inlinePicture(_ state: AppState) -> (photoID: PhotoRecord.ID, area: Rect)?
-    /// The pins changed under the screen (loaded anew): it lets go of any pin deleted elsewhere.
-    func pinsChanged(_ state: inout AppState)
-    /// A fresh snapshot of an album came from the store, for whichever album the screen shows.
-    func albumLoaded(_ snapshot: AlbumSnapshot, _ state: inout AppState)
-    /// The terminal changed size (already in the state): the screen fixes its scroll.
-    func resized(_ state: inout AppState)
-    /// The album the screen shows or keeps underneath.
-    func openAlbum(_ state: AppState) -> AlbumScreen?
-    /// Changes the album `openAlbum` gives, in place.
-    func updateAlbum(_ state: inout AppState, _ change: (inout AlbumScreen) -> Void)
-    /// Whether `other` is this same screen (`screen` is the one this feature serves), whatever their state.
+    /// Whether `other` is this same screen (`screen` is the one this feature serves), whatever their
+    /// state. One screen per feature type unless the feature says otherwise.
     func isSameScreen(_ screen: Screen, as other: Screen) -> Bool
 }
 
 extension ScreenFeature {
-    public func helpLegend(_ state: AppState, theme: Theme) -> [LegendRow] { [] }
-    public func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect] { [] }
-    public func paste(_ text: String, _ state: inout AppState, _ context: ReduceContext) {}
-    public func wantedPictures(_ state: AppState) -> [PictureKey] { [] }
-    public func isAnimating(_ state: AppState) -> Bool { false }
-    public func inlinePicture(_ state: AppState) -> (photoID: PhotoRecord.ID, area: Rect)? { nil }
-    public func pinsChanged(_ state: inout AppState) {}
-    public func albumLoaded(_ snapshot: AlbumSnapshot, _ state: inout AppState) {}
-    public func resized(_ state: inout AppState) {}
-    public func openAlbum(_ state: AppState) -> AlbumScreen? { nil }
-    public func updateAlbum(_ state: inout AppState, _ change: (inout AlbumScreen) -> Void) {}
     /// One screen per feature type, by default.
     public func isSameScreen(_ screen: Screen, as other: Screen) -> Bool { type(of: other.feature) == Self.self }
 
     /// Whether another feature is this same value (a screen's state kept in its feature).
     func isEqual(to other: any ScreenFeature) -> Bool { (other as? Self) == self }
+}
+
+/// A screen whose glyphs and colours help explains under its keys.
+public protocol HasHelpLegend: ScreenFeature {
+    func helpLegend(_ state: AppState, theme: Theme) -> [LegendRow]
+}
+
+/// A screen the mouse acts on (no overlay shown).
+public protocol TakesMouse: ScreenFeature {
+    func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect]
+}
+
+/// A screen with a text field that takes pasted text (no overlay shown).
+public protocol TakesPaste: ScreenFeature {
+    func paste(_ text: String, _ state: inout AppState, _ context: ReduceContext)
+}
+
+/// A screen that shows photos.
+public protocol ShowsPictures: ScreenFeature {
+    /// The photos the screen shows now, most wanted first.
+    func wantedPictures(_ state: AppState) -> [PictureKey]
+}
+
+/// A screen that shows one photo as one picture, which a terminal may draw for real.
+public protocol ShowsInlinePicture: ScreenFeature {
+    /// The photo and where, when there is one to draw.
+    func inlinePicture(_ state: AppState) -> (photoID: PhotoRecord.ID, area: Rect)?
+}
+
+/// A screen where something may move while it waits.
+public protocol Animates: ScreenFeature {
+    func isAnimating(_ state: AppState) -> Bool
+}
+
+/// A screen that points at pins: when they are loaded anew, it lets go of any deleted elsewhere.
+public protocol FollowsPins: ScreenFeature {
+    func pinsChanged(_ state: inout AppState)
+}
+
+/// A screen that fixes its scroll when the terminal changes size (already in the state).
+public protocol FollowsResize: ScreenFeature {
+    func resized(_ state: inout AppState)
+}
+
+/// A screen that shows an album or keeps one underneath (the album, the photo view, the filter
+/// editor). It says which album and how to change it; the album's reloads, its pin's deletion and
+/// resizes reach that album, written once here.
+public protocol ShowsAlbum: FollowsPins, FollowsResize {
+    /// The album the screen shows or keeps underneath.
+    func openAlbum(_ state: AppState) -> AlbumScreen?
+    /// Changes the album `openAlbum` gives, in place.
+    func updateAlbum(_ state: inout AppState, _ change: (inout AlbumScreen) -> Void)
+    /// A fresh snapshot of an album came from the store, for whichever album the screen shows.
+    func albumLoaded(_ snapshot: AlbumSnapshot, _ state: inout AppState)
+}
+
+extension ShowsAlbum {
+    /// The album's pin deleted elsewhere: the screen leaves.
+    public func pinsChanged(_ state: inout AppState) { state.leaveAlbumIfPinDeleted() }
+    /// The album takes the snapshot (`AlbumScreenReducer.loaded`).
+    public func albumLoaded(_ snapshot: AlbumSnapshot, _ state: inout AppState) { AlbumScreenReducer().loaded(snapshot, &state) }
+    /// The album keeps its selection in view.
+    public func resized(_ state: inout AppState) { AlbumScreenReducer().keepSelectionVisible(&state) }
 }
 
 /// What a screen's reducer may use besides the state.
@@ -148,7 +182,7 @@ extension AppState {
             }
             screen = .plugged(from)
             // The pins may have changed while the album was shown (its counts, a deletion elsewhere).
-            screen.feature.pinsChanged(&self)
+            (screen.feature as? any FollowsPins)?.pinsChanged(&self)
         case let .backToAlbum(album):
             var album = album
             album.keepSelectionVisible(AlbumGrid(area: layout.main))

@@ -3,7 +3,7 @@ import Terminal
 
 /// The filter editor as a feature: a panel over the album it edits, which stays underneath (its
 /// reloads and store problems reach it, as under the photo view). Shown as a plugged screen.
-struct FilterFeature: ScreenFeature {
+struct FilterFeature: ScreenFeature, TakesPaste, ShowsAlbum {
     /// The album underneath, as it was when `f` was pressed and as reloads change it.
     var album: AlbumScreen
     var editor: FilterEditor
@@ -27,12 +27,6 @@ struct FilterFeature: ScreenFeature {
     func render(_ state: AppState, _ context: RenderContext, into buffer: inout CellBuffer) {
         FilterView.render(self, state: state, context: context, into: &buffer)
     }
-
-    func pinsChanged(_ state: inout AppState) { state.leaveAlbumIfPinDeleted() }
-
-    func albumLoaded(_ snapshot: AlbumSnapshot, _ state: inout AppState) { AlbumScreenReducer().loaded(snapshot, &state) }
-
-    func resized(_ state: inout AppState) { AlbumScreenReducer().keepSelectionVisible(&state) }
 
     func openAlbum(_ state: AppState) -> AlbumScreen? { album }
 

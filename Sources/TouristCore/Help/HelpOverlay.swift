@@ -23,7 +23,7 @@ struct HelpOverlay: Widget {
         let feature = state.screen.feature
         let theme = Theme.forDepth(state.capabilities.colors)
         self.init(rows: feature.helpRows(state, unicode: state.capabilities.unicode),
-                  legend: feature.helpLegend(state, theme: theme), theme: theme, top: state.helpTop)
+                  legend: (feature as? any HasHelpLegend)?.helpLegend(state, theme: theme) ?? [], theme: theme, top: state.helpTop)
     }
 
     init(rows: [HelpRow], legend: [LegendRow] = [], theme: Theme, top: Int = 0) {

@@ -1,7 +1,7 @@
 import Terminal
 
 /// The map screen as a feature.
-struct MapFeature: ScreenFeature {
+struct MapFeature: ScreenFeature, HasHelpLegend, TakesMouse, TakesPaste, FollowsPins {
     /// Help lists the browsing keys, whatever the map is in the middle of.
     func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] { MapKeys.browsing.helpRows(unicode: unicode) }
 

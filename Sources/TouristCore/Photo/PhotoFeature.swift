@@ -2,7 +2,7 @@ import Model
 import Terminal
 
 /// The photo screen as a feature: one photo, its album kept underneath.
-struct PhotoFeature: ScreenFeature {
+struct PhotoFeature: ScreenFeature, TakesMouse, ShowsPictures, ShowsInlinePicture, ShowsAlbum {
     func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] {
         guard let screen = state.photo else { return PhotoKeys.table.helpRows(unicode: unicode) }
         return PhotoKeys.table(for: screen).helpRows(unicode: unicode)
@@ -42,8 +42,6 @@ struct PhotoFeature: ScreenFeature {
         guard area.width > 0, area.height > 0 else { return nil }
         return (photo.id, area)
     }
-
-    func pinsChanged(_ state: inout AppState) { state.leaveAlbumIfPinDeleted() }
 
     /// The album underneath reloads; a photo deleted elsewhere leaves the screen.
     func albumLoaded(_ snapshot: AlbumSnapshot, _ state: inout AppState) {

@@ -3,7 +3,7 @@ import Terminal
 
 /// The pins list as a feature: every pin in rows, filtered as you type, sorted, opened, shown on the map,
 /// deleted. A plugged screen; its albums come back to it (`Destination.albumReturning`).
-struct PinsFeature: ScreenFeature {
+struct PinsFeature: ScreenFeature, TakesMouse, TakesPaste, FollowsPins, FollowsResize {
     var list: PinsList
 
     init(list: PinsList) {

@@ -1,7 +1,7 @@
 import Terminal
 
 /// The settings screen as a feature.
-struct SettingsFeature: ScreenFeature {
+struct SettingsFeature: ScreenFeature, TakesPaste {
     func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] { SettingsKeys.table.helpRows(unicode: unicode) }
 
     func key(_ key: Key, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect] {
