@@ -173,11 +173,14 @@ final class PluggedScreenTests: XCTestCase {
             if feature is any FollowsPins { names.append("pins") }
             if feature is any FollowsResize { names.append("resize") }
             if feature is any ShowsAlbum { names.append("album") }
+            if feature is any OpensSavedDrops { names.append("drops") }
+            if feature is any PlaysSlideshow { names.append("slideshow") }
+            if feature is any ShowsLargeImages { names.append("large") }
             return names
         }
-        XCTAssertEqual(adopts(MapFeature()), ["legend", "mouse", "paste", "pins"])
+        XCTAssertEqual(adopts(MapFeature()), ["legend", "mouse", "paste", "pins", "drops"])
         XCTAssertEqual(adopts(AlbumFeature()), ["mouse", "pictures", "animates", "pins", "resize", "album"])
-        XCTAssertEqual(adopts(PhotoFeature()), ["mouse", "pictures", "inline", "pins", "resize", "album"])
+        XCTAssertEqual(adopts(PhotoFeature()), ["mouse", "pictures", "inline", "pins", "resize", "album", "slideshow", "large"])
         XCTAssertEqual(adopts(SettingsFeature()), ["paste"])
         XCTAssertEqual(adopts(FilterFeature(album: AlbumScreen(pinID: 1))), ["paste", "pins", "resize", "album"])
         XCTAssertEqual(adopts(PinsFeature(list: PinsList(pins: [], centre: GeoPoint(latitude: 0, longitude: 0)))), ["mouse", "paste", "pins", "resize"])
@@ -193,6 +196,7 @@ final class PluggedScreenTests: XCTestCase {
             "wantedPictures": ["ShowsPictures"], "inlinePicture": ["ShowsInlinePicture"], "isAnimating": ["Animates"],
             "pinsChanged": ["FollowsPins", "ShowsAlbum"], "resized": ["FollowsResize", "ShowsAlbum"],
             "albumLoaded": ["ShowsAlbum"], "openAlbum": ["ShowsAlbum"], "updateAlbum": ["ShowsAlbum"],
+            "dropSaved": ["OpensSavedDrops"], "slideshowStep": ["PlaysSlideshow"], "largeImage": ["ShowsLargeImages"],
         ]
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

@@ -16,7 +16,6 @@ public struct AppReducer: Sendable {
         self.today = today
     }
 
-    var map: MapReducer { MapReducer(places: places) }
     var help: HelpReducer { HelpReducer() }
     /// What the screens' reducers get besides the state.
     var context: ReduceContext { ReduceContext(places: places, today: today()) }
@@ -44,9 +43,11 @@ public struct AppReducer: Sendable {
             } else {
                 state.pins.append(pin)
             }
-            map.moveSaved(pin, &state)
+            state.moveSaved(pin)
             state.renameSaved(pin)
-            effects = map.dropSaved(pin, &state)
+            if let drop = state.dropSaved(pin), drop.openWhenSaved {
+                effects = (state.screen.feature as? any OpensSavedDrops)?.dropSaved(drop, pin: pin, &state, context) ?? []
+            }
         case let .pinRemoved(id):
             state.pins.removeAll { $0.id == id }
             if let ack = state.pendingDeletions.removeValue(forKey: id) { state.message = StatusMessage(ack.done) }
@@ -99,9 +100,9 @@ public struct AppReducer: Sendable {
         case let .messageExpired(message):
             if state.message == message { state.message = nil }
         case let .slideshowStep(time):
-            PhotoReducer().slideshowStep(time: time, &state)
+            (state.screen.feature as? any PlaysSlideshow)?.slideshowStep(time: time, &state)
         case let .largeImage(id, status):
-            PhotoReducer().largeImage(id, status, &state)
+            (state.screen.feature as? any ShowsLargeImages)?.largeImage(id, status, &state)
         case let .network(report, time):
             state.network = report
             state.networkClock = time

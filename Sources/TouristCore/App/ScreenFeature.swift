@@ -83,6 +83,22 @@ public protocol ShowsAlbum: FollowsPins, FollowsResize {
     func albumLoaded(_ snapshot: AlbumSnapshot, _ state: inout AppState)
 }
 
+/// A screen that opens a dropped pin's album once the store has saved the pin (Enter on a drop).
+public protocol OpensSavedDrops: ScreenFeature {
+    /// `drop` asked for its album to open, and its pin is saved.
+    func dropSaved(_ drop: PendingDrop, pin: Pin, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect]
+}
+
+/// A screen with a slideshow: the clock's step reaches it.
+public protocol PlaysSlideshow: ScreenFeature {
+    func slideshowStep(time: Double, _ state: inout AppState)
+}
+
+/// A screen that shows large images: where each one it asked for got to.
+public protocol ShowsLargeImages: ScreenFeature {
+    func largeImage(_ id: PhotoRecord.ID, _ status: LargeImageStatus, _ state: inout AppState)
+}
+
 extension ShowsAlbum {
     /// The album's pin deleted elsewhere: the screen leaves.
     public func pinsChanged(_ state: inout AppState) { state.leaveAlbumIfPinDeleted() }

@@ -1,7 +1,8 @@
+import Model
 import Terminal
 
 /// The map screen as a feature.
-struct MapFeature: ScreenFeature, HasHelpLegend, TakesMouse, TakesPaste, FollowsPins {
+struct MapFeature: ScreenFeature, HasHelpLegend, TakesMouse, TakesPaste, FollowsPins, OpensSavedDrops {
     /// Help lists the browsing keys, whatever the map is in the middle of.
     func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] { MapKeys.browsing.helpRows(unicode: unicode) }
 
@@ -51,5 +52,9 @@ struct MapFeature: ScreenFeature, HasHelpLegend, TakesMouse, TakesPaste, Follows
         default:
             break
         }
+    }
+
+    func dropSaved(_ drop: PendingDrop, pin: Pin, _ state: inout AppState, _ context: ReduceContext) -> [AppEffect] {
+        MapReducer(places: context.places).dropSaved(drop, pin: pin, &state)
     }
 }

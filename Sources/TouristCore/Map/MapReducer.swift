@@ -176,12 +176,6 @@ struct MapReducer: Sendable {
     }
 
     /// The store saved a pin: if it is one moved here, the message line says so now that it is stored.
-    func moveSaved(_ pin: Pin, _ state: inout AppState) {
-        guard let i = state.pendingMoves.firstIndex(where: { $0.pin == pin.id && $0.coordinate == pin.coordinate }) else { return }
-        state.pendingMoves.remove(at: i)
-        state.message = StatusMessage(Acknowledgment.pinMoved(pin.displayName).done)
-    }
-
     // MARK: - Mouse
 
     func mouse(_ mouse: MouseEvent, time: Double, _ state: inout AppState) -> [AppEffect] {
@@ -261,10 +255,8 @@ struct MapReducer: Sendable {
 
     /// The store saved a pin: if it is one dropped here, it is no longer on its way and is said
     /// dropped, and its album opens if Enter was pressed on it meanwhile (and the map is still browsing).
-    func dropSaved(_ pin: Pin, _ state: inout AppState) -> [AppEffect] {
-        guard let i = state.pendingDrops.firstIndex(where: { $0.coordinate == pin.coordinate }) else { return [] }
-        let drop = state.pendingDrops.remove(at: i)
-        state.message = StatusMessage(drop.ack.done)
+    /// A drop Enter asked to open is saved: its album opens, unless the map is busy with something else.
+    func dropSaved(_ drop: PendingDrop, pin: Pin, _ state: inout AppState) -> [AppEffect] {
         guard drop.openWhenSaved, state.overlay == nil, state.map?.mode == .browsing else { return [] }
         return openAlbum(pin, &state)
     }
@@ -299,7 +291,7 @@ extension AppState {
     }
 
     /// Moves a pin: shown at its new place at once (the store's answer replaces it), its album told to
-    /// fetch anew; the message line says so once the store has the move (`MapReducer.moveSaved`).
+    /// fetch anew; the message line says so once the store has the move (`AppState.moveSaved`).
     mutating func movePin(_ id: Pin.ID, to target: GeoPoint, name: String?) -> [AppEffect] {
         setMapMode(.browsing)
         if let i = pins.firstIndex(where: { $0.id == id }) {

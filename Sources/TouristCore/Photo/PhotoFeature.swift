@@ -2,7 +2,7 @@ import Model
 import Terminal
 
 /// The photo screen as a feature: one photo, its album kept underneath.
-struct PhotoFeature: ScreenFeature, TakesMouse, ShowsPictures, ShowsInlinePicture, ShowsAlbum {
+struct PhotoFeature: ScreenFeature, TakesMouse, ShowsPictures, ShowsInlinePicture, ShowsAlbum, PlaysSlideshow, ShowsLargeImages {
     func helpRows(_ state: AppState, unicode: Bool) -> [HelpRow] {
         guard let screen = state.photo else { return PhotoKeys.table.helpRows(unicode: unicode) }
         return PhotoKeys.table(for: screen).helpRows(unicode: unicode)
@@ -54,6 +54,12 @@ struct PhotoFeature: ScreenFeature, TakesMouse, ShowsPictures, ShowsInlinePictur
     func resized(_ state: inout AppState) {
         AlbumScreenReducer().keepSelectionVisible(&state)
         PhotoReducer().resized(&state)
+    }
+
+    func slideshowStep(time: Double, _ state: inout AppState) { PhotoReducer().slideshowStep(time: time, &state) }
+
+    func largeImage(_ id: PhotoRecord.ID, _ status: LargeImageStatus, _ state: inout AppState) {
+        PhotoReducer().largeImage(id, status, &state)
     }
 
     func openAlbum(_ state: AppState) -> AlbumScreen? { state.photo?.album }
