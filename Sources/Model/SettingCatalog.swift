@@ -93,8 +93,19 @@ public struct SettingDescriptor: Sendable {
 
     /// Why `text` is not a valid value, or nil when it is one.
     public func problem(_ text: String) -> String? {
-        guard normalize(text) == nil else { return nil }
-        return fault(text).map { expected + "; " + $0 } ?? expected
+        normalize(text) == nil ? reason(text) : nil
+    }
+
+    /// Why a text already found invalid is refused: what a value is, and what is wrong with this one
+    /// when more can be said.
+    public func reason(_ text: String) -> String {
+        fault(text).map { expected + "; " + $0 } ?? expected
+    }
+
+    /// A refused text as the refusal quotes it (` “…”`, shortened and cleaned), or nothing for a
+    /// secret or a path (`repeatsRefusedValue`).
+    public func quoted(_ text: String) -> String {
+        repeatsRefusedValue ? " \u{201C}\(Settings.shown(text))\u{201D}" : ""
     }
 
     public init(key: SettingKey, label: String, kind: Kind, defaultText: String?, blankRemoves: Bool = false,
@@ -172,12 +183,15 @@ public struct SettingDescriptor: Sendable {
 /// shows them in `screenOrder`. `standard` is the product's; a test may add a row.
 public struct SettingCatalog: Sendable, Hashable {
     public let descriptors: [SettingDescriptor]
+    /// Each row's key, in the catalog's order.
+    public let keys: [SettingKey]
     /// The settings screen's rows, top to bottom.
     public let screenOrder: [SettingKey]
 
     public init(_ descriptors: [SettingDescriptor], screenOrder: [SettingKey]? = nil) {
         self.descriptors = descriptors
         let keys = descriptors.map(\.key)
+        self.keys = keys
         // A row the order leaves out goes at the end.
         let order = (screenOrder ?? keys).filter(keys.contains)
         self.screenOrder = order + keys.filter { !order.contains($0) }
@@ -188,11 +202,11 @@ public struct SettingCatalog: Sendable, Hashable {
         SettingCatalog(descriptors + [descriptor], screenOrder: screenOrder)
     }
 
-    public var keys: [SettingKey] { descriptors.map(\.key) }
-
-    /// The row of a key; a key no row has is a programming error, so it reads as the first row's.
+    /// The row of a key. Keys come from this catalog (`key(named:)`, its `keys`, the named
+    /// constants of its rows): one it has no row for is a programming error.
     public subscript(_ key: SettingKey) -> SettingDescriptor {
-        descriptors.first { $0.key == key } ?? descriptors[0]
+        guard let row = descriptors.first(where: { $0.key == key }) else { preconditionFailure("no setting \(key) in the catalog") }
+        return row
     }
 
     public func contains(_ key: SettingKey) -> Bool { descriptors.contains { $0.key == key } }

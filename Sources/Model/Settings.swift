@@ -97,8 +97,7 @@ public struct Settings: Hashable, Sendable {
             row.read(&settings, value)
             if value == nil {
                 // A key is a secret even when it is wrong: it is not repeated; a CA bundle's reason names its file.
-                let shown = row.repeatsRefusedValue ? " \u{201C}\(Settings.shown(text))\u{201D}" : ""
-                problems.append("The stored \(row.label)\(shown) was ignored: \(row.problem(text) ?? row.expected).")
+                problems.append("The stored \(row.label)\(row.quoted(text)) was ignored: \(row.reason(text)).")
             }
         }
         return (settings, problems)

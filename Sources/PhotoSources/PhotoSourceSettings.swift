@@ -138,8 +138,7 @@ public struct EnvironmentOverrides: Equatable, Sendable {
                 overridden[key] = variable
             } else {
                 // A key is not repeated; a CA bundle's reason names its file.
-                let shown = row.repeatsRefusedValue ? " \u{201C}\(TextCleaner.clean(text, maxLength: 40))\u{201D}" : ""
-                problems.append("\(variable)\(shown) was ignored: \(row.problem(text) ?? row.expected).")
+                problems.append("\(variable)\(row.quoted(text)) was ignored: \(row.reason(text)).")
             }
         }
     }

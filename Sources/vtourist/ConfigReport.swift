@@ -99,10 +99,9 @@ public struct ConfigReport: Equatable, Sendable {
         -> Result<String, ConfigRefusal> {
         let row = catalog[key]
         if let value = row.normalize(text) { return .success(value) }
-        let reason = row.problem(text) ?? row.expected
         // A key is never repeated; a CA bundle's reason names its file in full.
-        if !row.repeatsRefusedValue { return .failure(ConfigRefusal("cannot set \(key.rawValue): \(reason)")) }
-        return .failure(ConfigRefusal("cannot set \(key.rawValue) to \u{201C}\(Settings.shown(text))\u{201D}: \(reason)"))
+        let quoted = row.quoted(text)
+        return .failure(ConfigRefusal("cannot set \(key.rawValue)\(quoted.isEmpty ? "" : " to" + quoted): \(row.reason(text))"))
     }
 
     /// What `config set` says once `value` (canonical) is stored: the value, the key masked, and

@@ -35,7 +35,7 @@ extension Settings {
         if row.blankRemoves, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             texts[key] = nil
         } else {
-            guard let normal = row.normalize(text) else { return .failure(SettingProblem(row.problem(text) ?? row.expected)) }
+            guard let normal = row.normalize(text) else { return .failure(SettingProblem(row.reason(text))) }
             texts[key] = normal
         }
         return .success(Settings(stored: texts, catalog: catalog))
